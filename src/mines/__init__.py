@@ -1,0 +1,48 @@
+"""A fast, correct, UI-free Minesweeper engine: `Game`, its views, placers and records."""
+
+from mines.engine import CellChanges, CellState, EngineKind
+from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
+from mines.game import Game
+from mines.gameid import GameId
+from mines.moves import Move, MoveKind
+from mines.placement import (
+    FirstClick,
+    FixedPlacer,
+    MinePlacer,
+    RandomPlacer,
+    placer_for_rule,
+    register_rule,
+)
+from mines.presets import PRESETS, Preset
+from mines.record import GameRecord, TimedMove
+from mines.replay import replay, replay_steps
+from mines.symbols import Cell, GameStatus
+from mines.view import BoardView
+
+__all__ = [
+    "PRESETS",
+    "BoardView",
+    "Cell",
+    "CellChanges",
+    "CellState",
+    "EngineKind",
+    "FirstClick",
+    "FixedPlacer",
+    "Game",
+    "GameId",
+    "GameRecord",
+    "GameStatus",
+    "IllegalMoveError",
+    "InvalidBoardError",
+    "MinePlacer",
+    "MinesError",
+    "Move",
+    "MoveKind",
+    "Preset",
+    "RandomPlacer",
+    "TimedMove",
+    "placer_for_rule",
+    "register_rule",
+    "replay",
+    "replay_steps",
+]

@@ -1,0 +1,1 @@
+"""The `mines` command line: one subcommand module per front end."""

@@ -1,0 +1,45 @@
+"""Command-line options that choose a game, shared by every subcommand that starts one."""
+
+from __future__ import annotations
+
+import argparse
+
+from mines.errors import InvalidBoardError
+from mines.game import Game
+from mines.gameid import GameId
+from mines.placement import FirstClick, placer_for_rule
+from mines.presets import PRESETS, preset
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("the game")
+    group.add_argument("--preset", choices=sorted(PRESETS), help="beginner, intermediate or expert")
+    group.add_argument("--rows", type=int, help="custom board height")
+    group.add_argument("--cols", type=int, help="custom board width")
+    group.add_argument("--mines", type=int, help="custom mine count")
+    group.add_argument("--seed", type=int, help="seed for a board you can play again")
+    group.add_argument("--game-id", help="a game ID such as 16x30n99#4242")
+    group.add_argument(
+        "--first-click",
+        default=FirstClick.OPENING.value,
+        help="opening (default), safe or any; also any registered rule such as noguess",
+    )
+
+
+def game_from_options(args: argparse.Namespace) -> Game:
+    """The game the options describe; a preset, a custom size or a game ID (default beginner)."""
+    if args.game_id:
+        if args.preset or args.rows or args.cols or args.mines is not None:
+            raise InvalidBoardError("--game-id already fixes the board; drop --preset/--rows/...")
+        return Game.from_id(GameId.parse(args.game_id))
+    custom = (args.rows, args.cols, args.mines)
+    if any(v is not None for v in custom):
+        if args.preset:
+            raise InvalidBoardError("give either --preset or --rows/--cols/--mines, not both")
+        if any(v is None for v in custom):
+            raise InvalidBoardError("a custom board needs all three of --rows, --cols and --mines")
+        rows, cols, mines = custom
+    else:
+        p = preset(args.preset or "beginner")
+        rows, cols, mines = p.rows, p.cols, p.mines
+    return Game(rows, cols, mines, placer=placer_for_rule(args.first_click, args.seed))

@@ -1,0 +1,243 @@
+"""The dense engine: one byte per cell in a bordered numpy grid, for boards that fit in memory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import numpy.typing as npt
+from scipy import ndimage
+
+from mines.engine import CellState, Symbols
+from mines.placement import Positions
+from mines.symbols import Cell
+
+# One byte per cell: the count in the low nibble, then three state bits.
+COUNT_BITS = 0x0F
+MINE = 0x10
+FLAGGED = 0x20
+REVEALED = 0x40
+BLOCKED = MINE | FLAGGED | REVEALED
+# The border ring looks revealed with a non-zero count, so floods stop there with no bounds checks.
+BORDER = REVEALED | COUNT_BITS
+
+EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
+FLOOD_BUDGET = 2048
+"""Cells a scalar flood may open before it hands over to whole-array labelling."""
+
+
+def _symbol_table(show_mines: bool) -> npt.NDArray[np.uint8]:
+    table = np.zeros(256, dtype=np.uint8)
+    for byte in range(256):
+        if byte & REVEALED:
+            symbol = Cell.EXPLODED if byte & MINE else Cell.from_count(min(byte & COUNT_BITS, 8))
+        elif byte & FLAGGED:
+            symbol = Cell.WRONG_FLAG if show_mines and not byte & MINE else Cell.FLAG
+        else:
+            symbol = Cell.MINE if show_mines and byte & MINE else Cell.HIDDEN
+        table[byte] = ord(symbol.value)
+    return table
+
+
+_SYMBOLS_IN_PLAY = _symbol_table(show_mines=False)
+_SYMBOLS_AFTER_LOSS = _symbol_table(show_mines=True)
+
+
+def dilate(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Grow a mask by one cell in all eight directions (a separable 3x3 dilation)."""
+    tall = mask.copy()
+    tall[1:] |= mask[:-1]
+    tall[:-1] |= mask[1:]
+    wide = tall.copy()
+    wide[:, 1:] |= tall[:, :-1]
+    wide[:, :-1] |= tall[:, 1:]
+    return wide
+
+
+class DenseChanges:
+    """Changed cells held as flat indices into the bordered grid."""
+
+    def __init__(self, indices: npt.NDArray[np.int64], stride: int):
+        self._indices = indices
+        self._stride = stride
+
+    def rows_cols(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        rows, cols = np.divmod(self._indices, self._stride)
+        return rows - 1, cols - 1
+
+    def __len__(self) -> int:
+        return int(self._indices.size)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        rows, cols = self.rows_cols()
+        return zip(rows.tolist(), cols.tolist(), strict=True)
+
+    def bounds(self) -> tuple[int, int, int, int] | None:
+        if not self._indices.size:
+            return None
+        rows, cols = self.rows_cols()
+        return int(rows.min()), int(cols.min()), int(rows.max()) + 1, int(cols.max()) + 1
+
+    def within(self, top: int, left: int, height: int, width: int) -> Iterator[tuple[int, int]]:
+        rows, cols = self.rows_cols()
+        inside = (rows >= top) & (rows < top + height) & (cols >= left) & (cols < left + width)
+        return zip(rows[inside].tolist(), cols[inside].tolist(), strict=True)
+
+
+class DenseEngine:
+    """Cells of a board packed one byte each, row-major, inside a one-cell border."""
+
+    def __init__(self, rows: int, cols: int):
+        self.rows = rows
+        self.cols = cols
+        self._stride = cols + 2
+        self._cells = bytearray((rows + 2) * self._stride)
+        # The numpy grid and the bytearray share memory: numpy for bulk work, bytes for scalar work.
+        self._grid = np.frombuffer(self._cells, dtype=np.uint8).reshape(rows + 2, self._stride)
+        self._grid[0, :] = self._grid[-1, :] = BORDER
+        self._grid[:, 0] = self._grid[:, -1] = BORDER
+        s = self._stride
+        self._offsets = (-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1)
+        self._opened = 0
+        self._flags = 0
+        self._mines: Positions = np.zeros((0, 2), dtype=np.int64)
+
+    @property
+    def _inner(self) -> npt.NDArray[np.uint8]:
+        return self._grid[1:-1, 1:-1]
+
+    def _index(self, row: int, col: int) -> int:
+        return (row + 1) * self._stride + col + 1
+
+    def _changes(self, indices: npt.ArrayLike) -> DenseChanges:
+        return DenseChanges(np.asarray(indices, dtype=np.int64), self._stride)
+
+    @property
+    def opened(self) -> int:
+        return self._opened
+
+    @property
+    def flags(self) -> int:
+        return self._flags
+
+    def place(self, mines: Positions) -> None:
+        inner = self._inner
+        inner[mines[:, 0], mines[:, 1]] |= MINE
+        is_mine = (self._grid >> 4) & 1
+        counts = np.zeros((self.rows, self.cols), dtype=np.uint8)
+        for dr in range(3):
+            for dc in range(3):
+                if (dr, dc) != (1, 1):
+                    counts += is_mine[dr : dr + self.rows, dc : dc + self.cols]
+        inner |= counts
+        self._mines = mines.copy()
+        self._mines.setflags(write=False)
+
+    def restore(self, revealed: Positions, flagged: Positions) -> None:
+        inner = self._inner
+        inner[revealed[:, 0], revealed[:, 1]] |= REVEALED
+        inner[flagged[:, 0], flagged[:, 1]] |= FLAGGED
+        self._opened = int(np.count_nonzero((inner & (REVEALED | MINE)) == REVEALED))
+        self._flags = int(np.count_nonzero(inner & FLAGGED))
+
+    def state(self, row: int, col: int) -> CellState:
+        byte = self._cells[self._index(row, col)]
+        if byte & REVEALED:
+            return CellState.REVEALED
+        return CellState.FLAGGED if byte & FLAGGED else CellState.HIDDEN
+
+    def is_mine(self, row: int, col: int) -> bool:
+        return bool(self._cells[self._index(row, col)] & MINE)
+
+    def count(self, row: int, col: int) -> int:
+        return self._cells[self._index(row, col)] & COUNT_BITS
+
+    def set_flag(self, row: int, col: int, flagged: bool) -> None:
+        index = self._index(row, col)
+        if flagged:
+            self._cells[index] |= FLAGGED
+            self._flags += 1
+        else:
+            self._cells[index] &= ~FLAGGED & 0xFF
+            self._flags -= 1
+
+    def open(self, row: int, col: int) -> DenseChanges:
+        index = self._index(row, col)
+        byte = self._cells[index]
+        self._cells[index] = byte | REVEALED
+        if byte & MINE:
+            return self._changes([index])
+        if byte & COUNT_BITS:
+            self._opened += 1
+            return self._changes([index])
+        return self._flood(index)
+
+    def _flood(self, start: int) -> DenseChanges:
+        """Open the zero region around `start` and its numbered border, never through flags.
+
+        Small regions go cell by cell, marking on push so each cell is queued once;
+        a region that outgrows the budget is redone with array labelling instead.
+        """
+        cells = self._cells
+        offsets = self._offsets
+        opened = [start]
+        stack = [start]
+        while stack:
+            here = stack.pop()
+            for offset in offsets:
+                there = here + offset
+                byte = cells[there]
+                if not byte & BLOCKED:
+                    cells[there] = byte | REVEALED
+                    opened.append(there)
+                    if not byte:
+                        stack.append(there)
+            if len(opened) > FLOOD_BUDGET:
+                return self._flood_by_labels(start, np.asarray(opened, dtype=np.int64))
+        self._opened += len(opened)
+        return self._changes(opened)
+
+    def _flood_by_labels(self, start: int, partial: npt.NDArray[np.int64]) -> DenseChanges:
+        grid = self._grid
+        grid.reshape(-1)[partial] &= np.uint8(~REVEALED & 0xFF)
+        rows, cols = np.divmod(partial, self._stride)
+        start_row, start_col = divmod(start, self._stride)
+        top, bottom = int(rows.min()), int(rows.max()) + 1
+        left, right = int(cols.min()), int(cols.max()) + 1
+        while True:
+            # Grow the window around what the scalar flood saw until the region fits inside.
+            grow_rows, grow_cols = bottom - top, right - left
+            top, bottom = max(top - grow_rows, 0), min(bottom + grow_rows, grid.shape[0])
+            left, right = max(left - grow_cols, 0), min(right + grow_cols, grid.shape[1])
+            window = grid[top:bottom, left:right]
+            labels, _ = ndimage.label(window == 0, structure=EIGHT_CONNECTED)
+            region = labels == labels[start_row - top, start_col - left]
+            touches_edge = (
+                region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any()
+            )
+            if not touches_edge:
+                break
+        newly = dilate(region) & ((window & BLOCKED) == 0)
+        np.bitwise_or(window, np.uint8(REVEALED), out=window, where=newly)
+        new_rows, new_cols = np.nonzero(newly)
+        indices = (new_rows.astype(np.int64) + top) * self._stride + new_cols + left
+        self._opened += int(indices.size)
+        return self._changes(indices)
+
+    def symbols(self, top: int, left: int, height: int, width: int, *, show_mines: bool) -> Symbols:
+        table = _SYMBOLS_AFTER_LOSS if show_mines else _SYMBOLS_IN_PLAY
+        return table[self._grid[top + 1 : top + 1 + height, left + 1 : left + 1 + width]]
+
+    def mines(self) -> Positions:
+        return self._mines
+
+    def flagged(self) -> Positions:
+        return np.argwhere(self._inner & FLAGGED).astype(np.int64)
+
+    def three_bv(self) -> int:
+        inner = self._inner
+        safe = (inner & MINE) == 0
+        zero = safe & ((inner & COUNT_BITS) == 0)
+        _, openings = ndimage.label(zero, structure=EIGHT_CONNECTED)
+        isolated_numbers = int(np.count_nonzero(safe & ~dilate(zero)))
+        return int(openings) + isolated_numbers

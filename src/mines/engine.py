@@ -1,0 +1,151 @@
+"""The storage engine contract that `Game` drives, and the choice between engines."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from enum import Enum, StrEnum
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from mines.errors import InvalidBoardError
+from mines.placement import Positions
+
+Symbols = npt.NDArray[np.uint8]
+"""A (height, width) array of ASCII codes of `Cell` symbols."""
+
+
+class CellState(Enum):
+    """What the player has done to a cell; the engine's answer to `state()`."""
+
+    HIDDEN = "hidden"
+    FLAGGED = "flagged"
+    REVEALED = "revealed"
+
+
+class CellChanges(Protocol):
+    """The cells one move changed, enumerated lazily: a flood may open a whole board."""
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[tuple[int, int]]: ...
+
+    def bounds(self) -> tuple[int, int, int, int] | None:
+        """(top, left, bottom, right) with bottom and right exclusive, or None when empty."""
+        ...
+
+    def within(self, top: int, left: int, height: int, width: int) -> Iterator[tuple[int, int]]:
+        """The changed cells inside a window, so a viewport redraws only what it shows."""
+        ...
+
+
+class Engine(Protocol):
+    """Cell storage and the mechanics of one board; `Game` owns the rules around it.
+
+    An engine never decides whether a move is allowed: `Game` checks first, then
+    calls it. Coordinates are in bounds when they reach an engine.
+    """
+
+    rows: int
+    cols: int
+
+    @property
+    def opened(self) -> int:
+        """How many safe cells are revealed."""
+        ...
+
+    @property
+    def flags(self) -> int: ...
+
+    def place(self, mines: Positions) -> None:
+        """Lay the mines and compute every count, once, before the first reveal."""
+        ...
+
+    def restore(self, revealed: Positions, flagged: Positions) -> None:
+        """Mark cells revealed or flagged as they stand, without flooding."""
+        ...
+
+    def state(self, row: int, col: int) -> CellState: ...
+
+    def is_mine(self, row: int, col: int) -> bool: ...
+
+    def count(self, row: int, col: int) -> int: ...
+
+    def set_flag(self, row: int, col: int, flagged: bool) -> None: ...
+
+    def open(self, row: int, col: int) -> CellChanges:
+        """Reveal a hidden unflagged cell; a zero floods to its numbered border."""
+        ...
+
+    def symbols(self, top: int, left: int, height: int, width: int, *, show_mines: bool) -> Symbols:
+        """The symbols of a window; mines appear only when `show_mines` (after a loss)."""
+        ...
+
+    def mines(self) -> Positions: ...
+
+    def flagged(self) -> Positions: ...
+
+    def three_bv(self) -> int:
+        """The fewest left clicks that clear the board: openings plus isolated numbers."""
+        ...
+
+
+class EngineKind(StrEnum):
+    """Which storage a game uses; `Game` picks one by board size unless told."""
+
+    DENSE = "dense"
+    SPARSE = "sparse"
+
+
+DENSE_CELL_LIMIT = 50_000_000
+"""Boards above this many cells use the sparse engine unless told otherwise."""
+
+
+def choose_engine(rows: int, cols: int, kind: EngineKind | str | None) -> Engine:
+    """Make the engine for a board: the named kind, or the one that fits its size."""
+    if kind is None:
+        kind = EngineKind.DENSE if rows * cols <= DENSE_CELL_LIMIT else EngineKind.SPARSE
+    try:
+        kind = EngineKind(kind)
+    except ValueError:
+        raise InvalidBoardError(
+            f"unknown engine {kind!r}; allowed: {', '.join(k.value for k in EngineKind)}"
+        ) from None
+    if kind is EngineKind.DENSE:
+        if rows * cols > DENSE_CELL_LIMIT:
+            raise InvalidBoardError(
+                f"a dense board holds at most {DENSE_CELL_LIMIT:,} cells; "
+                f"{rows}x{cols} needs engine='sparse'"
+            )
+        from mines.dense import DenseEngine
+
+        return DenseEngine(rows, cols)
+    from mines.sparse import SparseEngine  # type: ignore[import-not-found, unused-ignore]
+
+    engine: Engine = SparseEngine(rows, cols)
+    return engine
+
+
+class PositionChanges:
+    """Changed cells given as a (n, 2) array of (row, col) pairs."""
+
+    def __init__(self, positions: Positions):
+        self._positions = positions
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return ((r, c) for r, c in self._positions.tolist())
+
+    def bounds(self) -> tuple[int, int, int, int] | None:
+        if not len(self._positions):
+            return None
+        low, high = self._positions.min(axis=0), self._positions.max(axis=0)
+        return int(low[0]), int(low[1]), int(high[0]) + 1, int(high[1]) + 1
+
+    def within(self, top: int, left: int, height: int, width: int) -> Iterator[tuple[int, int]]:
+        rows, cols = self._positions[:, 0], self._positions[:, 1]
+        inside = (rows >= top) & (rows < top + height) & (cols >= left) & (cols < left + width)
+        return ((r, c) for r, c in self._positions[inside].tolist())

@@ -1,0 +1,213 @@
+"""Mine placement strategies: the `MinePlacer` protocol, random and fixed placers."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Iterable
+from enum import StrEnum
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from mines.errors import InvalidBoardError
+
+Positions = npt.NDArray[np.int64]
+"""An integer array of shape (n, 2): one (row, col) pair per mine."""
+
+
+@runtime_checkable
+class MinePlacer(Protocol):
+    """Chooses where the mines go, once the first click is known.
+
+    `rule` names the strategy (it is stored in records and game IDs) and `seed`
+    is the seed that reproduces the layout, or None when the layout is fixed.
+    """
+
+    @property
+    def rule(self) -> str: ...
+
+    @property
+    def seed(self) -> int | None: ...
+
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> Positions:
+        """Return `mines` distinct in-bounds (row, col) pairs as an array of shape (mines, 2)."""
+        ...
+
+
+class FirstClick(StrEnum):
+    """What the first reveal is promised by `RandomPlacer`."""
+
+    OPENING = "opening"
+    """The first click and its neighbours are mine-free, so it opens an area (when they fit)."""
+    SAFE = "safe"
+    """Only the first click is mine-free."""
+    ANY = "any"
+    """No promise: the first click may be a mine."""
+
+
+def neighbourhood(rows: int, cols: int, row: int, col: int) -> list[tuple[int, int]]:
+    """The in-bounds cells of the 3x3 block centred on (row, col), the centre included."""
+    return [
+        (r, c)
+        for r in range(max(row - 1, 0), min(row + 2, rows))
+        for c in range(max(col - 1, 0), min(col + 2, cols))
+    ]
+
+
+def sample_cells(
+    rng: np.random.Generator, rows: int, cols: int, count: int, excluded: Iterable[int]
+) -> npt.NDArray[np.int64]:
+    """Draw `count` distinct flat indices uniformly from the board minus `excluded`.
+
+    It never touches every cell: draws come from the smaller range and are shifted
+    past the excluded indices, so it serves boards of 10^12 cells as well.
+    """
+    skip = np.unique(np.fromiter(excluded, dtype=np.int64))
+    free = rows * cols - skip.size
+    if count > free:
+        raise InvalidBoardError(f"cannot place {count} mines in {free} free cells")
+    draws = rng.choice(free, size=count, replace=False).astype(np.int64)
+    # The i-th excluded index, minus i, is the draw value from which it shifts draws by one more.
+    thresholds = skip - np.arange(skip.size, dtype=np.int64)
+    return draws + np.searchsorted(thresholds, draws, side="right").astype(np.int64)
+
+
+class RandomPlacer:
+    """Uniform random placement from a seed, keeping the first click as its rule promises."""
+
+    def __init__(self, seed: int | None = None, first_click: FirstClick | str = FirstClick.OPENING):
+        # Without a seed, draw one, so that every game can be replayed from its ID.
+        self._seed: int = secrets.randbits(48) if seed is None else seed
+        try:
+            self.first_click = FirstClick(first_click)
+        except ValueError:
+            allowed = ", ".join(rule.value for rule in FirstClick)
+            raise InvalidBoardError(
+                f"unknown first-click rule {first_click!r}; allowed: {allowed}"
+            ) from None
+
+    @property
+    def rule(self) -> str:
+        return self.first_click.value
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    def excluded_cells(
+        self, rows: int, cols: int, mines: int, first_click: tuple[int, int]
+    ) -> list[tuple[int, int]]:
+        """The cells this rule keeps free of mines for a first click at `first_click`."""
+        if self.first_click is FirstClick.ANY:
+            return []
+        around = neighbourhood(rows, cols, *first_click)
+        if self.first_click is FirstClick.OPENING and mines <= rows * cols - len(around):
+            return around
+        return [first_click] if mines <= rows * cols - 1 else []
+
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> Positions:
+        rng = np.random.default_rng(self._seed)
+        keep_free = self.excluded_cells(rows, cols, mines, first_click)
+        flat = sample_cells(rng, rows, cols, mines, (r * cols + c for r, c in keep_free))
+        return np.stack(np.divmod(flat, cols), axis=1).astype(np.int64)
+
+    def __repr__(self) -> str:
+        return f"RandomPlacer(seed={self._seed!r}, first_click={self.first_click.value!r})"
+
+
+class FixedPlacer:
+    """Places mines exactly where it is told: for tests, puzzles and replays."""
+
+    def __init__(self, positions: Iterable[tuple[int, int]] | npt.ArrayLike):
+        array = np.asarray(positions if not isinstance(positions, set) else sorted(positions))
+        if array.size == 0:
+            array = np.zeros((0, 2), dtype=np.int64)
+        if array.ndim != 2 or array.shape[1] != 2 or not np.issubdtype(array.dtype, np.integer):
+            raise InvalidBoardError(
+                "mine positions must be (row, col) pairs of integers, e.g. [(0, 1), (2, 3)]"
+            )
+        self.positions: Positions = array.astype(np.int64)
+        self.positions.setflags(write=False)
+        unique = np.unique(self.positions, axis=0)
+        if len(unique) != len(self.positions):
+            counts: dict[tuple[int, int], int] = {}
+            for r, c in self.positions.tolist():
+                counts[(r, c)] = counts.get((r, c), 0) + 1
+            twice = sorted(cell for cell, n in counts.items() if n > 1)
+            raise InvalidBoardError(f"mine positions must be distinct; repeated: {twice}")
+
+    @property
+    def rule(self) -> str:
+        return "fixed"
+
+    @property
+    def seed(self) -> int | None:
+        return None
+
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> Positions:
+        if len(self.positions) != mines:
+            raise InvalidBoardError(
+                f"the fixed layout has {len(self.positions)} mines but the game has {mines}"
+            )
+        check_positions(self.positions, rows, cols)
+        return self.positions
+
+    def __repr__(self) -> str:
+        return f"FixedPlacer({[tuple(p) for p in self.positions.tolist()]!r})"
+
+
+def check_positions(positions: Positions, rows: int, cols: int) -> None:
+    """Raise `InvalidBoardError` unless every position lies on a rows x cols board."""
+    if positions.size == 0:
+        return
+    outside = (
+        (positions[:, 0] < 0)
+        | (positions[:, 0] >= rows)
+        | (positions[:, 1] < 0)
+        | (positions[:, 1] >= cols)
+    )
+    if outside.any():
+        bad = [tuple(p) for p in positions[outside][:5].tolist()]
+        raise InvalidBoardError(
+            f"mine positions {bad} are outside the {rows}x{cols} board "
+            f"(rows 0..{rows - 1}, cols 0..{cols - 1})"
+        )
+
+
+PlacerFactory = Callable[[int | None], MinePlacer]
+"""Makes a placer for a rule name from a seed."""
+
+
+def _random_rule(rule: FirstClick) -> PlacerFactory:
+    def factory(seed: int | None) -> MinePlacer:
+        return RandomPlacer(seed, rule)
+
+    return factory
+
+
+_RULES: dict[str, PlacerFactory] = {rule.value: _random_rule(rule) for rule in FirstClick}
+
+
+def register_rule(name: str, factory: PlacerFactory) -> None:
+    """Make a placement rule available by name to game IDs, records and front ends.
+
+    The core knows the random rules; `mines.solver` registers "noguess" when imported,
+    so the core never has to import the layers above it.
+    """
+    _RULES[name] = factory
+
+
+def rule_names() -> list[str]:
+    return sorted(_RULES)
+
+
+def placer_for_rule(rule: str, seed: int | None) -> MinePlacer:
+    """The placer that a rule name and a seed stand for."""
+    try:
+        factory = _RULES[rule]
+    except KeyError:
+        raise InvalidBoardError(
+            f"unknown placement rule {rule!r}; known: {', '.join(rule_names())}"
+        ) from None
+    return factory(seed)

@@ -1,0 +1,50 @@
+"""The public vocabulary of a game: its status and what a player sees in a cell."""
+
+from enum import StrEnum
+
+
+class GameStatus(StrEnum):
+    """Where a game stands; `WON` and `LOST` are terminal and never change again."""
+
+    IN_PROGRESS = "IN_PROGRESS"
+    WON = "WON"
+    LOST = "LOST"
+
+    @property
+    def is_over(self) -> bool:
+        return self is not GameStatus.IN_PROGRESS
+
+
+class Cell(StrEnum):
+    """What a player sees in one cell; the value is the symbol used in text views."""
+
+    HIDDEN = "H"
+    FLAG = "F"
+    ZERO = "0"
+    ONE = "1"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    MINE = "M"
+    """An unflagged mine, shown once the game is lost."""
+    EXPLODED = "X"
+    """A mine the player revealed: the move that lost the game."""
+    WRONG_FLAG = "W"
+    """A flag on a safe cell, shown once the game is lost."""
+
+    @property
+    def number(self) -> int | None:
+        """The number shown on a revealed safe cell, or None for any other symbol."""
+        return int(self.value) if self.value.isdigit() else None
+
+    @property
+    def is_revealed_number(self) -> bool:
+        return self.value.isdigit()
+
+    @classmethod
+    def from_count(cls, count: int) -> "Cell":
+        return cls(str(count))
