@@ -1,0 +1,360 @@
+"""The Game API: validation, the first click, floods, flags, chords, the end, time and observers."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from mines import (
+    Cell,
+    CellChanges,
+    FixedPlacer,
+    Game,
+    GameStatus,
+    IllegalMoveError,
+    InvalidBoardError,
+    MinesError,
+    RandomPlacer,
+)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def fixed(rows: int, cols: int, mines: list[tuple[int, int]], **kwargs: object) -> Game:
+    return Game(rows, cols, len(mines), placer=FixedPlacer(mines), **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "mines", "says"),
+    [
+        (0, 5, 1, "rows must be at least 1"),
+        (5, 0, 1, "cols must be at least 1"),
+        (3, 3, 9, "mines must be from 0 to 8"),
+        (3, 3, -1, "mines must be from 0 to 8"),
+        (3.0, 3, 1, "rows must be an integer"),
+        (3, True, 1, "cols must be an integer"),
+        (3, 3, "2", "mines must be an integer"),
+    ],
+)
+def test_bad_boards_say_what_is_wrong(rows: object, cols: object, mines: object, says: str) -> None:
+    with pytest.raises(InvalidBoardError, match=says) as error:
+        Game(rows, cols, mines)  # type: ignore[arg-type]
+    assert isinstance(error.value, ValueError)
+    assert isinstance(error.value, MinesError)
+
+
+def test_presets() -> None:
+    assert (Game.from_preset("beginner").rows, Game.from_preset("beginner").mines) == (9, 10)
+    expert = Game.from_preset("expert")
+    assert (expert.rows, expert.cols, expert.mines) == (16, 30, 99)
+    intermediate = Game.from_preset("intermediate")
+    assert (intermediate.rows, intermediate.cols, intermediate.mines) == (16, 16, 40)
+    with pytest.raises(InvalidBoardError, match="choose one of beginner, intermediate, expert"):
+        Game.from_preset("insane")
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_first_click_opens_an_area(seed: int) -> None:
+    game = Game.from_preset("expert", seed=seed)
+    assert not game.started
+    game.reveal(0, 0)
+    assert game.started
+    view = game.view()
+    assert view[0, 0] is Cell.ZERO
+    assert sum(line.count("H") for line in view.to_strings()) <= 16 * 30 - 4
+
+
+def test_dense_board_first_click_only_safe_when_neighbours_cannot_fit() -> None:
+    game = Game(3, 3, 8, seed=1)
+    assert game.reveal(1, 1) is GameStatus.WON
+    assert game.view()[1, 1] is Cell.EIGHT
+
+
+def test_same_seed_same_board_and_mines_placed_lazily() -> None:
+    one, two = Game(20, 20, 60, seed=7), Game(20, 20, 60, seed=7)
+    assert one.view().to_strings() == ["H" * 20] * 20
+    one.reveal(10, 10)
+    two.reveal(10, 10)
+    assert one.record().layout == two.record().layout
+    other = Game(20, 20, 60, seed=8)
+    other.reveal(10, 10)
+    assert other.record().layout != one.record().layout
+
+
+def test_numbered_cell_reveals_only_itself() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    assert game.reveal(1, 1) is GameStatus.IN_PROGRESS
+    assert game.view().to_strings() == ["HHH", "H1H", "HHH"]
+
+
+def test_flood_stops_at_numbers_and_never_crosses_flags() -> None:
+    game = fixed(5, 5, [(0, 4)])
+    game.toggle_flag(2, 2)
+    game.reveal(4, 0)
+    assert game.view().to_strings() == ["0001H", "00011", "00F00", "00000", "00000"]
+    assert game.status is GameStatus.IN_PROGRESS
+    game.toggle_flag(2, 2)
+    assert game.reveal(2, 2) is GameStatus.WON
+
+
+def test_flags_wall_off_a_region() -> None:
+    game = fixed(4, 6, [(3, 5)])
+    for row in range(4):
+        game.toggle_flag(row, 2)
+    game.reveal(0, 0)
+    assert game.view().to_strings() == ["00FHHH", "00FHHH", "00FHHH", "00FHHH"]
+
+
+def test_loss_shows_every_mine_and_wrong_flags_and_is_sticky() -> None:
+    game = fixed(3, 3, [(0, 0), (2, 2)])
+    game.toggle_flag(0, 1)
+    game.toggle_flag(2, 2)
+    assert game.reveal(0, 0) is GameStatus.LOST
+    assert game.view().to_strings() == ["XWH", "HHH", "HHF"]
+    for move in (game.reveal, game.toggle_flag, game.chord):
+        with pytest.raises(IllegalMoveError, match="the game is over"):
+            move(1, 1)
+    assert game.status is GameStatus.LOST
+
+
+def test_win_needs_every_safe_cell_not_flags() -> None:
+    game = fixed(2, 2, [(0, 0)])
+    game.toggle_flag(0, 0)
+    assert game.status is GameStatus.IN_PROGRESS
+    game.reveal(0, 1)
+    game.reveal(1, 0)
+    assert game.status is GameStatus.IN_PROGRESS
+    assert game.reveal(1, 1) is GameStatus.WON
+    with pytest.raises(IllegalMoveError, match=r"over \(WON\)"):
+        game.reveal(0, 0)
+
+
+def test_illegal_moves_say_why_and_change_nothing() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    game.reveal(1, 1)
+    before = game.view()
+    with pytest.raises(IllegalMoveError, match=r"outside the board \(rows 0..2, cols 0..2\)"):
+        game.reveal(3, 0)
+    with pytest.raises(IllegalMoveError, match="already revealed"):
+        game.toggle_flag(1, 1)
+    game.toggle_flag(0, 0)
+    with pytest.raises(IllegalMoveError, match="it is flagged"):
+        game.reveal(0, 0)
+    with pytest.raises(IllegalMoveError, match="must be an integer"):
+        game.reveal(1.5, 0)  # type: ignore[arg-type]
+    assert game.view().to_strings() == ["FHH", "H1H", "HHH"]
+    assert before.to_strings() == ["HHH", "H1H", "HHH"]
+    assert len(game.record().moves) == 2
+
+
+def test_revealing_a_revealed_cell_changes_nothing() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    game.reveal(1, 1)
+    assert game.reveal(1, 1) is GameStatus.IN_PROGRESS
+    assert len(game.record().moves) == 1
+
+
+def test_chord_opens_neighbours_when_flags_match() -> None:
+    game = fixed(3, 3, [(0, 0), (0, 2)])
+    game.reveal(1, 1)
+    assert game.chord(1, 1) is GameStatus.IN_PROGRESS  # no flags yet: nothing happens
+    assert game.view().to_strings() == ["HHH", "H2H", "HHH"]
+    game.toggle_flag(0, 0)
+    game.toggle_flag(0, 2)
+    assert game.chord(1, 1) is GameStatus.WON
+    assert game.view().to_strings() == ["F2F", "121", "000"]
+
+
+def test_chord_with_a_wrong_flag_loses() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    game.reveal(1, 1)
+    game.toggle_flag(0, 1)
+    assert game.chord(1, 1) is GameStatus.LOST
+    assert game.view().to_strings() == ["XW0", "110", "000"]
+
+
+def test_chord_on_hidden_cell_or_before_start_does_nothing() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    assert game.chord(2, 2) is GameStatus.IN_PROGRESS
+    assert not game.started
+    with pytest.raises(IllegalMoveError, match="outside the board"):
+        game.chord(-1, 0)
+
+
+def test_mines_left_may_go_negative() -> None:
+    game = fixed(2, 2, [(0, 0)])
+    assert game.toggle_flag(0, 0) is True
+    assert game.toggle_flag(0, 1) is True
+    assert game.mines_left == -1
+    assert game.toggle_flag(0, 1) is False
+    assert game.mines_left == 0
+
+
+def test_view_never_carries_hidden_mines() -> None:
+    game = Game(30, 30, 200, seed=3)
+    game.reveal(15, 15)
+    view = game.view()
+    assert not {"M", "X", "W"} & set("".join(view.to_strings()))
+    assert set(vars(type(view))).isdisjoint({"mines", "layout", "_engine"})
+    assert not hasattr(view, "__dict__")  # slots only: no room for a private copy of the mines
+    assert set(view.__slots__) == {
+        "rows",
+        "cols",
+        "status",
+        "mines_left",
+        "top",
+        "left",
+        "height",
+        "width",
+        "_symbols",
+    }
+
+
+def test_view_is_immutable_and_windows_use_board_coordinates() -> None:
+    game = fixed(4, 5, [(0, 0)])
+    game.reveal(3, 4)
+    window = game.view(1, 2, 2, 3)
+    assert window.to_strings() == ["000", "000"]
+    assert window[2, 4] is Cell.ZERO
+    with pytest.raises(IndexError, match="outside this view"):
+        window.symbol(0, 0)
+    with pytest.raises(AttributeError):
+        window.status = GameStatus.WON  # type: ignore[misc]
+    with pytest.raises(ValueError, match="read-only"):
+        window.array[0, 0] = 0
+    with pytest.raises(IllegalMoveError, match="does not fit"):
+        game.view(3, 0, 2, 2)
+
+
+def test_full_view_over_the_limit_asks_for_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("mines.game.VIEW_CELL_LIMIT", 10)
+    game = Game(4, 4, 1, seed=0)
+    with pytest.raises(IllegalMoveError, match=r"ask for a window: game.view\(top, left"):
+        game.view()
+    assert game.view(0, 0, 2, 5 - 1).height == 2
+
+
+def test_elapsed_from_first_reveal_frozen_at_end() -> None:
+    clock = FakeClock()
+    game = fixed(2, 2, [(0, 0)], clock=clock)
+    clock.now = 150.0
+    game.toggle_flag(0, 0)
+    assert game.elapsed == 0.0
+    game.reveal(1, 1)
+    clock.now = 152.5
+    assert game.elapsed == 2.5
+    game.reveal(0, 1)
+    clock.now = 160.0
+    game.reveal(1, 0)
+    assert game.status is GameStatus.WON
+    clock.now = 500.0
+    assert game.elapsed == 10.0
+
+
+def test_observers_get_changed_cells_and_the_end() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    changes: list[list[tuple[int, int]]] = []
+    statuses: list[GameStatus] = []
+
+    def keep(change: CellChanges) -> None:
+        changes.append(sorted(change))
+
+    unsubscribe = game.on_cells(keep)
+    game.on_status(statuses.append)
+    game.toggle_flag(0, 0)
+    game.reveal(2, 2)
+    assert changes[0] == [(0, 0)]
+    assert len(changes[1]) == 8
+    assert (0, 0) not in changes[1]
+    assert statuses == [GameStatus.WON]
+    unsubscribe()
+    assert len(changes) == 2
+
+
+def test_changes_report_bounds_and_windows() -> None:
+    game = fixed(6, 6, [(5, 5)])
+    seen: list[CellChanges] = []
+    game.on_cells(seen.append)
+    game.reveal(0, 0)
+    (flood,) = seen
+    assert len(flood) == 35
+    assert flood.bounds() == (0, 0, 6, 6)
+    assert sorted(flood.within(4, 4, 2, 2)) == [(4, 4), (4, 5), (5, 4)]
+
+
+def test_loss_notifies_the_cells_it_shows() -> None:
+    game = fixed(3, 3, [(0, 0), (2, 2)])
+    game.toggle_flag(1, 1)
+    seen: list[set[tuple[int, int]]] = []
+    game.on_cells(lambda change: seen.append(set(change)))
+    game.reveal(0, 0)
+    assert seen[-1] == {(0, 0), (2, 2), (1, 1)}
+
+
+def test_concurrent_moves_are_serialised() -> None:
+    game = Game(60, 60, 0, seed=0)
+    flags = [(r, c) for r in range(60) for c in range(60) if (r + c) % 7 == 0]
+    barrier = threading.Barrier(4)
+
+    def worker(part: list[tuple[int, int]]) -> None:
+        barrier.wait()
+        for cell in part:
+            game.toggle_flag(*cell)
+
+    threads = [threading.Thread(target=worker, args=(flags[i::4],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert game.mines_left == -len(flags)
+    assert len(game.record().moves) == len(flags)
+
+
+def test_placer_and_seed_are_exclusive_and_placers_are_checked() -> None:
+    with pytest.raises(InvalidBoardError, match="either a seed or a placer"):
+        Game(3, 3, 1, seed=1, placer=RandomPlacer(1))
+
+    class Bad:
+        rule = "bad"
+        seed = None
+
+        def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> object:
+            return np.array([[0, 0], [0, 0]])
+
+    game = Game(3, 3, 2, placer=Bad())  # type: ignore[arg-type]
+    with pytest.raises(InvalidBoardError, match="same cell twice"):
+        game.reveal(1, 1)
+    assert not game.started
+
+
+def test_three_bv() -> None:
+    # One opening (with its border) plus the isolated 1s around the far mine.
+    game = fixed(3, 5, [(0, 4)])
+    with pytest.raises(IllegalMoveError, match="once the mines are placed"):
+        _ = game.three_bv
+    game.reveal(2, 0)
+    assert game.three_bv == 1
+    separate = fixed(1, 5, [(0, 2)])
+    separate.reveal(0, 0)
+    assert separate.three_bv == 2  # two numbers, no opening
+    checkerboard = fixed(3, 3, [(0, 0), (0, 2), (2, 0), (2, 2)])
+    checkerboard.reveal(1, 1)
+    assert checkerboard.three_bv == 5
+
+
+def test_from_position_restores_without_flooding() -> None:
+    game = Game.from_position(3, 3, [(0, 0)], revealed=[(2, 2)], flagged=[(0, 0)])
+    assert game.view().to_strings() == ["FHH", "HHH", "HH0"]
+    assert game.started
+    with pytest.raises(InvalidBoardError, match="hold mines"):
+        Game.from_position(3, 3, [(0, 0)], revealed=[(0, 0)])
+    with pytest.raises(InvalidBoardError, match="outside"):
+        Game.from_position(3, 3, [(0, 0)], flagged=[(5, 5)])

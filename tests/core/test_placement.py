@@ -1,0 +1,77 @@
+"""Placers: uniform seeded sampling that keeps the first click's promise, and fixed layouts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mines import FixedPlacer, InvalidBoardError, RandomPlacer, placer_for_rule, register_rule
+from mines.placement import sample_cells
+
+
+@pytest.mark.parametrize("first", [(0, 0), (4, 4), (8, 3)])
+def test_opening_rule_keeps_the_block_free(first: tuple[int, int]) -> None:
+    for seed in range(50):
+        mines = RandomPlacer(seed).place(9, 9, 60, first)
+        cells = {tuple(p) for p in mines.tolist()}
+        assert len(cells) == 60
+        block = {(first[0] + dr, first[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
+        assert not cells & block
+
+
+def test_opening_rule_falls_back_to_the_click_when_the_block_cannot_fit() -> None:
+    mines = RandomPlacer(1).place(3, 3, 8, (1, 1))
+    assert (1, 1) not in {tuple(p) for p in mines.tolist()}
+
+
+def test_safe_and_any_rules() -> None:
+    for seed in range(100):
+        safe = RandomPlacer(seed, "safe").place(2, 2, 3, (0, 0))
+        assert (0, 0) not in {tuple(p) for p in safe.tolist()}
+    hits = sum(
+        (0, 0) in {tuple(p) for p in RandomPlacer(seed, "any").place(2, 2, 3, (0, 0)).tolist()}
+        for seed in range(100)
+    )
+    assert 50 < hits < 100  # a mine under the first click happens 3 times in 4
+
+
+def test_sampling_is_uniform_over_free_cells() -> None:
+    rng = np.random.default_rng(0)
+    counts = np.zeros(25, dtype=np.int64)
+    for _ in range(4000):
+        counts[sample_cells(rng, 5, 5, 3, [12])] += 1
+    assert counts[12] == 0
+    free = np.delete(counts, 12)
+    expected = 4000 * 3 / 24
+    assert np.all(np.abs(free - expected) < 5 * np.sqrt(expected))
+
+
+def test_sampling_never_touches_every_cell() -> None:
+    flat = sample_cells(np.random.default_rng(1), 10**6, 10**6, 1000, [0, 1, 10**6])
+    assert len(np.unique(flat)) == 1000
+    assert not {0, 1, 10**6} & set(flat.tolist())
+
+
+def test_unknown_first_click_rule() -> None:
+    with pytest.raises(InvalidBoardError, match="allowed: opening, safe, any"):
+        RandomPlacer(1, "corner")
+
+
+def test_fixed_placer_rejects_bad_layouts() -> None:
+    with pytest.raises(InvalidBoardError, match=r"repeated: \[\(1, 1\)\]"):
+        FixedPlacer([(1, 1), (0, 0), (1, 1)])
+    with pytest.raises(InvalidBoardError, match="outside the 3x3 board"):
+        FixedPlacer([(3, 0)]).place(3, 3, 1, (0, 0))
+    with pytest.raises(InvalidBoardError, match="has 1 mines but the game has 2"):
+        FixedPlacer([(0, 0)]).place(3, 3, 2, (1, 1))
+    with pytest.raises(InvalidBoardError, match="pairs of integers"):
+        FixedPlacer([(0.5, 1.0)])
+    assert FixedPlacer([]).place(2, 2, 0, (0, 0)).shape == (0, 2)
+
+
+def test_rule_registry() -> None:
+    assert placer_for_rule("safe", 3).rule == "safe"
+    register_rule("test-fixed", lambda seed: FixedPlacer([(0, 0)]))
+    assert placer_for_rule("test-fixed", None).rule == "fixed"
+    with pytest.raises(InvalidBoardError, match="unknown placement rule"):
+        placer_for_rule("no-such-rule", 1)

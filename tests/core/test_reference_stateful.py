@@ -1,0 +1,93 @@
+"""Random reveal/flag/chord sequences, the engine against the reference model, view by view."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from mines import FixedPlacer, Game, IllegalMoveError
+from mines import dense as dense_module
+from tests.reference_model import ReferenceGame
+
+
+@st.composite
+def boards(draw: st.DrawFn) -> tuple[int, int, set[tuple[int, int]]]:
+    rows = draw(st.integers(1, 7))
+    cols = draw(st.integers(1, 7))
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    mines = draw(st.sets(st.sampled_from(cells), max_size=len(cells) - 1))
+    return rows, cols, mines
+
+
+class EngineMatchesReference(RuleBasedStateMachine):
+    @initialize(board=boards())
+    def start(self, board: tuple[int, int, set[tuple[int, int]]]) -> None:
+        rows, cols, mines = board
+        self.game = Game(rows, cols, len(mines), placer=FixedPlacer(sorted(mines)))
+        self.model = ReferenceGame(rows, cols, mines)
+
+    def _apply(self, action: str, row: int, col: int) -> None:
+        expected = getattr(self.model, action)(row, col)
+        if expected == "illegal":
+            with pytest.raises(IllegalMoveError):
+                getattr(self.game, action)(row, col)
+        else:
+            result = getattr(self.game, action)(row, col)
+            if action != "toggle_flag":
+                assert result == expected
+
+    @rule(row=st.integers(-1, 7), col=st.integers(-1, 7))
+    def reveal(self, row: int, col: int) -> None:
+        self._apply("reveal", row, col)
+
+    @rule(row=st.integers(0, 6), col=st.integers(0, 6))
+    def flag(self, row: int, col: int) -> None:
+        self._apply("toggle_flag", row, col)
+
+    @rule(row=st.integers(0, 6), col=st.integers(0, 6))
+    def chord(self, row: int, col: int) -> None:
+        self._apply("chord", row, col)
+
+    @invariant()
+    def same_view(self) -> None:
+        if not hasattr(self, "game"):
+            return
+        view = self.game.view()
+        assert view.to_strings() == self.model.view()
+        assert view.status == self.model.status
+        assert view.mines_left == len(self.model.mines) - len(self.model.flagged)
+
+
+EngineMatchesReference.TestCase.settings = settings(max_examples=300, stateful_step_count=40)
+TestEngineMatchesReference = EngineMatchesReference.TestCase
+
+
+moves = st.lists(
+    st.tuples(
+        st.sampled_from(["reveal", "toggle_flag", "chord"]), st.integers(0, 6), st.integers(0, 6)
+    ),
+    max_size=12,
+)
+
+
+@given(board=boards(), actions=moves)
+@settings(max_examples=300)
+def test_labelled_flood_matches_reference(
+    board: tuple[int, int, set[tuple[int, int]]], actions: list[tuple[str, int, int]]
+) -> None:
+    """Forcing every flood through the array-labelling path gives the same boards."""
+    rows, cols, mines = board
+    model = ReferenceGame(rows, cols, mines)
+    original = dense_module.FLOOD_BUDGET
+    dense_module.FLOOD_BUDGET = 0
+    try:
+        game = Game(rows, cols, len(mines), placer=FixedPlacer(sorted(mines)))
+        for action, row, col in actions:
+            if getattr(model, action)(row, col) == "illegal":
+                continue
+            getattr(game, action)(row, col)
+            assert game.view().to_strings() == model.view()
+    finally:
+        dense_module.FLOOD_BUDGET = original
