@@ -341,7 +341,7 @@ class Game:
                 f"the placer returned {len(positions)} mines; the game has {self.mines}"
             )
         check_positions(positions, self.rows, self.cols)
-        if len(np.unique(positions, axis=0)) != self.mines:
+        if len(np.unique(positions[:, 0] * self.cols + positions[:, 1])) != self.mines:
             raise InvalidBoardError("the placer returned the same cell twice")
         self._engine.place(positions)
         self._started = True
