@@ -1,4 +1,4 @@
-"""`mines play` in line mode: a plain text game for pipes, scripts and screen readers."""
+"""`mines play`: the terminal app on a terminal, else line mode for pipes and screen readers."""
 
 from __future__ import annotations
 
@@ -7,9 +7,11 @@ import sys
 from typing import Any, TextIO
 
 from mines.cli.options import add_game_options, game_from_options
-from mines.errors import IllegalMoveError
+from mines.errors import IllegalMoveError, InvalidBoardError
 from mines.game import Game
 from mines.moves import Move
+from mines.placement import placer_for_rule
+from mines.tui import THEME_NAMES
 
 HELP = """Moves: O row,col opens a cell, F row,col flags or unflags it, C row,col chords a number.
 Also written as 'o 3 4'. Rows and columns count from 0. q quits, ? shows this help.
@@ -23,11 +25,83 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--plain", action="store_true", help="line mode, for pipes and screen readers"
     )
+    add_app_options(parser)
+    parser.add_argument(
+        "--no-guess",
+        action="store_true",
+        help="boards that logic alone can clear (placement rule noguess, from the solver)",
+    )
+    parser.add_argument(
+        "--practice",
+        action="store_true",
+        help="allow undo (u); practice games are saved but not counted in the stats",
+    )
     parser.set_defaults(handler=run)
 
 
+def add_app_options(parser: argparse.ArgumentParser) -> None:
+    """Options of the terminal app, shared with `mines replay`."""
+    parser.add_argument(
+        "--theme", choices=THEME_NAMES, default=THEME_NAMES[0], help="board colours and glyphs"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    return play_lines(game_from_options(args), sys.stdin, sys.stdout)
+    if args.no_guess or (args.game_id and ":noguess" in args.game_id):
+        _load_solver()
+        args.first_click = "noguess"
+    if args.plain or not sys.stdout.isatty():
+        return play_lines(game_from_options(args), sys.stdin, sys.stdout)
+    try:
+        import textual  # noqa: F401 (only to learn whether the app can run)
+    except ImportError:
+        print(
+            "mines: the terminal app needs Textual (pip install 'mines[tui]'); "
+            "playing in line mode instead",
+            file=sys.stderr,
+        )
+        return play_lines(game_from_options(args), sys.stdin, sys.stdout)
+    return play_app(args)
+
+
+def _load_solver() -> None:
+    """Importing the solver registers the "noguess" placement rule."""
+    try:
+        import mines.solver  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
+    except ImportError:
+        raise InvalidBoardError(
+            "--no-guess needs the solver (mines.solver), which is not installed"
+        ) from None
+
+
+def play_app(args: argparse.Namespace) -> int:
+    """Run the Textual game; finished games are saved to the data folder."""
+    from mines.tui.app import MinesApp
+    from mines.tui.clock import PausableClock
+    from mines.tui.store import RecordStore, data_dir
+    from mines.tui.themes import THEMES
+
+    clock = PausableClock()
+    chosen = game_from_options(args)
+    # The same board the options chose, on a clock that `p` can stop.
+    game = Game(chosen.rows, chosen.cols, chosen.mines, placer=chosen.placer, clock=clock)
+    rule = chosen.placer.rule
+
+    def make_game(rows: int, cols: int, mines: int) -> Game:
+        return Game(rows, cols, mines, placer=placer_for_rule(rule, None), clock=clock)
+
+    app = MinesApp(
+        game,
+        make_game=make_game,
+        clock=clock,
+        theme=THEMES[args.theme],
+        store=RecordStore(data_dir()),
+        practice=args.practice,
+    )
+    app.run()
+    for path in app.saved:
+        print(f"Saved {path}")
+    return 0
 
 
 def render(game: Game) -> str:

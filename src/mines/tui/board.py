@@ -1,0 +1,239 @@
+"""`Board`: a scrolling window onto a game: renders windowed views, sends the moves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from mines.engine import CellChanges
+from mines.errors import IllegalMoveError
+from mines.game import Game
+from mines.symbols import Cell
+from mines.tui.themes import CELL_WIDTH, Theme
+from mines.view import BoardView
+
+MOVES = frozenset({"open", "flag", "chord"})
+"""Actions that change the game; a read-only board (a replay) refuses them."""
+
+
+class Board(ScrollView, can_focus=True):
+    """Draws only the cells in sight, fetched as a windowed view, and repaints only changed ones.
+
+    It keeps no game state of its own beyond the cursor: every symbol comes from
+    `Game.view(top, left, height, width)` and every move goes through the public API.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k,w", "move(-1, 0)", "Move up", show=False),
+        Binding("down,j,s", "move(1, 0)", "Move down", show=False),
+        Binding("left,h,a", "move(0, -1)", "Move left", show=False),
+        Binding("right,l,d", "move(0, 1)", "Move right", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "edge(0)", "First column", show=False),
+        Binding("end", "edge(1)", "Last column", show=False),
+        Binding("space,enter", "open", "Reveal", tooltip="Reveal; on a number, chord"),
+        Binding("f", "flag", "Flag", tooltip="Flag or unflag"),
+        Binding(
+            "c", "chord", "Chord", tooltip="Chord: open around a number whose mines are flagged"
+        ),
+    ]
+
+    class Moved(Message):
+        """The player made a move (or tried to: `error` says why it was not allowed)."""
+
+        def __init__(self, error: str | None) -> None:
+            super().__init__()
+            self.error = error
+
+    def __init__(
+        self, game: Game, theme: Theme, *, read_only: bool = False, id: str | None = None
+    ) -> None:
+        super().__init__(id=id)
+        self.read_only = read_only
+        self.cursor = (0, 0)
+        self._segments = theme.segments(cursor=False)
+        self._cursor_segments = theme.segments(cursor=True)
+        self._visible: BoardView | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._game = game
+        self.show_game(game)
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    def show_game(self, game: Game) -> None:
+        """Draw another game (a new one, an undo's rebuild, a replay's step) in this board."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+        self._game = game
+        self._unsubscribe = game.on_cells(self._cells_changed)
+        self.virtual_size = Size(game.cols * CELL_WIDTH, game.rows)
+        self.cursor = (min(self.cursor[0], game.rows - 1), min(self.cursor[1], game.cols - 1))
+        self._visible = None
+        self.refresh()
+
+    def set_theme(self, theme: Theme) -> None:
+        self._segments = theme.segments(cursor=False)
+        self._cursor_segments = theme.segments(cursor=True)
+        self.refresh()
+
+    # --- drawing -----------------------------------------------------------------------------
+
+    def window(self) -> tuple[int, int, int, int]:
+        """(top, left, height, width) in cells of the part of the board in sight."""
+        region = self.scrollable_content_region
+        scroll_x, scroll_y = self.scroll_offset
+        top = min(scroll_y, self._game.rows - 1)
+        left = min(scroll_x // CELL_WIDTH, self._game.cols - 1)
+        across = -(-(scroll_x % CELL_WIDTH + region.width) // CELL_WIDTH)
+        height = max(1, min(region.height, self._game.rows - top))
+        width = max(1, min(across, self._game.cols - left))
+        return top, left, height, width
+
+    def _view(self) -> BoardView:
+        top, left, height, width = self.window()
+        view = self._visible
+        if view is None or (view.top, view.left, view.height, view.width) != (
+            top,
+            left,
+            height,
+            width,
+        ):
+            view = self._visible = self._game.view(top, left, height, width)
+        return view
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        row = scroll_y + y
+        view = self._view()
+        if not view.top <= row < view.top + view.height:
+            return Strip.blank(width)
+        codes = view.array[row - view.top].tolist()
+        segments = [self._segments[code] for code in codes]
+        cursor_row, cursor_col = self.cursor
+        if cursor_row == row and view.left <= cursor_col < view.left + view.width:
+            segments[cursor_col - view.left] = self._cursor_segments[codes[cursor_col - view.left]]
+        skip = scroll_x - view.left * CELL_WIDTH
+        return Strip(segments, len(segments) * CELL_WIDTH).crop(skip, skip + width)
+
+    def _cell_region(self, row: int, col: int, cells: int = 1) -> Region:
+        scroll_x, scroll_y = self.scroll_offset
+        return Region(col * CELL_WIDTH - scroll_x, row - scroll_y, cells * CELL_WIDTH, 1)
+
+    def _cells_changed(self, changes: CellChanges) -> None:
+        top, left, height, width = self.window()
+        bounds = changes.bounds()
+        if bounds is None:
+            return
+        low_row, low_col, high_row, high_col = bounds
+        if (
+            high_row <= top
+            or low_row >= top + height
+            or high_col <= left
+            or low_col >= left + width
+        ):
+            return
+        # One span per changed row in sight: a flood over a huge board costs only the window.
+        spans: dict[int, tuple[int, int]] = {}
+        for row, col in changes.within(top, left, height, width):
+            first, last = spans.get(row, (col, col))
+            spans[row] = (min(first, col), max(last, col))
+        self._visible = None
+        for row, (first, last) in spans.items():
+            self.refresh(self._cell_region(row, first, last - first + 1))
+
+    # --- cursor ------------------------------------------------------------------------------
+
+    def move_cursor(self, row: int, col: int) -> None:
+        """Put the cursor on a cell (clamped to the board) and scroll it into sight."""
+        row = max(0, min(row, self._game.rows - 1))
+        col = max(0, min(col, self._game.cols - 1))
+        old_row, old_col = self.cursor
+        self.cursor = (row, col)
+        self.refresh(self._cell_region(old_row, old_col), self._cell_region(row, col))
+        self._follow_cursor()
+
+    def _follow_cursor(self) -> None:
+        region = self.scrollable_content_region
+        scroll_x, scroll_y = self.scroll_offset
+        row, col = self.cursor
+        x = col * CELL_WIDTH
+        if x < scroll_x:
+            scroll_x = x
+        elif x + CELL_WIDTH > scroll_x + region.width:
+            scroll_x = x + CELL_WIDTH - region.width
+        if row < scroll_y:
+            scroll_y = row
+        elif row >= scroll_y + region.height:
+            scroll_y = row - region.height + 1
+        if (scroll_x, scroll_y) != tuple(self.scroll_offset):
+            self.scroll_to(scroll_x, scroll_y, animate=False)
+
+    def action_move(self, rows: int, cols: int) -> None:
+        self.move_cursor(self.cursor[0] + rows, self.cursor[1] + cols)
+
+    def action_page(self, direction: int) -> None:
+        step = max(1, self.scrollable_content_region.height - 1)
+        self.move_cursor(self.cursor[0] + direction * step, self.cursor[1])
+
+    def action_edge(self, end: int) -> None:
+        self.move_cursor(self.cursor[0], end * (self._game.cols - 1))
+
+    # --- moves -------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not (self.read_only and action in MOVES)
+
+    def _cursor_cell(self) -> Cell:
+        row, col = self.cursor
+        return self._game.view(row, col, 1, 1)[row, col]
+
+    def _play(self, move: Callable[[int, int], object]) -> None:
+        error = None
+        try:
+            move(*self.cursor)
+        except IllegalMoveError as problem:
+            error = str(problem)
+        self.post_message(self.Moved(error))
+
+    def action_open(self) -> None:
+        """Reveal the cursor's cell; on a revealed number, chord it (as the mouse does)."""
+        if self._cursor_cell().is_revealed_number:
+            self._play(self._game.chord)
+        else:
+            self._play(self._game.reveal)
+
+    def action_flag(self) -> None:
+        self._play(self._game.toggle_flag)
+
+    def action_chord(self) -> None:
+        self._play(self._game.chord)
+
+    def on_click(self, event: events.Click) -> None:
+        """Left click reveals (or chords a number), right click flags, middle click chords."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        scroll_x, scroll_y = self.scroll_offset
+        row, col = offset.y + scroll_y, (offset.x + scroll_x) // CELL_WIDTH
+        if not (0 <= row < self._game.rows and 0 <= col < self._game.cols):
+            return
+        self.move_cursor(row, col)
+        if self.read_only:
+            return
+        if event.button == 3:
+            self.action_flag()
+        elif event.button == 2:
+            self.action_chord()
+        else:
+            self.action_open()

@@ -1,0 +1,54 @@
+"""The help screen: every key and mouse button, read from the bindings so it cannot drift."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+MOUSE = [
+    ("left click", "reveal a cell; on a number, chord"),
+    ("right click", "flag or unflag"),
+    ("middle click", "chord: open around a number whose mines are all flagged"),
+]
+
+_KEY_NAMES = {"question_mark": "?", "space": "space", "pageup": "PgUp", "pagedown": "PgDn"}
+
+
+def key_lines(bindings: Iterable[BindingType]) -> list[tuple[str, str]]:
+    """(keys, what they do) for each binding, keys as a player types them."""
+    lines = []
+    for binding in bindings:
+        if not isinstance(binding, Binding):
+            continue
+        keys = [_KEY_NAMES.get(key.strip(), key.strip()) for key in binding.key.split(",")]
+        lines.append((" ".join(keys), binding.tooltip or binding.description))
+    return lines
+
+
+class HelpScreen(ModalScreen[None]):
+    """A modal list of keys; any of escape, q, F1 or i closes it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1,i", "close", "Close")]
+
+    def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
+        super().__init__()
+        self._sections = sections
+
+    def compose(self) -> ComposeResult:
+        text = []
+        for title, lines in self._sections:
+            text.append(f"[b]{title}[/b]")
+            text += [f"  [b]{keys:<16}[/b] {what}" for keys, what in lines]
+            text.append("")
+        text.append("escape closes this help; scroll for more")
+        with VerticalScroll(id="help"):
+            yield Static("\n".join(text), markup=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

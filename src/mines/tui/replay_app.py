@@ -1,0 +1,95 @@
+"""`ReplayApp`: a saved game played back move by move on a read-only board."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Middle
+from textual.timer import Timer
+from textual.widgets import Footer, Static
+
+from mines.game import Game
+from mines.record import GameRecord, TimedMove
+from mines.replay import replay_steps
+from mines.tui.board import Board
+from mines.tui.themes import Theme
+
+
+class ReplayApp(App[None]):
+    """Steps through a record: forward on the same game, backward by replaying from the start."""
+
+    CSS_PATH = "mines.tcss"
+    TITLE = "mines replay"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_play", "Play/stop", priority=True),
+        Binding("n,period", "step(1)", "Next move", priority=True),
+        Binding("b,comma", "step(-1)", "Back", priority=True),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(self, record: GameRecord, theme: Theme, *, delay: float = 0.5) -> None:
+        super().__init__()
+        self.record = record
+        self.step = 0
+        self._theme = theme
+        self._delay = delay
+        self._steps: Iterator[tuple[Game, TimedMove]] = iter(())
+        self._timer: Timer | None = None
+
+    def _blank(self) -> Game:
+        return Game(self.record.rows, self.record.cols, self.record.mines)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Middle(id="middle"), Center():
+            yield Board(self._blank(), self._theme, read_only=True, id="board")
+        yield Static("space plays or stops, n/b step, arrows move around", id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Board).focus()
+        self._show_status()
+        self.action_toggle_play()
+
+    def _show_status(self, timed: TimedMove | None = None) -> None:
+        total = len(self.record.moves)
+        move = f"   {timed.move} at {timed.time:.2f}s" if timed else ""
+        end = f"   {self.record.status.value}" if self.step == total else ""
+        self.query_one("#status", Static).update(f"Replay: move {self.step}/{total}{move}{end}")
+
+    def action_step(self, direction: int) -> None:
+        board = self.query_one(Board)
+        target = max(0, min(self.step + direction, len(self.record.moves)))
+        if target == self.step:
+            return
+        if target < self.step or self.step == 0:
+            # Games only move forward: going back replays the record from the start.
+            self._steps = replay_steps(self.record)
+            self.step = 0
+            board.show_game(self._blank())
+        timed = None
+        while self.step < target:
+            game, timed = next(self._steps)
+            self.step += 1
+            if game is not board.game:
+                board.show_game(game)
+        if timed is not None:
+            board.move_cursor(timed.move.row, timed.move.col)
+        self._show_status(timed)
+
+    def _advance(self) -> None:
+        if self.step >= len(self.record.moves):
+            self.action_toggle_play()
+            return
+        self.action_step(1)
+
+    def action_toggle_play(self) -> None:
+        if self._timer is None:
+            self._timer = self.set_interval(self._delay, self._advance)
+        else:
+            self._timer.stop()
+            self._timer = None

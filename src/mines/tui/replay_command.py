@@ -1,0 +1,56 @@
+"""`mines replay FILE`: play a saved game back, in the app on a terminal, else as text."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from mines.cli.play import add_app_options, render
+from mines.errors import InvalidBoardError
+from mines.record import GameRecord
+from mines.replay import replay_steps
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("replay", help="play a saved game back move by move")
+    parser.add_argument("file", type=Path, help="a saved game (JSON), e.g. from `mines stats`")
+    parser.add_argument("--plain", action="store_true", help="print the moves as text")
+    parser.add_argument(
+        "--delay", type=float, default=0.5, help="seconds between moves in the app (default 0.5)"
+    )
+    add_app_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def load_record(path: Path) -> GameRecord:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise InvalidBoardError(f"cannot read {path}: {error.strerror or error}") from None
+    return GameRecord.from_json(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.delay <= 0:
+        raise InvalidBoardError(f"--delay must be a positive number of seconds, got {args.delay}")
+    record = load_record(args.file)
+    if args.plain or not sys.stdout.isatty():
+        return replay_lines(record, sys.stdout)
+    from mines.tui.replay_app import ReplayApp
+    from mines.tui.themes import THEMES
+
+    ReplayApp(record, THEMES[args.theme], delay=args.delay).run()
+    return 0
+
+
+def replay_lines(record: GameRecord, out: TextIO) -> int:
+    """Print the board after each move of the record, then how the game ended."""
+    total = len(record.moves)
+    print(f"Replay of a {record.rows}x{record.cols} game with {record.mines} mines.", file=out)
+    for step, (game, timed) in enumerate(replay_steps(record), start=1):
+        print(f"Move {step}/{total}: {timed.move} at {timed.time:.2f}s", file=out)
+        print(render(game), file=out)
+    print(f"End: {record.status.value} in {record.elapsed:.2f}s.", file=out)
+    return 0

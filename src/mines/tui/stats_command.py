@@ -1,0 +1,25 @@
+"""`mines stats`: wins, losses, best times and 3BV/s of the saved games."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from mines.tui.stats import format_stats, tally
+from mines.tui.store import RecordStore, data_dir
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("stats", help="wins, losses and best times of saved games")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    store = RecordStore(data_dir())
+    games, problems = store.load()
+    print(format_stats(*tally(games)))
+    print(f"Saved games are in {store.folder}")
+    for problem in problems:
+        print(f"mines: skipped {problem}", file=sys.stderr)
+    return 0

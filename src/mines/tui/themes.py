@@ -1,0 +1,125 @@
+"""Board themes: the glyph and style of every cell symbol, and of the cursor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+
+from mines.symbols import Cell
+
+CELL_WIDTH = 2
+"""Terminal columns per board cell: a glyph and a space, so cells come out about square."""
+
+
+@dataclass(frozen=True)
+class Theme:
+    """How each `Cell` is drawn: one glyph and one style per symbol, plus the cursor overlay."""
+
+    name: str
+    glyphs: dict[Cell, str]
+    styles: dict[Cell, Style]
+    cursor: Style
+
+    def segments(self, *, cursor: bool) -> dict[int, Segment]:
+        """Segments keyed by the ASCII code of each symbol, as `BoardView.array` holds them."""
+        table = {}
+        for cell in Cell:
+            style = self.styles[cell] + self.cursor if cursor else self.styles[cell]
+            table[ord(cell.value)] = Segment(self.glyphs[cell].ljust(CELL_WIDTH), style)
+        return table
+
+
+def _numbers(colours: list[str], background: str) -> dict[Cell, Style]:
+    styles = {Cell.ZERO: Style(bgcolor=background)}
+    for n, colour in enumerate(colours, start=1):
+        styles[Cell.from_count(n)] = Style(color=colour, bgcolor=background, bold=True)
+    return styles
+
+
+_GLYPHS = {
+    Cell.HIDDEN: "▪",
+    Cell.FLAG: "⚑",
+    Cell.ZERO: " ",
+    **{Cell.from_count(n): str(n) for n in range(1, 9)},
+    Cell.MINE: "*",
+    Cell.EXPLODED: "*",
+    Cell.WRONG_FLAG: "✗",
+}
+
+CLASSIC = Theme(
+    name="classic",
+    glyphs=_GLYPHS,
+    styles={
+        Cell.HIDDEN: Style(color="#9eacba", bgcolor="#7a8a9a"),
+        Cell.FLAG: Style(color="#e00000", bgcolor="#7a8a9a", bold=True),
+        # The colours of the Windows game: 1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal...
+        **_numbers(
+            [
+                "#0000ff",
+                "#007b00",
+                "#ff0000",
+                "#00007b",
+                "#7b0000",
+                "#007b7b",
+                "#000000",
+                "#7b7b7b",
+            ],
+            "#c6c6c6",
+        ),
+        Cell.MINE: Style(color="#000000", bgcolor="#c6c6c6", bold=True),
+        Cell.EXPLODED: Style(color="#000000", bgcolor="#ff0000", bold=True),
+        Cell.WRONG_FLAG: Style(color="#ff0000", bgcolor="#c6c6c6", bold=True),
+    },
+    cursor=Style(bgcolor="#ffd75f"),
+)
+
+COLORBLIND = Theme(
+    name="colorblind",
+    glyphs={**_GLYPHS, Cell.MINE: "●", Cell.EXPLODED: "✹"},
+    styles={
+        Cell.HIDDEN: Style(color="#808080", bgcolor="#5a5a5a"),
+        Cell.FLAG: Style(color="#ffffff", bgcolor="#5a5a5a", bold=True),
+        # Okabe and Ito's palette, told apart under every common colour-vision deficiency.
+        **_numbers(
+            [
+                "#0072b2",
+                "#009e73",
+                "#d55e00",
+                "#cc79a7",
+                "#9a6b00",
+                "#3d8fbf",
+                "#000000",
+                "#666666",
+            ],
+            "#ececec",
+        ),
+        Cell.MINE: Style(color="#000000", bgcolor="#ececec", bold=True),
+        Cell.EXPLODED: Style(color="#ffffff", bgcolor="#000000", bold=True),
+        Cell.WRONG_FLAG: Style(color="#d55e00", bgcolor="#ececec", bold=True),
+    },
+    cursor=Style(bgcolor="#f0e442", underline=True),
+)
+
+MONO = Theme(
+    name="mono",
+    # No colour at all: every symbol has its own ASCII glyph, the cursor is reversed.
+    glyphs={
+        **_GLYPHS,
+        Cell.HIDDEN: ".",
+        Cell.FLAG: "F",
+        Cell.MINE: "*",
+        Cell.EXPLODED: "X",
+        Cell.WRONG_FLAG: "x",
+    },
+    styles={
+        **{cell: Style() for cell in Cell},
+        Cell.HIDDEN: Style(dim=True),
+        Cell.FLAG: Style(bold=True),
+        Cell.EXPLODED: Style(bold=True, reverse=True),
+    },
+    cursor=Style(reverse=True),
+)
+
+THEMES = {theme.name: theme for theme in (CLASSIC, COLORBLIND, MONO)}

@@ -1,0 +1,69 @@
+"""Fixtures for the terminal app: a fake clock, fixed boards and an app factory."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual", reason="the terminal app needs Textual (the tui extra)")
+
+from mines.game import Game
+from mines.placement import FixedPlacer
+from mines.tui.app import Hint, MinesApp, solver_hint
+from mines.tui.clock import PausableClock
+from mines.tui.store import RecordStore
+from mines.tui.themes import THEMES
+
+
+class FakeTime:
+    """A time source the test moves by hand."""
+
+    def __init__(self, now: float = 100.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+AppMaker = Callable[..., MinesApp]
+
+
+@pytest.fixture
+def fake_time() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+def make_app(fake_time: FakeTime, tmp_path: Path) -> AppMaker:
+    """An app on a fixed board: `make_app(rows, cols, mines_at, practice=..., hint=...)`."""
+
+    def make(
+        rows: int,
+        cols: int,
+        mines_at: Iterable[tuple[int, int]],
+        *,
+        practice: bool = False,
+        hint: Callable[[Game], Hint] = solver_hint,
+        theme: str = "classic",
+    ) -> MinesApp:
+        layout = list(mines_at)
+        clock = PausableClock(fake_time)
+
+        def make_game(r: int, c: int, m: int) -> Game:
+            first_cells = [(i // c, i % c) for i in range(m)]
+            return Game(r, c, m, placer=FixedPlacer(first_cells), clock=clock)
+
+        game = Game(rows, cols, len(layout), placer=FixedPlacer(layout), clock=clock)
+        return MinesApp(
+            game,
+            make_game=make_game,
+            clock=clock,
+            theme=THEMES[theme],
+            store=RecordStore(tmp_path / "records"),
+            practice=practice,
+            hint=hint,
+        )
+
+    return make

@@ -1,0 +1,137 @@
+"""The board as a viewport: it scrolls with the cursor, resizes, and redraws only what changed."""
+
+from __future__ import annotations
+
+import pytest
+from textual.strip import Strip
+
+from mines.game import Game
+from mines.tui.app import MinesApp
+from mines.tui.board import Board
+from mines.tui.clock import PausableClock
+from mines.tui.themes import CELL_WIDTH, THEMES
+from mines.view import BoardView
+from tests.tui.conftest import AppMaker, FakeTime
+
+
+def big_app(rows: int, cols: int, mines: int, fake_time: FakeTime) -> MinesApp:
+    clock = PausableClock(fake_time)
+    game = Game(rows, cols, mines, seed=11, clock=clock)
+    return MinesApp(
+        game,
+        make_game=lambda r, c, m: Game(r, c, m, clock=clock),
+        clock=clock,
+        theme=THEMES["classic"],
+    )
+
+
+class ViewSpy:
+    """Records the size of every view the board asks the game for."""
+
+    def __init__(self, game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.cells: list[int] = []
+        original = game.view
+
+        def view(
+            top: int = 0, left: int = 0, height: int | None = None, width: int | None = None
+        ) -> BoardView:
+            result = original(top, left, height, width)
+            self.cells.append(result.height * result.width)
+            return result
+
+        monkeypatch.setattr(game, "view", view)
+
+
+async def test_a_large_board_scrolls_with_the_cursor(
+    fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = big_app(1000, 1000, 150_000, fake_time)
+    spy = ViewSpy(app.game, monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.board
+        assert board.window()[:2] == (0, 0)
+        await pilot.press("end", "pagedown", "pagedown")
+        await pilot.pause()
+        top, left, height, width = board.window()
+        row, col = board.cursor
+        assert col == 999
+        assert left <= col < left + width
+        assert top <= row < top + height
+        assert board.scroll_offset.x > 0
+        assert board.scroll_offset.y > 0
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.game.started
+        screen_cells = 80 * 24
+        assert spy.cells
+        assert max(spy.cells) <= screen_cells, "only windows, never the whole board"
+
+
+async def test_resizing_the_terminal_resizes_the_window(make_app: AppMaker) -> None:
+    app = make_app(16, 30, [(0, 0)])
+    async with app.run_test(size=(40, 12)) as pilot:
+        _, _, height, width = app.board.window()
+        assert height < 16
+        assert width < 30
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert app.board.window() == (0, 0, 16, 30)
+        assert app.board.size.width >= 30 * CELL_WIDTH
+
+
+async def test_a_small_terminal_still_reaches_every_cell(make_app: AppMaker) -> None:
+    app = make_app(16, 30, [(0, 0)])
+    async with app.run_test(size=(30, 10)) as pilot:
+        await pilot.press(*["l"] * 29, *["j"] * 15)
+        top, left, height, width = app.board.window()
+        assert (top + height, left + width) == (16, 30)
+        await pilot.press("space")
+        assert app.game.started
+
+
+class LineCounter:
+    def __init__(self, board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.lines: list[int] = []
+        original = board.render_line
+
+        def render_line(y: int) -> Strip:
+            self.lines.append(y)
+            return original(y)
+
+        monkeypatch.setattr(board, "render_line", render_line)
+
+
+async def test_a_cursor_move_repaints_only_its_row(
+    fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = big_app(1000, 1000, 150_000, fake_time)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        counter = LineCounter(app.board, monkeypatch)
+        await pilot.press("l")
+        await pilot.pause()
+        assert set(counter.lines) == {0}
+        counter.lines.clear()
+        await pilot.press("j")
+        await pilot.pause()
+        assert set(counter.lines) == {0, 1}
+
+
+async def test_a_flag_repaints_one_line_and_a_reveal_only_changed_lines(
+    make_app: AppMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A 12x12 board whose first reveal, at (11, 11), opens only itself: a number.
+    app = make_app(12, 12, [(10, 10), (0, 0)])
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.press(*["j"] * 5, *["l"] * 5)
+        await pilot.pause()
+        counter = LineCounter(app.board, monkeypatch)
+        await pilot.press("f")
+        await pilot.pause()
+        assert set(counter.lines) == {5}
+        await pilot.press("f", *["j"] * 6, *["l"] * 6)
+        await pilot.pause()
+        counter.lines.clear()
+        await pilot.press("space")
+        await pilot.pause()
+        assert set(counter.lines) == {11}
