@@ -10,7 +10,11 @@ from collections.abc import Sequence
 from mines.errors import MinesError
 
 # Each module has `register(subparsers)`; it imports its heavy dependencies only when run.
-COMMAND_MODULES = ("mines.cli.play",)
+COMMAND_MODULES = (
+    "mines.cli.play",
+    "mines.tui.replay_command",
+    "mines.tui.stats_command",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
