@@ -1,0 +1,147 @@
+"""`Bot`: plays a game through its public API only, by deduction first and careful guesses after."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from mines.errors import InvalidBoardError
+from mines.solver.analysis import Position, Solved, solve
+from mines.solver.counting import ConstraintKey, Counter
+from mines.solver.rules import UNKNOWN
+from mines.solver.topology import neighbours
+from mines.symbols import GameStatus
+from mines.view import BoardView
+
+DEFAULT_FIRST_CLICK = (3, 3)
+"""Where the bot opens a new board (clipped to its size), as the published records do."""
+
+
+class Playable(Protocol):
+    """All the bot may use of a game: it looks at views and reveals cells, nothing else."""
+
+    def view(self) -> BoardView: ...
+
+    def reveal(self, row: int, col: int) -> GameStatus: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """A guess the bot weighed: its chance of a mine and its two-move survival score."""
+
+    cell: int
+    mine_probability: float
+    score: float
+
+
+class Bot:
+    """Opens every certainly safe cell; when there is none, guesses by safety and progress.
+
+    A guess is scored by the chance of surviving it and then the next move: for each
+    number the cell could show, the position is recounted exactly, and that number counts
+    fully when it leads to a certainly safe cell, else by the safest next guess it leaves.
+    The seed only breaks exact ties, so a seed and a board always give the same game.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        first_click: tuple[int, int] | None = None,
+        tolerance: float = 0.1,
+        candidates: int = 8,
+    ):
+        self.seed = seed
+        self.first_click = first_click
+        self.tolerance = tolerance
+        """Guesses this much riskier than the safest cell are still weighed."""
+        self.candidates = candidates
+        """At most this many cells are weighed with the two-move lookahead."""
+        self._rng = random.Random(seed)
+        self._counter = Counter()
+
+    def play(self, game: Playable) -> GameStatus:
+        """Play until the game is won or lost; returns the final status."""
+        while True:
+            view = game.view()
+            if view.status.is_over:
+                return view.status
+            for row, col in self.moves(view):
+                status = game.reveal(row, col)
+                if status.is_over:
+                    return status
+
+    def moves(self, view: BoardView) -> list[tuple[int, int]]:
+        """The cells to open next: every certainly safe cell, or else one guess."""
+        position = Position.from_view(view)
+        cols = position.cols
+        if all(value == UNKNOWN for value in position.values):
+            row, col = self.first_click or DEFAULT_FIRST_CLICK
+            return [(min(row, position.rows - 1), min(col, cols - 1))]
+        solved = solve(position, self._counter, count="if-stuck")
+        safe = solved.safe_cells()
+        if safe:
+            return [divmod(cell, cols) for cell in sorted(safe)]
+        return [divmod(self.guess(solved).cell, cols)]
+
+    def guess(self, solved: Solved) -> Guess:
+        """The undecided cell with the best two-move survival score."""
+        counts = solved.counts
+        assert counts is not None
+        undecided = solved.undecided()
+        if not undecided:
+            raise InvalidBoardError("every unrevealed cell is certainly a mine: nothing to open")
+        chance = {cell: solved.mine_weight(cell) / counts.total for cell in undecided}
+        best = min(chance.values())
+        shortlist = [c for c in undecided if chance[c] <= best + self.tolerance]
+        shortlist = self._representatives(solved, shortlist, chance)
+        scored = [Guess(c, chance[c], self._survival(solved, c)) for c in shortlist]
+        top = max(g.score for g in scored)
+        ties = [g for g in scored if g.score >= top - 1e-12]
+        return ties[self._rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+
+    def _representatives(
+        self, solved: Solved, shortlist: list[int], chance: dict[int, float]
+    ) -> list[int]:
+        """The safest cells first; among equally likely off-frontier cells, those with fewest
+        unknown neighbours (they open areas most often), so the lookahead stays small."""
+        position = solved.position
+        nbrs = neighbours(position.rows, position.cols)
+        values = position.values
+
+        def rank(cell: int) -> tuple[float, int, float]:
+            hidden = sum(1 for n in nbrs[cell] if values[n] == UNKNOWN)
+            return (round(chance[cell], 9), hidden, self._rng.random())
+
+        return sorted(shortlist, key=rank)[: self.candidates]
+
+    def _survival(self, solved: Solved, cell: int) -> float:
+        """Chance to survive opening `cell` and then the following move, counted exactly."""
+        position, counts = solved.position, solved.counts
+        assert counts is not None
+        values, local = position.values, solved.local
+        nbrs = neighbours(position.rows, position.cols)
+        around = tuple(n for n in nbrs[cell] if values[n] == UNKNOWN and n not in local)
+        base: list[ConstraintKey] = []
+        for cells, value in solved.keys:
+            if cell in cells:
+                cells = tuple(c for c in cells if c != cell)
+            if cells:
+                base.append((cells, value))
+        frontier = {c for cells, _ in base for c in cells} | set(around)
+        off = values.count(UNKNOWN) - len(local) - 1 - len(frontier)
+        score = 0.0
+        for extra in range(len(around) + 1):
+            keys = [*base, (around, extra)] if around else base
+            try:
+                after = self._counter.count(keys, off, solved.free_mines)
+            except InvalidBoardError:
+                continue  # the cell cannot show this number
+            weights = list(after.cell_weight.values())
+            if off:
+                weights.append(after.off_weight)
+            safest = min(weights, default=0)
+            next_safety = 1 - safest / after.total
+            score += after.total / counts.total * next_safety
+        return score

@@ -1,0 +1,179 @@
+"""`mines bench solver|nog`, `mines hint` and `mines solve`: the solver on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from mines.errors import InvalidBoardError
+from mines.presets import PRESETS, preset
+from mines.view import BoardView
+
+POSITION_HELP = (
+    "Reads the position on standard input, one row per line in view symbols: "
+    "H hidden, F flag, 0-8 revealed numbers (spaces are ignored). Flags are not trusted "
+    "as mines. Give the total number of mines on the whole board, flagged ones included, "
+    "with --mines N."
+)
+
+
+def register(subparsers: Any) -> None:
+    bench = subparsers.add_parser("bench", help="measure the solver's strength and speed")
+    kinds = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
+    solver = kinds.add_parser("solver", help="bot win rate with its 95%% interval, games/s")
+    solver.add_argument("--preset", choices=sorted(PRESETS), default="expert")
+    solver.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    solver.add_argument(
+        "--first-click",
+        choices=("opening", "safe"),
+        default="opening",
+        help="opening: first click at (3, 3) opens an area; safe: only the first click, "
+        "in the corner (0, 0), is safe",
+    )
+    solver.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    solver.add_argument("--jobs", type=int, default=1, help="processes to play on (default 1)")
+    solver.set_defaults(handler=run_bench_solver)
+    nog = kinds.add_parser("nog", help="no-guess board generation times, each board verified")
+    nog.add_argument("--preset", choices=sorted(PRESETS), help="board size (default expert)")
+    nog.add_argument("--rows", type=int, help="custom board height")
+    nog.add_argument("--cols", type=int, help="custom board width")
+    nog.add_argument("--mines", type=int, help="custom mine count")
+    nog.add_argument("--boards", type=int, default=100, help="boards to make (default 100)")
+    nog.add_argument("--seed", type=int, default=0, help="seed of the first board (default 0)")
+    nog.set_defaults(handler=run_bench_nog)
+    for name, helptext, handler in (
+        ("hint", "the next move for a position read from stdin", run_hint),
+        ("solve", "every hidden cell's status and mine chance, for a position on stdin", run_solve),
+    ):
+        command = subparsers.add_parser(name, help=helptext, description=POSITION_HELP)
+        command.add_argument(
+            "--mines", type=int, required=True, help="total mines on the board, flags included"
+        )
+        if name == "solve":
+            command.add_argument(
+                "--exact", action="store_true", help="also list every chance as a fraction"
+            )
+        command.set_defaults(handler=handler)
+
+
+def _positive(name: str, value: int) -> int:
+    if value < 1:
+        raise InvalidBoardError(f"--{name} must be at least 1, got {value}")
+    return value
+
+
+def run_bench_solver(args: argparse.Namespace) -> int:
+    from mines.solver.bench import FIRST_CLICKS, win_rate
+
+    p = preset(args.preset)
+    result = win_rate(
+        p.rows,
+        p.cols,
+        p.mines,
+        condition=args.first_click,
+        games=_positive("games", args.games),
+        seed=args.seed,
+        jobs=_positive("jobs", args.jobs),
+    )
+    low, high = result.interval()
+    print(
+        f"{p.name} {p.rows}x{p.cols}/{p.mines}, first click {args.first_click} at "
+        f"{FIRST_CLICKS[args.first_click]}, seeds {args.seed}..{args.seed + args.games - 1}, "
+        f"{args.jobs} job(s)"
+    )
+    print(
+        f"won {result.wins} of {result.games}: {result.rate:.2%} "
+        f"(95% interval {low:.2%} to {high:.2%}, Wilson)"
+    )
+    print(
+        f"{result.games / result.seconds:.1f} games/s wall clock, "
+        f"{result.games / result.cpu_seconds:.1f} games per CPU second (per core)"
+    )
+    return 0
+
+
+def run_bench_nog(args: argparse.Namespace) -> int:
+    from mines.solver.bench import generate
+
+    custom = (args.rows, args.cols, args.mines)
+    if any(v is not None for v in custom):
+        if args.preset or any(v is None for v in custom):
+            raise InvalidBoardError("give either --preset or all of --rows, --cols and --mines")
+        rows, cols, mines = custom
+    else:
+        p = preset(args.preset or "expert")
+        rows, cols, mines = p.rows, p.cols, p.mines
+    result = generate(rows, cols, mines, boards=_positive("boards", args.boards), seed=args.seed)
+    n = len(result.seconds)
+    print(f"{rows}x{cols}/{mines}, {n} boards, seeds {args.seed}..{args.seed + n - 1}")
+    print(
+        "generation ms: "
+        + ", ".join(
+            f"{label} {result.percentile(q) * 1000:.1f}"
+            for label, q in (("median", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0))
+        )
+    )
+    print(f"verified by a deduction-only replay through Game: {result.verified} of {n}")
+    return 0 if result.verified == n else 1
+
+
+def read_position(stream: TextIO, mines: int) -> BoardView:
+    """The view a text position stands for, with the mine total given on the command line."""
+    lines = [line.replace(" ", "").strip() for line in stream]
+    lines = [line for line in lines if line]
+    if not lines:
+        raise InvalidBoardError("no position on standard input: " + POSITION_HELP)
+    if mines < 0:
+        raise InvalidBoardError(f"--mines must be 0 or more, got {mines}")
+    flags = sum(line.count("F") for line in lines)
+    try:
+        return BoardView.from_strings(lines, mines_left=mines - flags)
+    except ValueError as error:
+        raise InvalidBoardError(f"cannot read the position: {error}") from None
+
+
+def run_hint(args: argparse.Namespace) -> int:
+    from mines.solver.hint import hint
+
+    view = read_position(sys.stdin, args.mines)
+    found = hint(view)
+    where = f"({found.row}, {found.col})"
+    if found.safe:
+        print(f"open {where}: certainly safe")
+    else:
+        chance = found.mine_probability
+        print(f"open {where}: chance of a mine {chance} (about {float(chance):.1%})")
+    print(f"why: {found.reason}")
+    return 0
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    from mines.solver.analysis import analyze
+
+    view = read_position(sys.stdin, args.mines)
+    result = analyze(view)
+    print(
+        f"{result.mines} mines among {len(result.probabilities)} unrevealed cells; "
+        f"{result.arrangements} arrangements fit the numbers"
+    )
+    print("S certainly safe, * certainly a mine, else the chance of a mine in percent:")
+    for row, line in enumerate(view.to_strings()):
+        cells = []
+        for col, symbol in enumerate(line):
+            p = result.probabilities.get((row, col))
+            if p is None:
+                cells.append(f"{symbol:>3}")
+            elif p == 0:
+                cells.append("  S")
+            elif p == 1:
+                cells.append("  *")
+            else:
+                cells.append(f"{min(99, max(1, round(float(p) * 100))):>3}")
+        print("".join(cells))
+    for cell in sorted(result.reasons):
+        print(f"{cell}: {result.reasons[cell]}")
+    if args.exact:
+        for cell, p in sorted(result.probabilities.items()):
+            print(f"{cell}: {p}")
+    return 0

@@ -1,0 +1,218 @@
+"""Exact counts of mine arrangements: independent frontier components, groups, off-frontier cells.
+
+Every count is an exact integer (the number of arrangements of individual mines), so the
+probabilities built from them are exact fractions with no floating-point drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+from mines.errors import InvalidBoardError
+
+ConstraintKey = tuple[tuple[int, ...], int]
+"""A constraint as (sorted unknown cells, mines among them)."""
+
+
+@lru_cache(maxsize=4096)
+def _comb(n: int, k: int) -> int:
+    return comb(n, k) if 0 <= k <= n else 0
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """The arrangements of one independent part of the frontier, by number of mines.
+
+    Cells touching exactly the same numbers form a group; `weights[m]` counts the
+    arrangements with m mines in the component and `cell_weights[m][g]` those of them
+    that have a mine on one given cell of group g.
+    """
+
+    groups: tuple[tuple[int, ...], ...]
+    weights: dict[int, int]
+    cell_weights: dict[int, list[int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """Arrangement counts of a whole position, from which every probability follows.
+
+    `total` arrangements fit everything visible; `cell_weight[c]` of them have a mine on
+    frontier cell c, and `off_weight` have a mine on any one given off-frontier cell.
+    """
+
+    total: int
+    cell_weight: dict[int, int]
+    off_weight: int
+    off_cells: int
+
+
+class Counter:
+    """Counts components, remembering each one, so a position that changes a little is cheap."""
+
+    def __init__(self, cache_size: int = 2048):
+        self._cache: dict[frozenset[ConstraintKey], Component] = {}
+        self._cache_size = cache_size
+
+    def component(self, constraints: frozenset[ConstraintKey]) -> Component:
+        found = self._cache.get(constraints)
+        if found is None:
+            if len(self._cache) >= self._cache_size:
+                self._cache.clear()
+            found = self._cache[constraints] = _count_component(constraints)
+        return found
+
+    def count(
+        self, constraints: Iterable[ConstraintKey], off_cells: int, mines_left: int
+    ) -> Counts:
+        """Count the arrangements of `mines_left` mines over the frontier and `off_cells` more."""
+        components = [self.component(part) for part in split_components(constraints)]
+        return combine(components, off_cells, mines_left)
+
+
+def split_components(constraints: Iterable[ConstraintKey]) -> list[frozenset[ConstraintKey]]:
+    """Split constraints into groups that share no cell, directly or through others."""
+    parent: dict[int, int] = {}
+
+    def find(cell: int) -> int:
+        while parent[cell] != cell:
+            parent[cell] = parent[parent[cell]]
+            cell = parent[cell]
+        return cell
+
+    unique = set(constraints)
+    for cells, _ in unique:
+        first = find(parent.setdefault(cells[0], cells[0]))
+        for cell in cells[1:]:
+            root = find(parent.setdefault(cell, cell))
+            if root != first:
+                parent[root] = first
+    parts: dict[int, set[ConstraintKey]] = {}
+    for key in unique:
+        parts.setdefault(find(key[0][0]), set()).add(key)
+    return [frozenset(part) for part in parts.values()]
+
+
+def _count_component(constraints: frozenset[ConstraintKey]) -> Component:
+    """Enumerate mine counts per group by backtracking, closing constraints as early as possible."""
+    signature: dict[int, list[int]] = {}
+    keys = sorted(constraints)
+    for index, (cells, _) in enumerate(keys):
+        for cell in cells:
+            signature.setdefault(cell, []).append(index)
+    by_signature: dict[tuple[int, ...], list[int]] = {}
+    for cell, touching in signature.items():
+        by_signature.setdefault(tuple(touching), []).append(cell)
+    groups = [tuple(sorted(cells)) for cells in by_signature.values()]
+    group_cons = [list(touching) for touching in by_signature]
+    cons_groups: list[list[int]] = [[] for _ in keys]
+    for g, touching in enumerate(group_cons):
+        for c in touching:
+            cons_groups[c].append(g)
+    order = _search_order(group_cons, cons_groups)
+    sizes = [len(group) for group in groups]
+    need = [value for _, value in keys]
+    free = [sum(sizes[g] for g in cons_groups[c]) for c in range(len(keys))]
+    assigned = [0] * len(groups)
+    weights: dict[int, int] = {}
+    sums: dict[int, list[int]] = {}
+    steps = [(g, sizes[g], group_cons[g]) for g in order]
+    depth = len(steps)
+
+    def search(i: int, mines: int, weight: int) -> None:
+        if i == depth:
+            weights[mines] = weights.get(mines, 0) + weight
+            row = sums.get(mines)
+            if row is None:
+                row = sums[mines] = [0] * len(groups)
+            for g, k in enumerate(assigned):
+                if k:
+                    row[g] += weight * k
+            return
+        g, size, touching = steps[i]
+        low, high = 0, size
+        for c in touching:
+            slack = need[c] - free[c] + size
+            if slack > low:
+                low = slack
+            if need[c] < high:
+                high = need[c]
+        if low > high:
+            return
+        for c in touching:
+            free[c] -= size
+        for k in range(low, high + 1):
+            for c in touching:
+                need[c] -= k
+            assigned[g] = k
+            search(i + 1, mines + k, weight * _comb(size, k))
+            for c in touching:
+                need[c] += k
+        assigned[g] = 0
+        for c in touching:
+            free[c] += size
+
+    search(0, 0, 1)
+    # A group's sum counts mines over all its cells; each cell of it carries an equal share.
+    cell_weights = {m: [s // sizes[g] for g, s in enumerate(row)] for m, row in sums.items()}
+    return Component(tuple(groups), weights, cell_weights)
+
+
+def _search_order(group_cons: list[list[int]], cons_groups: list[list[int]]) -> list[int]:
+    """Groups in breadth-first order through shared constraints, so constraints close early."""
+    seen = [False] * len(group_cons)
+    order: list[int] = []
+    for start in range(len(group_cons)):
+        if seen[start]:
+            continue
+        seen[start] = True
+        queue = [start]
+        while queue:
+            g = queue.pop(0)
+            order.append(g)
+            for c in group_cons[g]:
+                for other in cons_groups[c]:
+                    if not seen[other]:
+                        seen[other] = True
+                        queue.append(other)
+    return order
+
+
+def _convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for i, x in a.items():
+        for j, y in b.items():
+            out[i + j] = out.get(i + j, 0) + x * y
+    return out
+
+
+def combine(components: list[Component], off_cells: int, mines_left: int) -> Counts:
+    """Weight each total of frontier mines by the ways to place the rest off the frontier."""
+    everything: dict[int, int] = {0: 1}
+    for component in components:
+        everything = _convolve(everything, component.weights)
+    total = sum(w * _comb(off_cells, mines_left - t) for t, w in everything.items())
+    if total == 0:
+        raise InvalidBoardError(
+            f"no arrangement of {mines_left} undecided mine(s) fits the numbers "
+            f"and the {off_cells} cell(s) away from them"
+        )
+    off_weight = sum(w * _comb(off_cells - 1, mines_left - t - 1) for t, w in everything.items())
+    cell_weight = {c: 0 for component in components for group in component.groups for c in group}
+    for index, component in enumerate(components):
+        others: dict[int, int] = {0: 1}
+        for j, other in enumerate(components):
+            if j != index:
+                others = _convolve(others, other.weights)
+        for m, row in component.cell_weights.items():
+            rest = sum(w * _comb(off_cells, mines_left - m - t) for t, w in others.items())
+            if not rest:
+                continue
+            for group, weight in zip(component.groups, row, strict=True):
+                share = weight * rest
+                for cell in group:
+                    cell_weight[cell] += share
+    return Counts(total, cell_weight, off_weight, off_cells)

@@ -1,0 +1,90 @@
+"""The solver's commands, run through `mines.cli.main.main`."""
+
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+
+from mines.cli.main import main
+
+
+def run(
+    args: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, text: str
+) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_hint_reads_a_position(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(["hint", "--mines", "2"], capsys, monkeypatch, "HHH\n121\n000\n")
+    assert code == 0
+    assert out.startswith("open (0, 1): certainly safe")
+    assert "why: the 1 at" in out
+
+
+def test_solve_prints_every_cell(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(["solve", "--mines", "1", "--exact"], capsys, monkeypatch, "H1HH\n")
+    assert code == 0
+    assert "1 mines among 3 unrevealed cells; 2 arrangements" in out
+    assert " 50  1 50  S" in out
+    assert "(0, 0): 1/2" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "text", "message"),
+    [
+        (["solve", "--mines", "1"], "", "no position"),
+        (["solve", "--mines", "1"], "H1\nH\n", "same length"),
+        (["hint", "--mines", "1"], "HQ\n", "unknown symbols"),
+        (["hint", "--mines", "5"], "H1\n", "mine total"),
+        (["solve", "--mines", "0"], "H1\n", "no arrangement"),
+    ],
+)
+def test_bad_positions_get_a_clear_message(
+    args: list[str],
+    text: str,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    code, _, err = run(args, capsys, monkeypatch, text)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_bench_solver_reports_rate_interval_and_speed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["bench", "solver", "--preset", "beginner", "--games", "6", "--seed", "3"]
+    code, out, _ = run(args, capsys, monkeypatch, "")
+    assert code == 0
+    assert re.search(r"won \d of 6: [\d.]+% \(95% interval [\d.]+% to [\d.]+%", out)
+    assert "games per CPU second" in out
+
+
+def test_bench_nog_verifies_every_board(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["bench", "nog", "--rows", "9", "--cols", "9", "--mines", "10", "--boards", "3"]
+    code, out, _ = run(args, capsys, monkeypatch, "")
+    assert code == 0
+    assert "median" in out
+    assert "p99" in out
+    assert "verified by a deduction-only replay through Game: 3 of 3" in out
+
+
+def test_bench_options_are_checked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run(["bench", "solver", "--games", "0"], capsys, monkeypatch, "")
+    assert code == 2
+    assert "--games must be at least 1" in err
