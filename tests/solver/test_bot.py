@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mines import BoardView, Game, GameStatus, RandomPlacer
 from mines.solver import Bot
 
@@ -12,9 +14,15 @@ class PublicOnly:
     __slots__ = ("_reveal", "_view", "calls")
 
     def __init__(self, game: Game):
-        # Closures, not an attribute holding the game, so there is no path to its state.
-        self._view = lambda: game.view()
-        self._reveal = lambda row, col: game.reveal(row, col)
+        # The game is held only in these closures: the proxy has no other attribute to read.
+        def view() -> BoardView:
+            return game.view()
+
+        def reveal(row: int, col: int) -> GameStatus:
+            return game.reveal(row, col)
+
+        self._view: Callable[[], BoardView] = view
+        self._reveal: Callable[[int, int], GameStatus] = reveal
         self.calls: list[str] = []
 
     def view(self) -> BoardView:
