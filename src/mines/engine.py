@@ -121,7 +121,7 @@ def choose_engine(rows: int, cols: int, kind: EngineKind | str | None) -> Engine
         from mines.dense import DenseEngine
 
         return DenseEngine(rows, cols)
-    from mines.sparse import SparseEngine  # type: ignore[import-not-found, unused-ignore]
+    from mines.sparse import SparseEngine
 
     engine: Engine = SparseEngine(rows, cols)
     return engine

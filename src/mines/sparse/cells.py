@@ -1,0 +1,122 @@
+"""Sets of cells as flat indices (row * cols + col): sorted-array queries and a mutable set."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+Flat = npt.NDArray[np.int64]
+"""A one-dimensional array of flat cell indices."""
+
+EMPTY: Flat = np.zeros(0, dtype=np.int64)
+
+
+def union(*parts: Flat) -> Flat:
+    """The sorted distinct cells of all parts."""
+    return np.unique(np.concatenate([EMPTY, *parts]))
+
+
+def contains(sorted_cells: Flat, cells: Flat) -> npt.NDArray[np.bool_]:
+    """Which of `cells` are in `sorted_cells` (sorted and distinct)."""
+    if not sorted_cells.size:
+        return np.zeros(cells.shape, dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_cells, cells), sorted_cells.size - 1)
+    found: npt.NDArray[np.bool_] = sorted_cells[at] == cells
+    return found
+
+
+def expand_ranges(starts: Flat, lengths: Flat) -> Flat:
+    """starts[i], starts[i] + 1, ..., starts[i] + lengths[i] - 1 for every i, concatenated."""
+    lengths = lengths.astype(np.int64)
+    total = int(lengths.sum())
+    before = np.cumsum(lengths) - lengths
+    return np.repeat(starts.astype(np.int64) - before, lengths) + np.arange(total, dtype=np.int64)
+
+
+def in_window(
+    sorted_cells: Flat, cols: int, top: int, left: int, height: int, width: int
+) -> npt.NDArray[np.intp]:
+    """Positions in `sorted_cells` of the cells inside a window, found row by row."""
+    starts = np.arange(top, top + height, dtype=np.int64) * cols + left
+    low = np.searchsorted(sorted_cells, starts)
+    high = np.searchsorted(sorted_cells, starts + width)
+    return expand_ranges(low, high - low).astype(np.intp)
+
+
+class CellSet:
+    """A mutable set of flat cells that also answers window queries.
+
+    Membership is a Python set; a sorted array snapshot, rebuilt only when a window
+    is asked for after a change, serves windows in O(height log n + hits).
+    """
+
+    def __init__(self, cols: int, cells: Iterable[int] = ()):
+        self._cols = cols
+        self._set: set[int] = set(cells)
+        self._sorted: Flat | None = None
+
+    def __len__(self) -> int:
+        return len(self._set)
+
+    @property
+    def members(self) -> set[int]:
+        """The live set, for tight loops that only test membership."""
+        return self._set
+
+    def __contains__(self, cell: int) -> bool:
+        return cell in self._set
+
+    def add(self, cell: int) -> None:
+        self._set.add(cell)
+        self._sorted = None
+
+    def discard(self, cell: int) -> None:
+        self._set.discard(cell)
+        self._sorted = None
+
+    def update(self, cells: Iterable[int]) -> None:
+        self._set.update(cells)
+        self._sorted = None
+
+    def difference_update(self, cells: Iterable[int]) -> None:
+        self._set.difference_update(cells)
+        self._sorted = None
+
+    def array(self) -> Flat:
+        """The cells as a sorted array (cached until the next change)."""
+        if self._sorted is None:
+            self._sorted = np.sort(np.fromiter(self._set, dtype=np.int64, count=len(self._set)))
+        return self._sorted
+
+    def mask(self, top: int, left: int, height: int, width: int) -> npt.NDArray[np.bool_]:
+        """A (height, width) mask of the window's cells that are in the set."""
+        mask = np.zeros((height, width), dtype=bool)
+        if self._sorted is None and len(self._set) > 4 * height * width:
+            # A small window of a big set that just changed: look cells up instead of sorting.
+            for r in range(height):
+                base = (top + r) * self._cols + left
+                row = [base + c in self._set for c in range(width)]
+                mask[r] = row
+            return mask
+        cells = self.array()
+        hits = cells[in_window(cells, self._cols, top, left, height, width)]
+        rows, cols = np.divmod(hits, self._cols)
+        mask[rows - top, cols - left] = True
+        return mask
+
+
+_ROW_STEPS = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
+_COL_STEPS = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
+
+
+def neighbours(
+    cells: Flat, rows: int, cols: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The eight neighbours of each cell as a (n, 8) array, and which of them are on the board."""
+    row, col = np.divmod(cells, cols)
+    around_rows = row[:, None] + _ROW_STEPS
+    around_cols = col[:, None] + _COL_STEPS
+    on_board = (around_rows >= 0) & (around_rows < rows) & (around_cols >= 0) & (around_cols < cols)
+    return around_rows * cols + around_cols, on_board

@@ -1,0 +1,217 @@
+"""`SparseEngine`: a board stored as its mines, counts, flags and revealed cells, never per cell."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from mines.engine import CellChanges, CellState, PositionChanges, Symbols
+from mines.placement import Positions
+from mines.sparse.cells import EMPTY, CellSet, Flat, contains, in_window, neighbours, union
+from mines.sparse.changes import ComplementChanges
+from mines.sparse.pockets import find_pockets
+from mines.symbols import Cell
+
+FLOOD_BUDGET = 2048
+"""Cells a cell-by-cell flood may open before it is redone as a flood of the open sea."""
+
+_HIDDEN, _FLAG, _MINE, _EXPLODED, _WRONG_FLAG, _ZERO = (
+    ord(cell.value)
+    for cell in (Cell.HIDDEN, Cell.FLAG, Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG, Cell.ZERO)
+)
+
+
+class SparseEngine:
+    """A board of any size whose memory grows with mines, flags and revealed structure.
+
+    Counts exist only around mines. Revealed cells are kept as a set until a flood
+    reaches the open sea (the one big zero region); from then on the set holds the
+    hidden cells instead (`_inverted`), which are few: mines, flags, pockets and
+    numbers not yet reached.
+    """
+
+    def __init__(self, rows: int, cols: int):
+        self.rows = rows
+        self.cols = cols
+        self._mines: Positions = np.zeros((0, 2), dtype=np.int64)
+        self._mine_cells: Flat = EMPTY
+        self._mine_set: set[int] = set()
+        # Every cell next to a mine (mines included, as the dense engine counts them too).
+        self._count_cells: Flat = EMPTY
+        self._count_values: npt.NDArray[np.uint8] = np.zeros(0, dtype=np.uint8)
+        self._counts: dict[int, int] = {}
+        self._numbered: Flat = EMPTY
+        self._flagged = CellSet(cols)
+        self._marked = CellSet(cols)
+        self._inverted = False
+        self._opened = 0
+
+    @property
+    def opened(self) -> int:
+        return self._opened
+
+    @property
+    def flags(self) -> int:
+        return len(self._flagged)
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def place(self, mines: Positions) -> None:
+        cells = mines[:, 0] * self.cols + mines[:, 1]
+        self._mines = mines.copy()
+        self._mines.setflags(write=False)
+        self._mine_cells = np.sort(cells)
+        self._mine_set = set(cells.tolist())
+        around, on_board = neighbours(cells, self.rows, self.cols)
+        counted, values = np.unique(around[on_board], return_counts=True)
+        self._count_cells = counted.astype(np.int64)
+        self._count_values = values.astype(np.uint8)
+        self._counts = dict(zip(counted.tolist(), values.tolist(), strict=True))
+        self._numbered = self._count_cells[~contains(self._mine_cells, self._count_cells)]
+
+    def restore(self, revealed: Positions, flagged: Positions) -> None:
+        self._mark_revealed((revealed[:, 0] * self.cols + revealed[:, 1]).tolist())
+        self._flagged.update((flagged[:, 0] * self.cols + flagged[:, 1]).tolist())
+        revealed_mines = sum(self._is_revealed(cell) for cell in self._mine_set)
+        if self._inverted:
+            self._opened = self.rows * self.cols - len(self._marked) - revealed_mines
+        else:
+            self._opened = len(self._marked) - revealed_mines
+
+    # --- single cells ------------------------------------------------------------------------
+
+    def _is_revealed(self, cell: int) -> bool:
+        return (cell in self._marked) != self._inverted
+
+    def _mark_revealed(self, cells: list[int]) -> None:
+        if self._inverted:
+            self._marked.difference_update(cells)
+        else:
+            self._marked.update(cells)
+
+    def state(self, row: int, col: int) -> CellState:
+        cell = row * self.cols + col
+        if self._is_revealed(cell):
+            return CellState.REVEALED
+        return CellState.FLAGGED if cell in self._flagged else CellState.HIDDEN
+
+    def is_mine(self, row: int, col: int) -> bool:
+        return row * self.cols + col in self._mine_set
+
+    def count(self, row: int, col: int) -> int:
+        return self._counts.get(row * self.cols + col, 0)
+
+    def set_flag(self, row: int, col: int, flagged: bool) -> None:
+        cell = row * self.cols + col
+        if flagged:
+            self._flagged.add(cell)
+        else:
+            self._flagged.discard(cell)
+
+    # --- opening -----------------------------------------------------------------------------
+
+    def open(self, row: int, col: int) -> CellChanges:
+        cell = row * self.cols + col
+        if cell in self._mine_set or cell in self._counts:
+            self._mark_revealed([cell])
+            self._opened += cell not in self._mine_set
+            return PositionChanges(np.array([[row, col]], dtype=np.int64))
+        walked = self._walk(cell)
+        if walked is None:
+            return self._flood_sea(cell)
+        return self._open_cells(walked)
+
+    def _walk(self, start: int) -> list[int] | None:
+        """Flood cell by cell from a zero: the cells it opens, or None past the budget.
+
+        Once the sea is open every hidden cell is listed, so no budget is needed then.
+        """
+        rows, cols, counts = self.rows, self.cols, self._counts
+        flagged, marked, inverted = self._flagged.members, self._marked.members, self._inverted
+        budget = None if inverted else FLOOD_BUDGET
+        seen = {start}
+        stack = [start]
+        while stack:
+            here = stack.pop()
+            row, col = divmod(here, cols)
+            for near_row in range(max(row - 1, 0), min(row + 2, rows)):
+                base = near_row * cols
+                for there in range(base + max(col - 1, 0), base + min(col + 2, cols)):
+                    # A zero has no mine around it: every cell seen here is safe.
+                    if there in seen or there in flagged or (there in marked) != inverted:
+                        continue
+                    seen.add(there)
+                    if there not in counts:
+                        stack.append(there)
+            if budget is not None and len(seen) > budget:
+                return None
+        return list(seen)
+
+    def _open_cells(self, cells: list[int]) -> PositionChanges:
+        self._mark_revealed(cells)
+        self._opened += len(cells)
+        flat = np.asarray(cells, dtype=np.int64)
+        return PositionChanges(np.stack(np.divmod(flat, self.cols), axis=1))
+
+    def _flood_sea(self, start: int) -> CellChanges:
+        """Flood a region too big to walk: everything free but the pockets, by labelling."""
+        revealed = self._marked.array()
+        flagged = self._flagged.array()
+        obstacles = union(self._count_cells, self._mine_cells, flagged, revealed)
+        pockets = find_pockets(self.rows, self.cols, obstacles)
+        hidden_numbers = np.setdiff1d(self._numbered, union(flagged, revealed), assume_unique=True)
+        around, on_board = neighbours(hidden_numbers, self.rows, self.cols)
+        own = pockets.component_of(start)
+        if own is not None:
+            # The start lies in a pocket (bigger than the budget): open it like a walk.
+            own = np.sort(own)
+            border = hidden_numbers[(on_board & contains(own, around)).any(axis=1)]
+            return self._open_cells(np.concatenate([own, border]).tolist())
+        walled_off = pockets.distinct_cells()
+        in_sea = on_board & ~contains(obstacles, around) & ~contains(walled_off, around)
+        border_mask = in_sea.any(axis=1)
+        still_hidden = union(self._mine_cells, flagged, hidden_numbers[~border_mask], walled_off)
+        sea = self.rows * self.cols - obstacles.size - walled_off.size
+        self._opened += sea + int(np.count_nonzero(border_mask))
+        self._marked = CellSet(self.cols, still_hidden.tolist())
+        self._inverted = True
+        return ComplementChanges(self.rows, self.cols, union(still_hidden, revealed))
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def symbols(self, top: int, left: int, height: int, width: int, *, show_mines: bool) -> Symbols:
+        shape = (height, width)
+        counts = np.zeros(shape, dtype=np.uint8)
+        at = in_window(self._count_cells, self.cols, top, left, height, width)
+        rows, cols = np.divmod(self._count_cells[at], self.cols)
+        counts[rows - top, cols - left] = self._count_values[at]
+        mine = np.zeros(shape, dtype=bool)
+        rows, cols = np.divmod(
+            self._mine_cells[in_window(self._mine_cells, self.cols, top, left, height, width)],
+            self.cols,
+        )
+        mine[rows - top, cols - left] = True
+        flag = self._flagged.mask(top, left, height, width)
+        revealed = self._marked.mask(top, left, height, width) != self._inverted
+        out = np.full(shape, _HIDDEN, dtype=np.uint8)
+        if show_mines:
+            out[mine] = _MINE
+            out[flag] = np.where(mine[flag], _FLAG, _WRONG_FLAG)
+        else:
+            out[flag] = _FLAG
+        out[revealed] = np.where(mine[revealed], _EXPLODED, _ZERO + counts[revealed])
+        return out
+
+    def mines(self) -> Positions:
+        return self._mines
+
+    def flagged(self) -> Positions:
+        return np.stack(np.divmod(self._flagged.array(), self.cols), axis=1)
+
+    def three_bv(self) -> int:
+        walls = union(self._count_cells, self._mine_cells)
+        pockets = find_pockets(self.rows, self.cols, walls)
+        around, on_board = neighbours(self._numbered, self.rows, self.cols)
+        next_to_zero = (on_board & ~contains(walls, around)).any(axis=1)
+        isolated_numbers = int(np.count_nonzero(~next_to_zero))
+        return pockets.count() + int(pockets.sea) + isolated_numbers
