@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from fractions import Fraction
 from typing import ClassVar, Protocol
 
 from textual.app import App, ComposeResult
@@ -35,7 +36,7 @@ class Hint(Protocol):
     row: int
     col: int
     safe: bool
-    mine_probability: float
+    mine_probability: Fraction
     reason: str
 
 

@@ -117,7 +117,7 @@ MONO = Theme(
         **{cell: Style() for cell in Cell},
         Cell.HIDDEN: Style(dim=True),
         Cell.FLAG: Style(bold=True),
-        Cell.EXPLODED: Style(bold=True, reverse=True),
+        Cell.EXPLODED: Style(bold=True, underline=True),
     },
     cursor=Style(reverse=True),
 )

@@ -1,0 +1,202 @@
+"""Pause, undo, hints, new games, help and saved records in the running app."""
+
+from __future__ import annotations
+
+import sys
+import types
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from mines.game import Game
+from mines.symbols import Cell, GameStatus
+from mines.tui.app import Hint
+from mines.tui.help import HelpScreen
+from mines.tui.store import RecordStore
+from tests.tui.conftest import AppMaker, FakeTime
+
+
+def message(app: object) -> str:
+    from mines.tui.app import MinesApp
+
+    assert isinstance(app, MinesApp)
+    return str(app.query_one("#message").render())
+
+
+async def test_pause_stops_the_timer_hides_the_board_and_blocks_moves(
+    make_app: AppMaker, fake_time: FakeTime
+) -> None:
+    app = make_app(4, 4, [(0, 0), (3, 3)])
+    async with app.run_test() as pilot:
+        await pilot.press("l", "space")
+        fake_time.now += 2
+        await pilot.press("p")
+        assert not app.board.display
+        fake_time.now += 100
+        await pilot.press("j", "space", "n")
+        assert app.game.elapsed == 2.0
+        assert app.board.cursor == (0, 1), "keys do nothing while paused"
+        assert app.game.view(1, 1, 1, 1)[1, 1] is Cell.HIDDEN
+        await pilot.press("p")
+        assert app.board.display
+        fake_time.now += 1
+        assert app.game.elapsed == 3.0
+
+
+async def test_undo_takes_back_a_losing_move_in_practice(
+    make_app: AppMaker, fake_time: FakeTime
+) -> None:
+    app = make_app(4, 4, [(0, 0), (3, 3)], practice=True)
+    async with app.run_test() as pilot:
+        await pilot.press("l", "space")
+        fake_time.now += 4
+        await pilot.press("h", "space")
+        assert app.game.status is GameStatus.LOST
+        lost = app.game
+        await pilot.press("u")
+        undone = app.game
+        assert undone is not lost
+        assert undone.status is GameStatus.IN_PROGRESS
+        assert undone.view(0, 0, 1, 2).to_strings() == ["H1"]
+        assert undone.elapsed == 4.0, "the timer reads on from the undone move"
+        assert [str(m.move) for m in undone.record().moves] == ["O0,1"]
+        await pilot.press("f")
+        assert app.game.view(0, 0, 1, 1)[0, 0] is Cell.FLAG, "the board plays the new game"
+
+
+async def test_undo_is_refused_outside_practice(make_app: AppMaker) -> None:
+    app = make_app(4, 4, [(0, 0), (3, 3)])
+    async with app.run_test() as pilot:
+        await pilot.press("space")
+        await pilot.press("u")
+        assert app.game.status is GameStatus.LOST
+        assert "practice" in message(app)
+
+
+async def test_undo_with_no_moves_says_so(make_app: AppMaker) -> None:
+    app = make_app(4, 4, [(0, 0)], practice=True)
+    async with app.run_test() as pilot:
+        await pilot.press("u")
+        assert "nothing to undo" in message(app)
+
+
+class StandInHint:
+    row = 2
+    col = 3
+    safe = False
+    mine_probability = Fraction(1, 4)
+    reason = "stand-in reason"
+
+
+def stand_in(game: Game) -> Hint:
+    return StandInHint()
+
+
+async def test_hint_moves_the_cursor_and_tells_the_risk(make_app: AppMaker) -> None:
+    app = make_app(4, 4, [(0, 0)], hint=stand_in)
+    async with app.run_test() as pilot:
+        await pilot.press("question_mark")
+        assert app.board.cursor == (2, 3)
+        assert "25%" in message(app)
+        assert "stand-in reason" in message(app)
+        assert app.hints_used == 1
+
+
+async def test_hint_asks_the_solver_module(
+    make_app: AppMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    solver = types.ModuleType("mines.solver")
+    solver.hint = stand_in  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "mines.solver", solver)
+    app = make_app(4, 4, [(0, 0)])
+    async with app.run_test() as pilot:
+        await pilot.press("question_mark")
+        assert app.board.cursor == (2, 3)
+
+
+async def test_hint_without_the_solver_says_so(
+    make_app: AppMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "mines.solver", types.ModuleType("mines.solver"))
+    app = make_app(4, 4, [(0, 0)])
+    async with app.run_test() as pilot:
+        await pilot.press("question_mark")
+        assert "solver" in message(app)
+
+
+async def test_hint_from_the_real_solver_is_a_safe_cell(make_app: AppMaker) -> None:
+    solver = pytest.importorskip("mines.solver", reason="the solver is not in this tree yet")
+    if not hasattr(solver, "hint"):
+        pytest.skip("mines.solver has no hint() yet")
+    app = make_app(3, 3, [(1, 1)])
+    async with app.run_test() as pilot:
+        await pilot.press("space")
+        assert app.game.view(0, 0, 1, 1)[0, 0] is Cell.ONE
+        await pilot.press("question_mark")
+        row, col = app.board.cursor
+        assert app.game.view(row, col, 1, 1)[row, col] is Cell.HIDDEN
+        # One mine, next to (0, 0): the mine count proves the far cells safe.
+        assert (row, col) != (1, 1)
+        assert "is safe" in message(app)
+
+
+async def test_new_game_and_preset_keys_start_fresh_games(make_app: AppMaker) -> None:
+    app = make_app(4, 4, [(0, 0)])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("l", "space")
+        first = app.game
+        await pilot.press("n")
+        assert app.game is not first
+        assert not app.game.started
+        assert (app.game.rows, app.game.cols) == (4, 4)
+        await pilot.press("3")
+        assert (app.game.rows, app.game.cols, app.game.mines) == (16, 30, 99)
+        assert app.board.window() == (0, 0, 16, 30)
+        await pilot.press("1")
+        assert (app.game.rows, app.game.cols, app.game.mines) == (9, 9, 10)
+        await pilot.press("2")
+        assert (app.game.rows, app.game.cols, app.game.mines) == (16, 16, 40)
+        await pilot.press("space")
+        assert app.game.started, "the board plays the newest game"
+        assert first.status is GameStatus.IN_PROGRESS
+
+
+async def test_help_lists_every_key(make_app: AppMaker) -> None:
+    app = make_app(4, 4, [(0, 0)])
+    async with app.run_test(size=(100, 50)) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        text = str(app.screen.query_one("Static").render())
+        for word in [
+            "hjkl"[0],
+            "space",
+            "Flag",
+            "Chord",
+            "New",
+            "?",
+            "Pause",
+            "Undo",
+            "right click",
+        ]:
+            assert word in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_finished_games_are_saved(make_app: AppMaker, tmp_path: Path) -> None:
+    app = make_app(3, 3, [(0, 0)], hint=stand_in)
+    async with app.run_test() as pilot:
+        await pilot.press("question_mark")
+        assert app.board.cursor == (2, 2), "the stand-in's (2, 3) is clamped to the board"
+        await pilot.press("space")
+        assert app.game.status is GameStatus.WON
+    games, problems = RecordStore(tmp_path / "records").load()
+    assert problems == []
+    assert len(games) == 1
+    saved = games[0]
+    assert saved.record.status is GameStatus.WON
+    assert [str(m.move) for m in saved.record.moves] == ["O2,2"]
+    assert saved.hints == 1
+    assert saved.three_bv == app.game.three_bv
+    assert len(app.saved) == 1

@@ -1,0 +1,123 @@
+"""`mines replay` and `mines stats` as commands, and the replay app through the pilot."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mines.cli.main import main
+from mines.game import Game
+from mines.placement import FixedPlacer
+from mines.record import GameRecord
+from mines.symbols import Cell, GameStatus
+from mines.tui.board import Board
+from mines.tui.replay_app import ReplayApp
+from mines.tui.store import RecordStore
+from mines.tui.themes import THEMES
+from tests.tui.conftest import FakeTime
+
+
+def won_record() -> GameRecord:
+    time = FakeTime(0.0)
+    game = Game(4, 4, 2, placer=FixedPlacer([(0, 0), (3, 3)]), clock=time)
+    game.reveal(0, 1)
+    time.now = 1.5
+    game.toggle_flag(0, 0)
+    time.now = 3.0
+    game.chord(0, 1)
+    assert game.status is GameStatus.WON
+    return game.record()
+
+
+def run_mines(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "MINES_DATA_DIR": str(data)}
+    return subprocess.run(
+        [sys.executable, "-m", "mines.cli.main", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_replay_through_a_pipe_prints_every_move(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(won_record().to_json())
+    result = run_mines("replay", str(path), data=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Move 1/3: O0,1 at 0.00s" in out
+    assert "Move 3/3: C0,1 at 3.00s" in out
+    assert "End: WON in 3.00s." in out
+    assert "\n0 F1HH\n" in out, "the board after the flag, with its row number"
+
+
+def test_replay_of_a_bad_file_says_what_is_wrong(tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text("[1, 2]")
+    result = run_mines("replay", str(tmp_path / "bad.json"), data=tmp_path)
+    assert result.returncode == 2
+    assert "game record" in result.stderr
+    assert "Traceback" not in result.stderr
+    missing = run_mines("replay", str(tmp_path / "none.json"), data=tmp_path)
+    assert missing.returncode == 2
+    assert "cannot read" in missing.stderr
+
+
+def test_stats_reads_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MINES_DATA_DIR", str(tmp_path))
+    time = FakeTime(0.0)
+    game = Game(9, 9, 10, placer=FixedPlacer([(i // 9, i % 9) for i in range(10)]), clock=time)
+    game.reveal(8, 8)
+    RecordStore(tmp_path).save(game)
+    assert main(["stats"]) == 0
+    out = capsys.readouterr().out
+    assert "beginner" in out
+    assert str(tmp_path) in out
+
+
+def test_play_in_a_pipe_stays_in_line_mode(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mines.cli.main", "play", "--seed", "3", "--theme", "mono"],
+        input="O0,0\nq\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MINES_DATA_DIR": str(tmp_path)},
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "mines left: 10" in result.stdout
+    assert "Bye." in result.stdout
+    assert not list(tmp_path.iterdir()), "line mode saves nothing"
+
+
+async def test_the_replay_app_steps_forward_and_back() -> None:
+    record = won_record()
+    app = ReplayApp(record, THEMES["mono"], delay=1000.0)
+    async with app.run_test() as pilot:
+        await pilot.press("space")  # stop the autoplay, which starts on mount
+        board = app.query_one(Board)
+        assert not board.game.started
+        await pilot.press("n", "n")
+        assert app.step == 2
+        assert board.game.view(0, 0, 1, 2).to_strings() == ["F1"]
+        assert board.cursor == (0, 0)
+        await pilot.press("n", "n")
+        assert app.step == 3
+        assert board.game.status is GameStatus.WON
+        assert "WON" in str(app.query_one("#status").render())
+        await pilot.press("b")
+        assert app.step == 2
+        assert not board.game.status.is_over
+        await pilot.press("b", "b", "b")
+        assert app.step == 0
+        assert board.game.view(0, 0, 1, 1)[0, 0] is Cell.HIDDEN
+        await pilot.press("f")
+        assert board.game.view(0, 0, 1, 1)[0, 0] is Cell.HIDDEN, "a replay takes no moves"

@@ -1,0 +1,142 @@
+"""Saved records, the stats drawn from them, the clocks and undo's rebuild."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from mines.game import Game
+from mines.placement import FixedPlacer
+from mines.symbols import Cell, GameStatus
+from mines.tui import THEME_NAMES
+from mines.tui.clock import PausableClock
+from mines.tui.stats import format_stats, tally
+from mines.tui.store import RecordStore, SavedGame, data_dir, read_saved
+from mines.tui.themes import CELL_WIDTH, THEMES
+from mines.tui.undo import without_last_move
+from tests.tui.conftest import FakeTime
+
+
+def test_data_dir_prefers_the_variable_then_xdg_then_home() -> None:
+    assert data_dir({"MINES_DATA_DIR": "/a", "XDG_DATA_HOME": "/b"}) == Path("/a")
+    assert data_dir({"XDG_DATA_HOME": "/b"}) == Path("/b/mines")
+    assert data_dir({}) == Path.home() / ".local/share/mines"
+
+
+def finished(
+    status: GameStatus, elapsed: float = 0.0, size: tuple[int, int, int] = (9, 9, 10)
+) -> Game:
+    """A game lost at once on its first click, or a beginner game won after `elapsed` seconds."""
+    rows, cols, mines = size
+    time = FakeTime(0.0)
+    layout = [(i // cols, i % cols) for i in range(mines)]  # row 0, then (1, 0)
+    game = Game(rows, cols, mines, placer=FixedPlacer(layout), clock=time)
+    if status is GameStatus.LOST:
+        game.reveal(0, 0)
+    else:
+        assert size == (9, 9, 10)
+        game.reveal(1, 8)  # a 2: it starts the clock without flooding
+        time.now = elapsed
+        game.reveal(8, 8)  # floods all the rest
+    assert game.status is status
+    return game
+
+
+def test_a_saved_game_reads_back_with_its_notes(tmp_path: Path) -> None:
+    moment = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    store = RecordStore(tmp_path, now=lambda: moment)
+    game = finished(GameStatus.WON, 12.5)
+    first = store.save(game, practice=True, hints=2)
+    second = store.save(game)
+    assert first != second, "two saves in the same instant get two files"
+    assert first.name.startswith("20260102-030405")
+    saved = read_saved(first.read_text())
+    assert saved.record == game.record()
+    assert (saved.practice, saved.hints, saved.three_bv) == (True, 2, game.three_bv)
+
+
+def test_a_plain_record_reads_as_a_game_without_notes(tmp_path: Path) -> None:
+    game = finished(GameStatus.LOST)
+    saved = read_saved(game.record().to_json())
+    assert saved == SavedGame(record=game.record())
+
+
+def test_unreadable_files_are_reported_not_fatal(tmp_path: Path) -> None:
+    store = RecordStore(tmp_path)
+    store.save(finished(GameStatus.WON, 5.0))
+    (tmp_path / "broken.json").write_text("{not json")
+    (tmp_path / "other.json").write_text(json.dumps({"version": 99}))
+    games, problems = store.load()
+    assert len(games) == 1
+    assert len(problems) == 2
+    assert any("broken.json" in p for p in problems)
+
+
+def test_stats_count_wins_losses_best_time_and_3bv_rate() -> None:
+    won_fast, won_slow = finished(GameStatus.WON, 10.0), finished(GameStatus.WON, 20.0)
+    games = [
+        SavedGame(won_slow.record(), three_bv=won_slow.three_bv),
+        SavedGame(won_fast.record(), three_bv=won_fast.three_bv),
+        SavedGame(finished(GameStatus.LOST).record()),
+        SavedGame(finished(GameStatus.WON, 1.0).record(), practice=True),
+        SavedGame(finished(GameStatus.LOST, size=(5, 6, 3)).record()),
+    ]
+    tallies, practice = tally(games)
+    assert practice == 1
+    assert [t.board for t in tallies] == ["beginner", "5x6, 3 mines"]
+    beginner = tallies[0]
+    assert (beginner.wins, beginner.losses, beginner.best_time) == (2, 1, 10.0)
+    assert beginner.best_rate == pytest.approx(won_fast.three_bv / 10.0)
+    text = format_stats(tallies, practice)
+    assert "beginner" in text
+    assert "10.00s" in text
+    assert "67%" in text
+    assert "1 practice games" in text
+
+
+def test_stats_without_games_say_how_to_get_some() -> None:
+    assert "mines play" in format_stats([], 0)
+
+
+def test_the_pausable_clock_stands_still_while_paused() -> None:
+    time = FakeTime(10.0)
+    clock = PausableClock(time)
+    start = clock()
+    clock.pause()
+    time.now += 5
+    assert clock() == start
+    clock.resume()
+    time.now += 1
+    assert clock() == start + 1
+    assert not clock.paused
+
+
+def test_undo_rebuilds_the_game_without_the_last_move() -> None:
+    time = FakeTime(0.0)
+    game = Game(4, 4, 2, placer=FixedPlacer([(0, 0), (3, 3)]), clock=time)
+    game.reveal(0, 1)
+    time.now = 2.0
+    game.toggle_flag(0, 0)
+    time.now = 5.0
+    undone = without_last_move(game, time)
+    assert undone.view(0, 0, 1, 2).to_strings() == ["H1"]
+    assert undone.elapsed == 5.0
+    assert game.view(0, 0, 1, 1)[0, 0] is Cell.FLAG, "the old game is left as it was"
+    assert [str(m.move) for m in undone.record().moves] == ["O0,1"]
+    assert undone.record().moves[0].time == 0.0
+
+
+def test_every_theme_draws_every_symbol_distinctly() -> None:
+    assert tuple(THEMES) == THEME_NAMES
+    for theme in THEMES.values():
+        plain = theme.segments(cursor=False)
+        cursor = theme.segments(cursor=True)
+        assert set(plain) == {ord(cell.value) for cell in Cell}
+        assert all(len(segment.text) == CELL_WIDTH for segment in plain.values())
+        looks = {(s.text, s.style) for s in plain.values()}
+        # Hidden and zero, mine and exploded, flag and wrong flag must all look different.
+        assert len(looks) == len(Cell), f"{theme.name} draws two symbols alike"
+        assert all(cursor[code] != plain[code] for code in plain)
