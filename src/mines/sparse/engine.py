@@ -54,6 +54,16 @@ class SparseEngine:
     def flags(self) -> int:
         return len(self._flagged)
 
+    @property
+    def sea_open(self) -> bool:
+        """Whether a flood has opened the open sea, so hidden cells are the ones listed."""
+        return self._inverted
+
+    @property
+    def listed_cells(self) -> int:
+        """Cells stored one by one for the revealed state: memory follows this, not the board."""
+        return len(self._marked)
+
     # --- set-up ------------------------------------------------------------------------------
 
     def place(self, mines: Positions) -> None:
