@@ -6,6 +6,7 @@ import pytest
 from textual.strip import Strip
 
 from mines.game import Game
+from mines.symbols import GameStatus
 from mines.tui.app import MinesApp
 from mines.tui.board import Board
 from mines.tui.clock import PausableClock
@@ -135,3 +136,22 @@ async def test_a_flag_repaints_one_line_and_a_reveal_only_changed_lines(
         await pilot.press("space")
         await pilot.pause()
         assert set(counter.lines) == {11}
+
+
+async def test_a_sparse_board_of_a_million_squared_plays_in_the_viewport(
+    fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("mines.sparse", reason="the sparse engine is not in this tree")
+    app = big_app(1_000_000, 1_000_000, 1000, fake_time)
+    spy = ViewSpy(app.game, monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.board.move_cursor(500_000, 999_999)
+        await pilot.press("space", "pagedown", "h")
+        await pilot.pause()
+        top, left, height, width = app.board.window()
+        assert top <= app.board.cursor[0] < top + height
+        assert left + width == 1_000_000
+        # With one mine per 10^9 cells, the first click opens the whole sea and wins.
+        assert app.game.status is GameStatus.WON
+        assert "Won!" in str(app.query_one("#status").render())
+        assert max(spy.cells) <= 80 * 24

@@ -99,8 +99,8 @@ def play_app(args: argparse.Namespace) -> int:
         practice=args.practice,
     )
     app.run()
-    for path in app.saved:
-        print(f"Saved {path}")
+    if app.saved:
+        print(f"Saved {len(app.saved)} finished games to {data_dir()} (see mines stats).")
     return 0
 
 

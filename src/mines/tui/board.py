@@ -164,18 +164,19 @@ class Board(ScrollView, can_focus=True):
         self._follow_cursor()
 
     def _follow_cursor(self) -> None:
+        """Scroll when the cursor leaves the window, centring it on that axis.
+
+        Jumping by half a screen, not by one cell, means walking along a big board
+        scrolls (and so repaints the whole window) once every half screen, not every step.
+        """
         region = self.scrollable_content_region
         scroll_x, scroll_y = self.scroll_offset
         row, col = self.cursor
         x = col * CELL_WIDTH
-        if x < scroll_x:
-            scroll_x = x
-        elif x + CELL_WIDTH > scroll_x + region.width:
-            scroll_x = x + CELL_WIDTH - region.width
-        if row < scroll_y:
-            scroll_y = row
-        elif row >= scroll_y + region.height:
-            scroll_y = row - region.height + 1
+        if not scroll_x <= x <= scroll_x + region.width - CELL_WIDTH:
+            scroll_x = max(0, x - region.width // 2)
+        if not scroll_y <= row < scroll_y + region.height:
+            scroll_y = max(0, row - region.height // 2)
         if (scroll_x, scroll_y) != tuple(self.scroll_offset):
             self.scroll_to(scroll_x, scroll_y, animate=False)
 

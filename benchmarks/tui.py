@@ -1,0 +1,91 @@
+"""Terminal app benchmark: keypress-to-repaint on big boards against a 9x9 board, in one run.
+
+Run with `python benchmarks/tui.py`. A key event goes to Textual's headless driver and
+the clock stops when the screen update it causes has been rendered to terminal text
+(the headless driver only skips the final write). The target: a 1000x1000 board, and a
+sparse 10^6 x 10^6 one, repaint a keypress in about the time 9x9 does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import time
+from typing import Any
+
+from textual import events
+from textual._compositor import CompositorUpdate
+
+from mines import Game
+from mines.tui.app import MinesApp
+from mines.tui.clock import PausableClock
+from mines.tui.themes import THEMES
+
+SCREEN = (120, 40)
+KEYS = ["l", "h", "f", "space", "pagedown"]
+"""Cursor right and left, flag and unflag, reveal (or chord), and a scroll by a screen."""
+
+
+class Repaints:
+    """Wraps the app's display hook to note when each screen update is rendered."""
+
+    def __init__(self, app: MinesApp) -> None:
+        self.done = asyncio.Event()
+        original = app._display
+
+        def display(screen: Any, renderable: Any) -> None:
+            original(screen, renderable)
+            if isinstance(renderable, CompositorUpdate):
+                renderable.render_segments(app.console)
+                self.done.set()
+
+        app._display = display  # type: ignore[method-assign]
+
+
+async def press_times(rows: int, cols: int, mines: int, repeat: int) -> dict[str, float]:
+    """Median milliseconds from each key to its repaint, after a first reveal."""
+    clock = PausableClock(lambda: 0.0)  # a still clock: no timer ticks during the measure
+    game = Game(rows, cols, mines, seed=2024, clock=clock)
+    app = MinesApp(game, make_game=lambda r, c, m: game, clock=clock, theme=THEMES["classic"])
+    medians: dict[str, float] = {}
+    async with app.run_test(size=SCREEN) as pilot:
+        app.board.move_cursor(rows // 2, cols // 2)
+        await pilot.press("space")
+        await pilot.pause()
+        repaints = Repaints(app)
+        driver = app._driver
+        assert driver is not None
+        for key in KEYS:
+            samples = []
+            for _ in range(repeat):
+                await pilot.pause()
+                repaints.done.clear()
+                start = time.perf_counter()
+                driver.send_message(events.Key(key, key if len(key) == 1 else " "))
+                await asyncio.wait_for(repaints.done.wait(), timeout=10)
+                samples.append((time.perf_counter() - start) * 1000)
+            medians[key] = statistics.median(samples)
+    return medians
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=30)
+    args = parser.parse_args()
+    boards = {
+        "9x9": (9, 9, 10),
+        "1000x1000": (1000, 1000, 150_000),
+        "10^6 x 10^6 sparse": (1_000_000, 1_000_000, 1000),
+    }
+    results = {name: asyncio.run(press_times(*size, args.repeat)) for name, size in boards.items()}
+    base = results["9x9"]
+    print(f"keypress-to-repaint in ms, median of {args.repeat}, screen {SCREEN[0]}x{SCREEN[1]}")
+    print(f"{'board':<20}" + "".join(f"{key:>18}" for key in KEYS))
+    for name, medians in results.items():
+        row = "".join(f"{medians[k]:>9.2f} (x{medians[k] / base[k]:.2f})" for k in KEYS)
+        print(f"{name:<20}{row}")
+
+
+if __name__ == "__main__":
+    main()
