@@ -9,6 +9,7 @@ from typing import Protocol
 from mines.errors import InvalidBoardError
 from mines.solver.analysis import Position, Solved, solve
 from mines.solver.counting import ConstraintKey, Counter
+from mines.solver.endgame import solve_endgame
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import neighbours
 from mines.symbols import GameStatus
@@ -51,6 +52,9 @@ class Bot:
         first_click: tuple[int, int] | None = None,
         tolerance: float = 0.1,
         candidates: int = 8,
+        endgame_cells: int = 16,
+        endgame_layouts: int = 400,
+        off_candidates: int | None = None,
     ):
         self.seed = seed
         self.first_click = first_click
@@ -58,6 +62,11 @@ class Bot:
         """Guesses this much riskier than the safest cell are still weighed."""
         self.candidates = candidates
         """At most this many cells are weighed with the two-move lookahead."""
+        self.off_candidates = off_candidates
+        self.endgame_cells = endgame_cells
+        """Search endgames of at most this many undecided cells exhaustively (0: never)."""
+        self.endgame_layouts = endgame_layouts
+        """... when at most this many layouts of the mines remain possible."""
         self._rng = random.Random(seed)
         self._counter = Counter()
 
@@ -89,6 +98,13 @@ class Bot:
         """The undecided cell with the best two-move survival score."""
         counts = solved.counts
         assert counts is not None
+        if self.endgame_cells:
+            found = solve_endgame(
+                solved, max_cells=self.endgame_cells, max_layouts=self.endgame_layouts
+            )
+            if found is not None:
+                weight = solved.mine_weight(found.cell)
+                return Guess(found.cell, weight / counts.total, found.win_probability)
         undecided = solved.undecided()
         if not undecided:
             raise InvalidBoardError("every unrevealed cell is certainly a mine: nothing to open")
@@ -114,7 +130,13 @@ class Bot:
             hidden = sum(1 for n in nbrs[cell] if values[n] == UNKNOWN)
             return (round(chance[cell], 9), hidden, self._rng.random())
 
-        return sorted(shortlist, key=rank)[: self.candidates]
+        if self.off_candidates is None:
+            return sorted(shortlist, key=rank)[: self.candidates]
+        assert solved.counts is not None
+        frontier = solved.counts.cell_weight
+        inside = sorted((c for c in shortlist if c in frontier), key=rank)[: self.candidates]
+        outside = sorted((c for c in shortlist if c not in frontier), key=rank)
+        return inside + outside[: self.off_candidates]
 
     def _survival(self, solved: Solved, cell: int) -> float:
         """Chance to survive opening `cell` and then the following move, counted exactly."""

@@ -1,0 +1,88 @@
+"""Exhaustive endgame search: exact chances to win small endgames."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+from mines import BoardView
+from mines.solver.analysis import Position, solve
+from mines.solver.counting import Counter
+from mines.solver.endgame import solve_endgame
+from mines.solver.topology import neighbours
+
+
+def endgame(lines: list[str], mines: int) -> tuple[tuple[int, int], float] | None:
+    position = Position.from_view(BoardView.from_strings(lines), mines)
+    found = solve_endgame(solve(position, Counter()))
+    if found is None:
+        return None
+    return divmod(found.cell, position.cols), found.win_probability
+
+
+def test_a_true_fifty_fifty_wins_half_the_time() -> None:
+    found = endgame(["11", "HH"], 1)
+    assert found is not None
+    assert found[1] == 0.5
+
+
+def brute_force_win(lines: list[str], mines: int) -> float:
+    """The best chance to win by trying every sequence of clicks over explicit layouts."""
+    rows, cols = len(lines), len(lines[0])
+    nbrs = neighbours(rows, cols)
+    symbols = "".join(lines)
+    unknown = [i for i, s in enumerate(symbols) if s == "H"]
+    numbers = [(i, int(s)) for i, s in enumerate(symbols) if s.isdigit()]
+    layouts = [
+        frozenset(layout)
+        for layout in itertools.combinations(unknown, mines)
+        if all(sum(n in layout for n in nbrs[i]) == v for i, v in numbers)
+    ]
+
+    def value(possible: list[frozenset[int]], opened: frozenset[int]) -> float:
+        if len(possible) == 1:
+            return 1.0
+        best = 0.0
+        for cell in unknown:
+            if cell in opened:
+                continue
+            parts: dict[int, list[frozenset[int]]] = {}
+            for layout in possible:
+                if cell not in layout:
+                    shown = sum(n in layout for n in nbrs[cell])
+                    parts.setdefault(shown, []).append(layout)
+            chance = sum(len(p) * value(p, opened | {cell}) for p in parts.values())
+            best = max(best, chance / len(possible))
+        return best
+
+    return value(layouts, frozenset())
+
+
+def test_the_search_matches_brute_force_on_stuck_positions() -> None:
+    rng = random.Random(5)
+    checked = 0
+    while checked < 25:
+        rows, cols = rng.randint(2, 3), rng.randint(2, 4)
+        cells = rows * cols
+        mines = rng.randint(1, cells // 2)
+        layout = set(rng.sample(range(cells), mines))
+        nbrs = neighbours(rows, cols)
+        symbols = [
+            str(sum(n in layout for n in nbrs[c]))
+            if c not in layout and rng.random() < 0.4
+            else "H"
+            for c in range(cells)
+        ]
+        lines = ["".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows)]
+        position = Position.from_view(BoardView.from_strings(lines), mines)
+        solved = solve(position, Counter())
+        if solved.safe_cells() or len(solved.undecided()) < 2:
+            continue
+        found = solve_endgame(solved)
+        assert found is not None
+        assert abs(found.win_probability - brute_force_win(lines, mines)) < 1e-9, lines
+        checked += 1
+
+
+def test_big_endgames_are_left_to_the_heuristics() -> None:
+    assert endgame(["1" + "H" * 20], 5) is None
