@@ -14,6 +14,8 @@ COMMAND_MODULES = (
     "mines.cli.play",
     "mines.tui.replay_command",
     "mines.tui.stats_command",
+    "mines.server.cli",
+    "mines.solver.cli",
 )
 
 

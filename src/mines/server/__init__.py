@@ -1,0 +1,1 @@
+"""`mines serve`: the game server over HTTP and WebSocket, and its browser client."""

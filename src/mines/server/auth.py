@@ -1,0 +1,35 @@
+"""Game tokens: each game's bearer token, stored only as a hash and compared in constant time."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from mines.errors import MinesError
+
+
+class NotAuthenticatedError(MinesError):
+    """A move came without an `Authorization: Bearer <token>` header (HTTP 401)."""
+
+
+class ForbiddenError(MinesError):
+    """A move came with a token that is not this game's (HTTP 403)."""
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_token(token: str | None, token_hash: str) -> None:
+    """Raise unless `token` is the one whose hash the game stored."""
+    if not token:
+        raise NotAuthenticatedError(
+            "moves need this game's token: send the header Authorization: Bearer <token>"
+        )
+    if not hmac.compare_digest(hash_token(token), token_hash):
+        raise ForbiddenError("this token does not belong to this game")

@@ -1,0 +1,40 @@
+"""`mines serve`: run the game server and its browser client with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from mines.server.settings import MAX_CELLS, Settings
+from mines.server.storage import default_database
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("serve", help="run the game server and the browser client")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    parser.add_argument(
+        "--db",
+        help="sqlite:///path/to/file or postgresql://user@host/dbname[?schema=name] "
+        "(default: a SQLite file in $MINES_DATA or ~/.local/share/mines)",
+    )
+    parser.add_argument(
+        "--max-cells",
+        type=int,
+        default=MAX_CELLS,
+        help="largest board a client may create, in cells (default %(default)s)",
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from mines.server.app import create_app
+
+    settings = Settings(database=args.db or default_database(), max_cells=args.max_cells)
+    app = create_app(settings)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"mines server at http://{host}:{args.port}/  (games in {settings.database})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

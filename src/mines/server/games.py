@@ -1,0 +1,354 @@
+"""`GameService`: creates, moves and reads stored games, one move at a time per game."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from mines.engine import CellChanges
+from mines.errors import IllegalMoveError, MinesError
+from mines.game import Game
+from mines.moves import Move, MoveKind
+from mines.params import check_board
+from mines.placement import MinePlacer, placer_for_rule, rule_names
+from mines.presets import preset
+from mines.replay import RecordedPlacer
+from mines.server import leaderboard
+from mines.server.auth import check_token, hash_token, new_token
+from mines.server.clock import MoveClock
+from mines.server.errors import GameNotFoundError, InvalidRequestError
+from mines.server.present import (
+    Changed,
+    Window,
+    changed_cells,
+    changes_box,
+    resolve_window,
+    view_json,
+)
+from mines.server.settings import Settings
+from mines.server.storage import GameRow, MoveWrite, Result, Storage, StoredMove
+from mines.symbols import GameStatus
+
+NO_GUESS_RULE = "noguess"
+SEED_LIMIT = 2**63 - 1
+"""Seeds are stored as 64-bit signed integers."""
+
+
+def _solver_ready() -> bool:
+    """Whether the "noguess" placement rule exists; importing `mines.solver` registers it."""
+    if importlib.util.find_spec("mines.solver") is not None:
+        importlib.import_module("mines.solver")
+    return NO_GUESS_RULE in rule_names()
+
+
+def random_seed() -> int:
+    return secrets.randbits(48)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """A new game as a client asks for it: a preset or a size, and how mines are placed."""
+
+    preset: str | None = None
+    rows: int | None = None
+    cols: int | None = None
+    mines: int | None = None
+    seed: int | None = None
+    first_click: str | None = None
+    no_guess: bool = False
+    player: str | None = None
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A stored game rebuilt in memory, current up to `version` stored moves."""
+
+    game: Game
+    clock: MoveClock
+    version: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    changes: list[CellChanges] = field(default_factory=list)
+    """Filled by the game's cell observer during one move."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveResult:
+    view: dict[str, Any]
+    changed: Changed
+    changed_complete: bool
+    broadcast: dict[str, Any] | None
+    """The message for the game's WebSocket watchers, or None when the move changed nothing."""
+
+
+class GameCache:
+    """Live games by ID, least recently used dropped first once they hold too many cells."""
+
+    def __init__(self, cell_budget: int):
+        self._games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._cells = 0
+        self._budget = cell_budget
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> LiveGame | None:
+        with self._lock:
+            live = self._games.get(game_id)
+            if live is not None:
+                self._games.move_to_end(game_id)
+            return live
+
+    def put(self, game_id: str, live: LiveGame) -> None:
+        with self._lock:
+            self._drop(game_id)
+            self._games[game_id] = live
+            self._cells += live.game.rows * live.game.cols
+            while self._cells > self._budget and len(self._games) > 1:
+                self._drop(next(iter(self._games)))
+
+    def drop(self, game_id: str) -> None:
+        with self._lock:
+            self._drop(game_id)
+
+    def _drop(self, game_id: str) -> None:
+        live = self._games.pop(game_id, None)
+        if live is not None:
+            self._cells -= live.game.rows * live.game.cols
+
+
+class GameService:
+    """The game logic of the server, free of HTTP: every public method is one request."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        settings: Settings,
+        *,
+        wall: Callable[[], float] = time.time,
+        seeds: Callable[[], int] = random_seed,
+    ):
+        self.storage = storage
+        self.settings = settings
+        self._wall = wall
+        self._seeds = seeds
+        self._cache = GameCache(settings.cache_cells)
+
+    # --- requests ----------------------------------------------------------------------------
+
+    def create(self, spec: GameSpec, window: Window) -> tuple[str, str, dict[str, Any]]:
+        """A new stored game: its ID, its token (shown only now) and its view."""
+        rows, cols, mines = self._size(spec)
+        rule = self._rule(spec)
+        seed = self._seeds() if spec.seed is None else spec.seed
+        box = resolve_window(window, rows, cols, self.settings, focus=(0, 0))
+        token = new_token()
+        row = GameRow(
+            id=secrets.token_hex(8),
+            token_hash=hash_token(token),
+            rows=rows,
+            cols=cols,
+            mines=mines,
+            rule=rule,
+            seed=seed,
+            player=spec.player or leaderboard.ANONYMOUS,
+            preset=leaderboard.ranked_preset(rows, cols, mines, rule, spec.seed is not None),
+            created_at=self._wall(),
+            layout=None,
+            status=GameStatus.IN_PROGRESS.value,
+            version=0,
+        )
+        live = self._build(row, placer_for_rule(rule, seed))
+        self.storage.create(row)
+        self._cache.put(row.id, live)
+        return row.id, token, view_json(live.game.view(*box), live.game.elapsed)
+
+    def view(self, game_id: str, window: Window) -> dict[str, Any]:
+        with self._reading(game_id) as (row, game):
+            box = resolve_window(window, row.rows, row.cols, self.settings, focus=None)
+            return view_json(game.view(*box), game.elapsed)
+
+    def move(
+        self, game_id: str, token: str | None, kind: MoveKind, row: int, col: int, window: Window
+    ) -> MoveResult:
+        """Apply one move under the game's lock and store it before answering."""
+        if not token:
+            check_token(token, "")
+        try:
+            with self.storage.locked(game_id) as locked:
+                if locked is None:
+                    raise GameNotFoundError(f"no game has the ID {game_id!r}")
+                check_token(token, locked.row.token_hash)
+                stored = locked.row
+                if not (0 <= row < stored.rows and 0 <= col < stored.cols):
+                    raise InvalidRequestError(
+                        f"({row}, {col}) is outside the {stored.rows}x{stored.cols} board "
+                        f"(rows 0..{stored.rows - 1}, cols 0..{stored.cols - 1})"
+                    )
+                box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
+                live = self._live(stored)
+                with live.lock:
+                    self._catch_up(live, locked.moves_after(live.version))
+                    game, move = live.game, Move(kind, row, col)
+                    was_started, now = game.started, self._wall()
+                    with live.clock.pinned(now):
+                        game.play(move)
+                    changes = list(live.changes)
+                    live.changes.clear()
+                    # The game logs a move exactly when it changes a cell; no-ops are not stored.
+                    if changes:
+                        locked.write(self._write(stored, live, move, now, was_started))
+                        live.version += 1
+                    view = game.view(*box)
+                    changed, complete = changed_cells(view, changes, self.settings.changed_limit)
+                    return MoveResult(
+                        view_json(view, game.elapsed),
+                        changed,
+                        complete,
+                        self._broadcast(live, move, changes) if changes else None,
+                    )
+        except MinesError:
+            raise
+        except BaseException:
+            # Whatever failed, the stored game is the truth: rebuild it on the next request.
+            self._cache.drop(game_id)
+            raise
+
+    def record(self, game_id: str) -> dict[str, Any]:
+        """The whole record of a finished game; refused while it is in progress."""
+        with self._reading(game_id) as (row, game):
+            if not game.status.is_over:
+                raise IllegalMoveError(
+                    "the record (with the mine layout) is published once the game is over; "
+                    "this game is in progress"
+                )
+            return {"id": row.id, "created_at": row.created_at, **game.record().to_dict()}
+
+    def leaderboard(self, preset_name: str, no_guess: bool, limit: int) -> list[dict[str, Any]]:
+        name = preset(preset_name).name
+        return leaderboard.entries(self.storage.leaderboard(name, no_guess, limit))
+
+    def close(self) -> None:
+        self.storage.close()
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _size(self, spec: GameSpec) -> tuple[int, int, int]:
+        if spec.preset is not None:
+            p = preset(spec.preset)
+            return p.rows, p.cols, p.mines
+        if spec.rows is None or spec.cols is None or spec.mines is None:
+            raise InvalidRequestError('give a "preset", or all of "rows", "cols" and "mines"')
+        if spec.rows * spec.cols > self.settings.max_cells:
+            raise InvalidRequestError(
+                f"a {spec.rows}x{spec.cols} board has {spec.rows * spec.cols:,} cells; "
+                f"this server allows at most {self.settings.max_cells:,}"
+            )
+        return check_board(spec.rows, spec.cols, spec.mines)
+
+    def _rule(self, spec: GameSpec) -> str:
+        if not spec.no_guess:
+            return spec.first_click or "opening"
+        if spec.first_click not in (None, "opening"):
+            raise InvalidRequestError(
+                'a no-guess board always starts with an opening; drop "first_click" or set it '
+                'to "opening"'
+            )
+        if not _solver_ready():
+            raise InvalidRequestError("no-guess boards need the solver, which is not installed")
+        return NO_GUESS_RULE
+
+    @contextmanager
+    def _reading(self, game_id: str) -> Iterator[tuple[GameRow, Game]]:
+        """The stored game, caught up to its last stored move, held still while it is read."""
+        row = self._load(game_id)
+        live = self._live(row)
+        # Read missing moves before taking the game's lock: a mover holds the storage lock
+        # while it waits for the game's lock.
+        behind = []
+        if live.version < row.version:
+            behind = self.storage.moves_after(game_id, live.version)
+        with live.lock:
+            self._catch_up(live, behind)
+            yield row, live.game
+
+    def _load(self, game_id: str) -> GameRow:
+        row = self.storage.load(game_id)
+        if row is None:
+            raise GameNotFoundError(f"no game has the ID {game_id!r}")
+        return row
+
+    def _build(self, row: GameRow, placer: MinePlacer) -> LiveGame:
+        clock = MoveClock(self._wall)
+        try:
+            game = Game(row.rows, row.cols, row.mines, placer=placer, clock=clock)
+        except ImportError:
+            raise InvalidRequestError(
+                f"a {row.rows}x{row.cols} board needs the sparse engine, which is not installed"
+            ) from None
+        live = LiveGame(game, clock)
+        game.on_cells(live.changes.append)
+        return live
+
+    def _live(self, row: GameRow) -> LiveGame:
+        """The cached game, or one rebuilt from the row; the caller catches it up to the row."""
+        live = self._cache.get(row.id)
+        if live is None or live.version > row.version:
+            if row.layout is not None:
+                layout = tuple((int(r), int(c)) for r, c in json.loads(row.layout))
+                placer: MinePlacer = RecordedPlacer(layout, row.rule, row.seed)
+            else:
+                if row.rule == NO_GUESS_RULE:
+                    _solver_ready()
+                placer = placer_for_rule(row.rule, row.seed)
+            live = self._build(row, placer)
+            self._cache.put(row.id, live)
+        return live
+
+    def _catch_up(self, live: LiveGame, moves: list[StoredMove]) -> None:
+        """Replay stored moves the cached game has not seen, each at its stored time."""
+        for stored in moves:
+            if stored.seq <= live.version:
+                continue
+            with live.clock.pinned(stored.at):
+                live.game.play(Move.parse(stored.move))
+            live.version = stored.seq
+        live.changes.clear()
+
+    def _write(
+        self, row: GameRow, live: LiveGame, move: Move, now: float, was_started: bool
+    ) -> MoveWrite:
+        game = live.game
+        layout = None
+        if game.started and not was_started:
+            layout = json.dumps(game.record().layout, separators=(",", ":"))
+        result = None
+        if game.status is GameStatus.WON and row.preset is not None:
+            result = Result(
+                row.id, row.preset, row.rule == NO_GUESS_RULE, row.player, game.elapsed, now
+            )
+        stored = StoredMove(live.version + 1, str(move), now)
+        return MoveWrite(stored, game.status.value, layout, result)
+
+    def _broadcast(self, live: LiveGame, move: Move, changes: list[CellChanges]) -> dict[str, Any]:
+        game = live.game
+        box = changes_box(changes)
+        changed: Changed = []
+        complete = box is None
+        if box is not None and box[2] * box[3] <= self.settings.view_limit:
+            changed, complete = changed_cells(game.view(*box), changes, self.settings.changed_limit)
+        return {
+            "type": "move",
+            "move": str(move),
+            "status": game.status.value,
+            "mines_left": game.mines_left,
+            "elapsed": round(game.elapsed, 3),
+            "changed": changed,
+            "changed_complete": complete,
+        }

@@ -1,0 +1,80 @@
+"""PostgreSQL storage: a small connection pool and `SELECT ... FOR UPDATE` to serialise moves."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+from psycopg import sql
+
+from mines.server.sql import Cursor, SqlStorage
+from mines.server.storage import StorageError
+
+POOL_SIZE = 8
+
+
+class PostgresStorage(SqlStorage):
+    """Games in PostgreSQL; any number of server processes may share one database.
+
+    With `schema`, the tables live in that schema (created if missing), so several
+    servers or test runs can share one database without meeting.
+    """
+
+    placeholder = "%s"
+    lock_clause = " FOR UPDATE"
+
+    def __init__(self, url: str, *, schema: str | None = None, pool_size: int = POOL_SIZE):
+        self._url = url
+        self._schema = schema
+        self._idle: queue.LifoQueue[psycopg.Connection[tuple[object, ...]]] = queue.LifoQueue()
+        self._slots = threading.BoundedSemaphore(pool_size)
+        try:
+            setup = psycopg.connect(url, autocommit=True)
+        except psycopg.Error as error:
+            raise StorageError(f"cannot connect to PostgreSQL at {url!r}: {error}") from None
+        with setup, setup.transaction(), setup.cursor() as cursor:
+            # Two servers starting together must not both create the tables.
+            cursor.execute("SELECT pg_advisory_xact_lock(7239114)")
+            if schema is not None:
+                name = sql.Identifier(schema)
+                cursor.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(name))
+                cursor.execute(sql.SQL("SET LOCAL search_path TO {}").format(name))
+            self.create_tables(cursor)
+
+    def _connect(self) -> psycopg.Connection[tuple[object, ...]]:
+        try:
+            connection = psycopg.connect(self._url, autocommit=True)
+        except psycopg.Error as error:
+            raise StorageError(f"cannot connect to PostgreSQL: {error}") from None
+        if self._schema is not None:
+            connection.execute(
+                sql.SQL("SET search_path TO {}").format(sql.Identifier(self._schema))
+            )
+        return connection
+
+    @contextmanager
+    def transaction(self, *, write: bool) -> Iterator[Cursor]:
+        # Row locks come from FOR UPDATE, so `write` needs nothing more here.
+        with self._slots:
+            try:
+                connection = self._idle.get_nowait()
+            except queue.Empty:
+                connection = self._connect()
+            try:
+                with connection.transaction(), connection.cursor() as cursor:
+                    yield cursor
+            finally:
+                if connection.closed or connection.broken:
+                    connection.close()
+                else:
+                    self._idle.put(connection)
+
+    def close(self) -> None:
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                return

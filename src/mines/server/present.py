@@ -1,0 +1,105 @@
+"""What clients receive: views as JSON, the window a request sees, and the changed cells in it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from mines.engine import CellChanges
+from mines.server.errors import InvalidRequestError
+from mines.server.settings import Settings
+from mines.view import BoardView
+
+Changed = list[tuple[int, int, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A rectangle of the board a client asks for; any part left out takes its default."""
+
+    top: int | None = None
+    left: int | None = None
+    height: int | None = None
+    width: int | None = None
+
+    @property
+    def given(self) -> bool:
+        return any(v is not None for v in (self.top, self.left, self.height, self.width))
+
+
+Box = tuple[int, int, int, int]
+"""(top, left, height, width)."""
+
+
+def resolve_window(
+    window: Window, rows: int, cols: int, settings: Settings, focus: tuple[int, int] | None
+) -> Box:
+    """The window to show: the one asked for, else the whole board when it is small enough,
+    else (after a move) a `settings.move_window` square around the move."""
+    if not window.given:
+        if rows * cols <= settings.view_limit:
+            return 0, 0, rows, cols
+        if focus is None:
+            raise InvalidRequestError(
+                f"the {rows}x{cols} board has more cells than one view may show "
+                f"({settings.view_limit:,}); ask for a window, "
+                "for example ?top=0&left=0&height=100&width=100"
+            )
+        height, width = min(rows, settings.move_window), min(cols, settings.move_window)
+        top = min(max(focus[0] - height // 2, 0), rows - height)
+        left = min(max(focus[1] - width // 2, 0), cols - width)
+        return top, left, height, width
+    top, left = window.top or 0, window.left or 0
+    height = rows - top if window.height is None else window.height
+    width = cols - left if window.width is None else window.width
+    if not (0 <= top < rows and 0 <= left < cols and height >= 1 and width >= 1) or (
+        top + height > rows or left + width > cols
+    ):
+        raise InvalidRequestError(
+            f"the window top={top}, left={left}, height={height}, width={width} does not fit "
+            f"the {rows}x{cols} board (rows 0..{rows - 1}, cols 0..{cols - 1})"
+        )
+    if height * width > settings.view_limit:
+        raise InvalidRequestError(
+            f"a window of {height * width:,} cells is over the limit of {settings.view_limit:,}"
+        )
+    return top, left, height, width
+
+
+def view_json(view: BoardView, elapsed: float) -> dict[str, Any]:
+    return {
+        "rows": view.rows,
+        "cols": view.cols,
+        "status": view.status.value,
+        "mines_left": view.mines_left,
+        "elapsed": round(elapsed, 3),
+        "top": view.top,
+        "left": view.left,
+        "cells": view.to_strings(),
+    }
+
+
+def changed_cells(
+    view: BoardView, changes: Iterable[CellChanges], limit: int
+) -> tuple[Changed, bool]:
+    """The changed cells inside the view with their symbols now, at most `limit` of them;
+    the flag says whether that is all of them."""
+    seen: dict[tuple[int, int], None] = {}
+    for change in changes:
+        for cell in change.within(view.top, view.left, view.height, view.width):
+            if cell not in seen:
+                if len(seen) == limit:
+                    return [(r, c, view.symbol(r, c)) for r, c in seen], False
+                seen[cell] = None
+    return [(r, c, view.symbol(r, c)) for r, c in seen], True
+
+
+def changes_box(changes: Iterable[CellChanges]) -> Box | None:
+    """The smallest window holding every changed cell, or None when nothing changed."""
+    boxes = [box for change in changes if (box := change.bounds()) is not None]
+    if not boxes:
+        return None
+    top, left = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    bottom, right = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    return top, left, bottom - top, right - left

@@ -1,0 +1,101 @@
+"""The JSON bodies of the HTTP API, as pydantic models (and so the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from mines.server.games import SEED_LIMIT
+from mines.server.leaderboard import PLAYER_PATTERN
+
+COORDINATE_LIMIT = 10**9
+"""Board coordinates and sizes beyond this are refused before they reach the game."""
+
+Size = Annotated[int, Field(strict=True, ge=1, le=COORDINATE_LIMIT)]
+Coordinate = Annotated[int, Field(strict=True, ge=0, le=COORDINATE_LIMIT)]
+PresetName = Literal["beginner", "intermediate", "expert"]
+Status = Literal["IN_PROGRESS", "WON", "LOST"]
+
+
+class NewGame(BaseModel):
+    """A preset, or rows, cols and mines; optionally a seed, first-click rule and no-guess."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: PresetName | None = None
+    rows: Size | None = None
+    cols: Size | None = None
+    mines: Annotated[int, Field(strict=True, ge=0, le=10**18)] | None = None
+    seed: Annotated[int, Field(strict=True, ge=0, le=SEED_LIMIT)] | None = None
+    first_click: Literal["opening", "safe", "any"] | None = None
+    no_guess: Annotated[bool, Field(strict=True)] = False
+    player: Annotated[str, Field(pattern=PLAYER_PATTERN)] | None = None
+
+    @model_validator(mode="after")
+    def _one_board(self) -> NewGame:
+        size = (self.rows, self.cols, self.mines)
+        if self.preset is not None and any(v is not None for v in size):
+            raise ValueError('give either "preset" or "rows", "cols" and "mines", not both')
+        if self.preset is None and any(v is None for v in size):
+            raise ValueError('give a "preset", or all of "rows", "cols" and "mines"')
+        return self
+
+
+class Cell(BaseModel):
+    """The cell a move acts on."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    row: Coordinate
+    col: Coordinate
+
+
+class View(BaseModel):
+    """What the player sees: one string per row of the window, in the core's symbols."""
+
+    rows: int
+    cols: int
+    status: Status
+    mines_left: int
+    elapsed: float
+    top: int
+    left: int
+    cells: list[str]
+
+
+class GameOut(BaseModel):
+    id: str
+    view: View
+
+
+class CreatedOut(GameOut):
+    token: str
+    """The game's bearer token for moves; it is shown only in this answer."""
+
+
+class MoveOut(BaseModel):
+    view: View
+    changed: list[tuple[int, int, str]]
+    """[row, col, symbol] for each cell the move changed inside the view's window."""
+    changed_complete: bool
+    """False when the list was cut at the server's limit: redraw from `view` instead."""
+
+
+class LeaderboardEntry(BaseModel):
+    rank: int
+    player: str
+    time: float
+    game_id: str
+    finished_at: float
+
+
+class LeaderboardOut(BaseModel):
+    preset: PresetName
+    no_guess: bool
+    entries: list[LeaderboardEntry]
+
+
+class ErrorOut(BaseModel):
+    detail: str
+    """What was wrong, in words a person can read."""

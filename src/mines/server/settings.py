@@ -1,0 +1,25 @@
+"""The server's settings: where games are stored and how big a board, view or change list may be."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MAX_CELLS = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Limits a server applies to every request; the defaults suit one machine."""
+
+    database: str
+    """`sqlite:///path` or `postgresql://...`; see `mines.server.storage.open_storage`."""
+    max_cells: int = MAX_CELLS
+    """The largest board a client may create (rows x cols); 1000x1000 by default."""
+    view_limit: int = 1_000_000
+    """The most cells one view may hold; bigger boards are read through a window."""
+    changed_limit: int = 10_000
+    """The most `changed` entries in one answer; past it the client redraws from the view."""
+    move_window: int = 100
+    """Side of the window around the move sent back when a move on a big board names none."""
+    cache_cells: int = 50_000_000
+    """How many cells of live games each process keeps in memory before it drops the oldest."""

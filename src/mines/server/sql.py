@@ -1,0 +1,200 @@
+"""The SQL both database backends share: tables, queries and the move transaction."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Protocol
+
+from mines.server.storage import GameRow, MoveWrite, Result, StoredMove
+
+TABLES = (
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL,
+        nrows INTEGER NOT NULL,
+        ncols INTEGER NOT NULL,
+        nmines BIGINT NOT NULL,
+        rule TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        player TEXT NOT NULL,
+        preset TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        layout TEXT,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS moves (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        seq INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+    """CREATE TABLE IF NOT EXISTS results (
+        game_id TEXT PRIMARY KEY REFERENCES games (id),
+        preset TEXT NOT NULL,
+        no_guess BOOLEAN NOT NULL,
+        player TEXT NOT NULL,
+        time DOUBLE PRECISION NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS results_rank ON results (preset, no_guess, time)",
+)
+
+GAME_COLUMNS = (
+    "id, token_hash, nrows, ncols, nmines, rule, seed, player, preset, created_at, "
+    "layout, status, version"
+)
+
+
+class Cursor(Protocol):
+    """The part of a DB-API cursor that both sqlite3 and psycopg provide."""
+
+    def execute(self, query: str, params: Sequence[Any] = ..., /) -> Any: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+def game_row(values: Sequence[Any]) -> GameRow:
+    (id_, token_hash, rows, cols, mines, rule, seed, player, preset, created, layout, status,
+     version) = values  # fmt: skip
+    return GameRow(
+        id=id_,
+        token_hash=token_hash,
+        rows=int(rows),
+        cols=int(cols),
+        mines=int(mines),
+        rule=rule,
+        seed=int(seed),
+        player=player,
+        preset=preset,
+        created_at=float(created),
+        layout=layout,
+        status=status,
+        version=int(version),
+    )
+
+
+class SqlLockedGame:
+    """A game row read under its lock, written back in the same transaction."""
+
+    def __init__(self, storage: SqlStorage, cursor: Cursor, row: GameRow):
+        self._storage = storage
+        self._cursor = cursor
+        self.row = row
+
+    def moves_after(self, version: int) -> list[StoredMove]:
+        return self._storage.read_moves(self._cursor, self.row.id, version)
+
+    def write(self, change: MoveWrite) -> None:
+        q, cursor, move = self._storage.sql, self._cursor, change.move
+        cursor.execute(
+            q("INSERT INTO moves (game_id, seq, move, at) VALUES (?, ?, ?, ?)"),
+            (self.row.id, move.seq, move.move, move.at),
+        )
+        cursor.execute(
+            q(
+                "UPDATE games SET version = ?, status = ?, layout = COALESCE(?, layout) "
+                "WHERE id = ?"
+            ),
+            (move.seq, change.status, change.layout, self.row.id),
+        )
+        if (result := change.result) is not None:
+            cursor.execute(
+                q(
+                    "INSERT INTO results (game_id, preset, no_guess, player, time, finished_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)"
+                ),
+                (
+                    result.game_id,
+                    result.preset,
+                    result.no_guess,
+                    result.player,
+                    result.time,
+                    result.finished_at,
+                ),
+            )
+
+
+class SqlStorage(ABC):
+    """`Storage` over a DB-API database; subclasses say how to connect, begin and lock."""
+
+    placeholder = "?"
+    lock_clause = ""
+    """Appended to the SELECT that reads a game to move it (`FOR UPDATE` where rows lock)."""
+
+    @abstractmethod
+    def transaction(self, *, write: bool) -> AbstractContextManager[Cursor]:
+        """A cursor in a transaction, committed on a clean exit; `write` takes the write lock."""
+
+    def sql(self, query: str) -> str:
+        return query.replace("?", self.placeholder)
+
+    def create_tables(self, cursor: Cursor) -> None:
+        for statement in TABLES:
+            cursor.execute(statement)
+
+    def create(self, row: GameRow) -> None:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(
+                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 13)})"),
+                (
+                    row.id,
+                    row.token_hash,
+                    row.rows,
+                    row.cols,
+                    row.mines,
+                    row.rule,
+                    row.seed,
+                    row.player,
+                    row.preset,
+                    row.created_at,
+                    row.layout,
+                    row.status,
+                    row.version,
+                ),
+            )
+
+    def _select_game(self, cursor: Cursor, game_id: str, lock: str) -> GameRow | None:
+        cursor.execute(self.sql(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?{lock}"), (game_id,))
+        values = cursor.fetchone()
+        return None if values is None else game_row(values)
+
+    def load(self, game_id: str) -> GameRow | None:
+        with self.transaction(write=False) as cursor:
+            return self._select_game(cursor, game_id, "")
+
+    def read_moves(self, cursor: Cursor, game_id: str, version: int) -> list[StoredMove]:
+        cursor.execute(
+            self.sql("SELECT seq, move, at FROM moves WHERE game_id = ? AND seq > ? ORDER BY seq"),
+            (game_id, version),
+        )
+        return [StoredMove(int(seq), move, float(at)) for seq, move, at in cursor.fetchall()]
+
+    def moves_after(self, game_id: str, version: int) -> list[StoredMove]:
+        with self.transaction(write=False) as cursor:
+            return self.read_moves(cursor, game_id, version)
+
+    @contextmanager
+    def locked(self, game_id: str) -> Iterator[SqlLockedGame | None]:
+        with self.transaction(write=True) as cursor:
+            row = self._select_game(cursor, game_id, self.lock_clause)
+            yield None if row is None else SqlLockedGame(self, cursor, row)
+
+    def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    "SELECT game_id, preset, no_guess, player, time, finished_at FROM results "
+                    "WHERE preset = ? AND no_guess = ? ORDER BY time, finished_at LIMIT ?"
+                ),
+                (preset, no_guess, limit),
+            )
+            return [
+                Result(game_id, preset_, bool(ng), player, float(time), float(finished))
+                for game_id, preset_, ng, player, time, finished in cursor.fetchall()
+            ]

@@ -1,0 +1,50 @@
+"""SQLite storage: one file, one connection per process, `BEGIN IMMEDIATE` to serialise moves."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from mines.server.sql import Cursor, SqlStorage
+from mines.server.storage import StorageError
+
+
+class SqliteStorage(SqlStorage):
+    """Games in a SQLite file in WAL mode; every commit is synced before a move's response."""
+
+    def __init__(self, path: Path):
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            # Autocommit mode (isolation_level=None): transactions are begun explicitly below.
+            self._connection = sqlite3.connect(
+                path, isolation_level=None, check_same_thread=False, timeout=30.0
+            )
+        except (OSError, sqlite3.Error) as error:
+            raise StorageError(f"cannot open the SQLite database {str(path)!r}: {error}") from None
+        # SQLite writes one transaction at a time anyway; one connection behind a lock avoids
+        # busy retries between this process's threads. BEGIN IMMEDIATE still locks out others.
+        self._lock = threading.Lock()
+        self._connection.execute("PRAGMA journal_mode=WAL")
+        self._connection.execute("PRAGMA synchronous=FULL")
+        self._connection.execute("PRAGMA foreign_keys=ON")
+        with self.transaction(write=True) as cursor:
+            self.create_tables(cursor)
+
+    @contextmanager
+    def transaction(self, *, write: bool) -> Iterator[Cursor]:
+        with self._lock:
+            connection = self._connection
+            connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            try:
+                yield connection.cursor()
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()
