@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import numpy as np
 import pytest
 
@@ -9,7 +11,7 @@ from mines import FixedPlacer, Game, GameStatus, IllegalMoveError
 from mines.engine import CellChanges
 from mines.record import GameRecord
 from mines.replay import replay
-from mines.sparse import SparseEngine
+from mines.sparse import SparseEngine, compressed
 
 SIDE = 1_000_000
 MINES = 1000
@@ -103,9 +105,34 @@ def test_a_loss_shows_mines_in_a_window() -> None:
     assert game.view(9, 9, 3, 4).to_strings() == ["1221", "1XM1", "1W21"]
 
 
-def test_a_wall_across_a_huge_board_is_refused_with_a_reason() -> None:
+def test_a_long_thin_board_cut_by_its_mines_floods_one_stretch_at_a_time() -> None:
+    """Each mine's numbers span all three rows, so every stretch between two is its own sea."""
+    game = Game(3, 30_000_000, 3, placer=FixedPlacer([(1, 1000), (1, 2000), (1, 10_000_000)]))
+    changes: list[CellChanges] = []
+    game.on_cells(changes.append)
+    game.reveal(1, 0)
+    assert len(changes[-1]) == 3 * 999 + 3
+    assert changes[-1].bounds() == (0, 0, 3, 1000)
+    assert game.view(0, 997, 3, 6).to_strings() == ["001HHH"] * 3
+    game.reveal(0, 5000)
+    stretch = 10_000_000 - 1 - 2002
+    assert len(changes[-1]) == 3 * stretch + 6
+    assert changes[-1].bounds() == (0, 2001, 3, 10_000_000)
+    assert sorted(changes[-1].within(0, 9_999_998, 3, 5)) == [
+        (r, c) for r in range(3) for c in (9_999_998, 9_999_999)
+    ]
+    assert game.view(0, 1999, 3, 4).to_strings() == ["HH10"] * 3
+    assert game.view(0, 9_999_997, 3, 5).to_strings() == ["001HH"] * 3
+    assert game.three_bv == 4 + 6
+    assert game.status is GameStatus.IN_PROGRESS
+
+
+def test_a_flood_too_big_to_squeeze_is_refused_with_a_reason() -> None:
     game = Game(3, 30_000_000, 1, placer=FixedPlacer([(1, 1000)]))
-    with pytest.raises(IllegalMoveError, match=r"edge to edge"):
+    with (
+        patch.object(compressed, "SQUEEZED_LIMIT", 10),
+        pytest.raises(IllegalMoveError, match=r"edge to edge.*remove flags"),
+    ):
         game.reveal(1, 0)
 
 

@@ -7,8 +7,10 @@ import numpy.typing as npt
 
 from mines.engine import CellChanges, CellState, PositionChanges, Symbols
 from mines.placement import Positions
+from mines.sparse.blocks import Blocks
 from mines.sparse.cells import EMPTY, CellSet, Flat, contains, in_window, neighbours, union
-from mines.sparse.changes import ComplementChanges
+from mines.sparse.changes import BlockChanges, ComplementChanges
+from mines.sparse.compressed import SqueezedBoard
 from mines.sparse.pockets import find_pockets
 from mines.symbols import Cell
 
@@ -27,7 +29,8 @@ class SparseEngine:
     Counts exist only around mines. Revealed cells are kept as a set until a flood
     reaches the open sea (the one big zero region); from then on the set holds the
     hidden cells instead (`_inverted`), which are few: mines, flags, pockets and
-    numbers not yet reached.
+    numbers not yet reached. On a board that walls cut into several big regions,
+    a flood adds the region it opens as blocks (`_blocks`) instead.
     """
 
     def __init__(self, rows: int, cols: int):
@@ -44,6 +47,7 @@ class SparseEngine:
         self._flagged = CellSet(cols)
         self._marked = CellSet(cols)
         self._inverted = False
+        self._blocks = Blocks.empty()
         self._opened = 0
 
     @property
@@ -86,12 +90,14 @@ class SparseEngine:
         if self._inverted:
             self._opened = self.rows * self.cols - len(self._marked) - revealed_mines
         else:
-            self._opened = len(self._marked) - revealed_mines
+            self._opened = len(self._marked) + self._blocks.area - revealed_mines
 
     # --- single cells ------------------------------------------------------------------------
 
     def _is_revealed(self, cell: int) -> bool:
-        return (cell in self._marked) != self._inverted
+        if (cell in self._marked) != self._inverted:
+            return True
+        return bool(len(self._blocks)) and self._blocks.contains(*divmod(cell, self.cols))
 
     def _mark_revealed(self, cells: list[int]) -> None:
         if self._inverted:
@@ -139,6 +145,7 @@ class SparseEngine:
         rows, cols, counts = self.rows, self.cols, self._counts
         flagged, marked, inverted = self._flagged.members, self._marked.members, self._inverted
         budget = None if inverted else FLOOD_BUDGET
+        blocks = self._blocks if len(self._blocks) else None
         seen = {start}
         stack = [start]
         while stack:
@@ -149,6 +156,8 @@ class SparseEngine:
                 for there in range(base + max(col - 1, 0), base + min(col + 2, cols)):
                     # A zero has no mine around it: every cell seen here is safe.
                     if there in seen or there in flagged or (there in marked) != inverted:
+                        continue
+                    if blocks is not None and blocks.contains(near_row, there - base):
                         continue
                     seen.add(there)
                     if there not in counts:
@@ -168,8 +177,11 @@ class SparseEngine:
         revealed = self._marked.array()
         flagged = self._flagged.array()
         obstacles = union(self._count_cells, self._mine_cells, flagged, revealed)
-        pockets = find_pockets(self.rows, self.cols, obstacles)
         hidden_numbers = np.setdiff1d(self._numbered, union(flagged, revealed), assume_unique=True)
+        # Revealed blocks are obstacles too big for pocket labelling.
+        pockets = None if len(self._blocks) else find_pockets(self.rows, self.cols, obstacles)
+        if pockets is None:
+            return self._flood_across_walls(start, obstacles, hidden_numbers)
         around, on_board = neighbours(hidden_numbers, self.rows, self.cols)
         own = pockets.component_of(start)
         if own is not None:
@@ -187,6 +199,18 @@ class SparseEngine:
         self._inverted = True
         return ComplementChanges(self.rows, self.cols, union(still_hidden, revealed))
 
+    def _flood_across_walls(self, start: int, obstacles: Flat, hidden_numbers: Flat) -> CellChanges:
+        """Flood a big region on a board that walls cut up: label the squeezed grid."""
+        walls = Blocks.of_cells(obstacles, self.cols).join(self._blocks)
+        board = SqueezedBoard(self.rows, self.cols, walls, hidden_numbers)
+        label = board.label_of(start)
+        region = board.region(label)
+        border = hidden_numbers[board.next_to(label, hidden_numbers)]
+        self._blocks = self._blocks.join(region)
+        self._marked.update(border.tolist())
+        self._opened += region.area + int(border.size)
+        return BlockChanges(region, border, self.cols)
+
     # --- reading -----------------------------------------------------------------------------
 
     def symbols(self, top: int, left: int, height: int, width: int, *, show_mines: bool) -> Symbols:
@@ -203,6 +227,8 @@ class SparseEngine:
         mine[rows - top, cols - left] = True
         flag = self._flagged.mask(top, left, height, width)
         revealed = self._marked.mask(top, left, height, width) != self._inverted
+        if len(self._blocks):
+            revealed |= self._blocks.mask(top, left, height, width)
         out = np.full(shape, _HIDDEN, dtype=np.uint8)
         if show_mines:
             out[mine] = _MINE
@@ -221,7 +247,11 @@ class SparseEngine:
     def three_bv(self) -> int:
         walls = union(self._count_cells, self._mine_cells)
         pockets = find_pockets(self.rows, self.cols, walls)
+        if pockets is None:
+            squeezed = SqueezedBoard(self.rows, self.cols, Blocks.of_cells(walls, self.cols), EMPTY)
+            zero_regions = squeezed.count
+        else:
+            zero_regions = pockets.count() + int(pockets.sea)
         around, on_board = neighbours(self._numbered, self.rows, self.cols)
         next_to_zero = (on_board & ~contains(walls, around)).any(axis=1)
-        isolated_numbers = int(np.count_nonzero(~next_to_zero))
-        return pockets.count() + int(pockets.sea) + isolated_numbers
+        return zero_regions + int(np.count_nonzero(~next_to_zero))

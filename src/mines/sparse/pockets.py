@@ -6,8 +6,8 @@ against the board's edge. A wall that encloses a pocket is a 4-connected chain o
 obstacles, so it lies inside one cluster's bounding box; labelling each box (with a
 one-cell margin) finds every pocket as a component that never reaches the box's
 open sides. Every other free cell belongs to the sea, unless some cluster runs from
-one edge of the board to the opposite one and cuts the sea in two: then the whole
-board is labelled if it is small enough, and otherwise the question has no sparse answer.
+one edge of the board to the opposite one and may cut the sea in two: then there is
+no single sea, and `mines.sparse.compressed` answers instead.
 """
 
 from __future__ import annotations
@@ -21,13 +21,10 @@ from scipy import ndimage
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from mines.errors import IllegalMoveError
 from mines.sparse.cells import EMPTY, Flat, contains, expand_ranges
 
 BUCKET = 4
 """Side of the grid squares that group obstacles into clusters: neighbouring squares join."""
-WHOLE_BOARD_LIMIT = 1 << 24
-"""Boards of up to this many cells are labelled whole when a cluster cuts them in two."""
 EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
 
 
@@ -63,8 +60,9 @@ class Pockets:
         return int(np.unique(lowest[np.unique(self.labels)]).size)
 
 
-def find_pockets(rows: int, cols: int, obstacles: Flat) -> Pockets:
-    """The pockets of the free cells (all cells but the sorted, distinct `obstacles`)."""
+def find_pockets(rows: int, cols: int, obstacles: Flat) -> Pockets | None:
+    """The pockets of the free cells (all cells but the sorted, distinct `obstacles`),
+    or None when a cluster runs from edge to edge, so there may be more than one sea."""
     free_cells = rows * cols - obstacles.size
     if not obstacles.size:
         return Pockets(EMPTY, EMPTY, sea=free_cells > 0)
@@ -75,7 +73,7 @@ def find_pockets(rows: int, cols: int, obstacles: Flat) -> Pockets:
     left, right = _extent(col, cluster, count, cols)
     spans = ((top == 0) & (bottom == rows)) | ((left == 0) & (right == cols))
     if spans.any():
-        return _label_whole_board(rows, cols, obstacles)
+        return None
     cells, labels = _label_boxes(rows, cols, obstacles, top, bottom, left, right)
     return Pockets(cells, labels, sea=free_cells > np.unique(cells).size)
 
@@ -111,20 +109,6 @@ def _extent(
     np.minimum.at(low, cluster, position)
     np.maximum.at(high, cluster, position)
     return np.maximum(low - 1, 0), np.minimum(high + 2, size)
-
-
-def _label_whole_board(rows: int, cols: int, obstacles: Flat) -> Pockets:
-    if rows * cols > WHOLE_BOARD_LIMIT:
-        raise IllegalMoveError(
-            "mines and flags wall this board off from edge to edge, and the sparse engine "
-            f"floods such boards only up to {WHOLE_BOARD_LIMIT:,} cells; "
-            "remove flags from the wall, or play a board this dense with engine='dense'"
-        )
-    free = np.ones(rows * cols, dtype=bool)
-    free[obstacles] = False
-    labels, _ = ndimage.label(free.reshape(rows, cols), structure=EIGHT_CONNECTED)
-    cells = np.flatnonzero(free).astype(np.int64)
-    return Pockets(cells, labels.reshape(-1)[cells].astype(np.int64), sea=False)
 
 
 def _label_boxes(
