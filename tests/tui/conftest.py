@@ -64,6 +64,7 @@ def make_app(fake_time: FakeTime, tmp_path: Path) -> AppMaker:
             store=RecordStore(tmp_path / "records"),
             practice=practice,
             hint=hint,
+            cursor=(0, 0),
         )
 
     return make

@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
+import threading
 import types
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
 from mines.game import Game
 from mines.symbols import Cell, GameStatus
-from mines.tui.app import Hint
+from mines.tui.app import Hint, MinesApp
 from mines.tui.help import HelpScreen
 from mines.tui.store import RecordStore
 from tests.tui.conftest import AppMaker, FakeTime
 
 
-def message(app: object) -> str:
-    from mines.tui.app import MinesApp
+async def hint_given(app: MinesApp, pilot: Pilot[None]) -> None:
+    """Wait for the hint thread to answer (it calls back into the app's loop, so no block)."""
+    assert app.hint_thread is not None
+    await asyncio.to_thread(app.hint_thread.join, 10)
+    await pilot.pause()
 
-    assert isinstance(app, MinesApp)
+
+def message(app: MinesApp) -> str:
     return str(app.query_one("#message").render())
 
 
@@ -97,10 +104,27 @@ async def test_hint_moves_the_cursor_and_tells_the_risk(make_app: AppMaker) -> N
     app = make_app(4, 4, [(0, 0)], hint=stand_in)
     async with app.run_test() as pilot:
         await pilot.press("question_mark")
+        await hint_given(app, pilot)
         assert app.board.cursor == (2, 3)
         assert "25%" in message(app)
         assert "stand-in reason" in message(app)
         assert app.hints_used == 1
+
+
+async def test_a_hint_that_arrives_after_a_move_is_dropped(make_app: AppMaker) -> None:
+    answer = threading.Event()
+
+    def slow(game: Game) -> Hint:
+        answer.wait(timeout=10)
+        return StandInHint()
+
+    app = make_app(4, 4, [(0, 0)], hint=slow)
+    async with app.run_test() as pilot:
+        await pilot.press("question_mark", "f")
+        answer.set()
+        await hint_given(app, pilot)
+        assert app.board.cursor == (0, 0)
+        assert app.hints_used == 0
 
 
 async def test_hint_asks_the_solver_module(
@@ -112,6 +136,7 @@ async def test_hint_asks_the_solver_module(
     app = make_app(4, 4, [(0, 0)])
     async with app.run_test() as pilot:
         await pilot.press("question_mark")
+        await hint_given(app, pilot)
         assert app.board.cursor == (2, 3)
 
 
@@ -122,6 +147,7 @@ async def test_hint_without_the_solver_says_so(
     app = make_app(4, 4, [(0, 0)])
     async with app.run_test() as pilot:
         await pilot.press("question_mark")
+        await hint_given(app, pilot)
         assert "solver" in message(app)
 
 
@@ -134,6 +160,7 @@ async def test_hint_from_the_real_solver_is_a_safe_cell(make_app: AppMaker) -> N
         await pilot.press("space")
         assert app.game.view(0, 0, 1, 1)[0, 0] is Cell.ONE
         await pilot.press("question_mark")
+        await hint_given(app, pilot)
         row, col = app.board.cursor
         assert app.game.view(row, col, 1, 1)[row, col] is Cell.HIDDEN
         # One mine, next to (0, 0): the mine count proves the far cells safe.
@@ -188,6 +215,7 @@ async def test_finished_games_are_saved(make_app: AppMaker, tmp_path: Path) -> N
     app = make_app(3, 3, [(0, 0)], hint=stand_in)
     async with app.run_test() as pilot:
         await pilot.press("question_mark")
+        await hint_given(app, pilot)
         assert app.board.cursor == (2, 2), "the stand-in's (2, 3) is clamped to the board"
         await pilot.press("space")
         assert app.game.status is GameStatus.WON

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import threading
 from collections.abc import Callable
 from fractions import Fraction
 from typing import ClassVar, Protocol
@@ -96,7 +98,9 @@ class MinesApp(App[None]):
         store: RecordStore | None = None,
         practice: bool = False,
         hint: Callable[[Game], Hint] = solver_hint,
+        cursor: tuple[int, int] | None = None,
     ) -> None:
+        """`cursor` is where the cursor starts: the middle of the board unless given."""
         super().__init__()
         self.game = game
         self.clock = clock
@@ -107,8 +111,12 @@ class MinesApp(App[None]):
         self._theme = theme
         self._store = store
         self._hint = hint
+        self._start_cursor = cursor
         self._unsubscribe: Callable[[], None] = game.on_status(self._game_over)
         self._status_shown = ""
+        # Counts moves and new games, so that a hint arriving after either is dropped.
+        self._turn = 0
+        self.hint_thread: threading.Thread | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -119,6 +127,7 @@ class MinesApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.board.move_cursor(*(self._start_cursor or (self.game.rows // 2, self.game.cols // 2)))
         self.board.focus()
         self.update_status()
         self.say("Arrows/hjkl/WASD move, space reveals, f flags. F1 for help.")
@@ -147,6 +156,7 @@ class MinesApp(App[None]):
         self._unsubscribe()
         self.game = game
         self._unsubscribe = game.on_status(self._game_over)
+        self._turn += 1
         self.board.show_game(game)
         self.update_status()
 
@@ -163,6 +173,7 @@ class MinesApp(App[None]):
         self.say(f"{verdict} {self.game.elapsed:.1f}s. n for a new game.{undo}")
 
     def on_board_moved(self, message: Board.Moved) -> None:
+        self._turn += 1
         if message.error is not None:
             self.say(
                 "The game is over: n starts a new one."
@@ -193,18 +204,33 @@ class MinesApp(App[None]):
         if self.game.status.is_over:
             self.say("The game is over: n starts a new one.")
             return
+        self.say("Looking for the safest cell...")
+        # A daemon thread, not a Textual worker: on a big board the solver may think for
+        # many seconds, and quitting must not wait for it.
+        self.hint_thread = threading.Thread(
+            target=self._find_hint, args=(self.game, self._turn), daemon=True
+        )
+        self.hint_thread.start()
+
+    def _find_hint(self, game: Game, turn: int) -> None:
         try:
-            hint = self._hint(self.game)
+            hint = self._hint(game)
         except MinesError as error:
-            self.say(str(error))
+            self._from_thread(self.say, str(error))
             return
+        self._from_thread(self._show_hint, hint, game, turn)
+
+    def _from_thread(self, callback: Callable[..., None], *args: object) -> None:
+        with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
+            self.call_from_thread(callback, *args)
+
+    def _show_hint(self, hint: Hint, game: Game, turn: int) -> None:
+        if game is not self.game or turn != self._turn:
+            return  # the player moved on while the solver thought
         self.hints_used += 1
         self.board.move_cursor(hint.row, hint.col)
-        where = f"({hint.row}, {hint.col})"
-        risk = (
-            "is safe" if hint.safe else f"has the lowest risk, {float(hint.mine_probability):.0%}"
-        )
-        self.say(f"Hint: {where} {risk}. {hint.reason}")
+        risk = "is safe" if hint.safe else f"risks a mine, {float(hint.mine_probability):.0%}"
+        self.say(f"Hint: ({hint.row}, {hint.col}) {risk}. {hint.reason}")
 
     def action_pause(self) -> None:
         paused = not self.clock.paused

@@ -180,6 +180,10 @@ class Board(ScrollView, can_focus=True):
         if (scroll_x, scroll_y) != tuple(self.scroll_offset):
             self.scroll_to(scroll_x, scroll_y, animate=False)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Keep the cursor in sight when the terminal (or the board's space) changes size."""
+        self._follow_cursor()
+
     def action_move(self, rows: int, cols: int) -> None:
         self.move_cursor(self.cursor[0] + rows, self.cursor[1] + cols)
 
