@@ -17,6 +17,7 @@ from mines.symbols import Cell, GameStatus
 from mines.tui.app import Hint, MinesApp
 from mines.tui.help import HelpScreen
 from mines.tui.store import RecordStore
+from mines.tui.themes import THEMES
 from tests.tui.conftest import AppMaker, FakeTime
 
 
@@ -228,3 +229,28 @@ async def test_finished_games_are_saved(make_app: AppMaker, tmp_path: Path) -> N
     assert saved.hints == 1
     assert saved.three_bv == app.game.three_bv
     assert len(app.saved) == 1
+
+
+async def test_t_cycles_the_themes(make_app: AppMaker) -> None:
+    app = make_app(4, 4, [(0, 0)])
+    async with app.run_test() as pilot:
+        classic, mono = THEMES["classic"], THEMES["mono"]
+        cursor_cell = next(iter(app.board.render_line(0)))
+        assert cursor_cell.style == classic.styles[Cell.HIDDEN] + classic.cursor
+        await pilot.press("t")
+        assert "colorblind" in message(app)
+        await pilot.press("t")
+        hidden_cell = next(iter(app.board.render_line(1)))
+        assert hidden_cell.style == mono.styles[Cell.HIDDEN]
+        assert hidden_cell.text == ". "
+        await pilot.press("t")
+        assert "classic" in message(app)
+
+
+async def test_the_status_line_names_the_board(make_app: AppMaker) -> None:
+    app = make_app(9, 9, [(i // 9, i % 9) for i in range(10)])
+    async with app.run_test() as pilot:
+        assert "beginner · 9x9, 10 mines" in str(app.query_one("#status").render())
+        assert "Ready" in str(app.query_one("#status").render())
+        await pilot.press("n")
+        assert "mines left 10" in str(app.query_one("#status").render())

@@ -100,7 +100,7 @@ def play_app(args: argparse.Namespace) -> int:
     )
     app.run()
     if app.saved:
-        print(f"Saved {len(app.saved)} finished games to {data_dir()} (see mines stats).")
+        print(f"Finished games saved: {len(app.saved)}, in {data_dir()} (see mines stats).")
     return 0
 
 

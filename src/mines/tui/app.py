@@ -16,14 +16,13 @@ from textual.widgets import Footer, Static
 
 from mines.errors import MinesError
 from mines.game import Game
-from mines.presets import preset
+from mines.presets import preset, preset_of
 from mines.symbols import GameStatus
 from mines.tui.board import Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
-from mines.tui.stats import board_name
 from mines.tui.store import RecordStore
-from mines.tui.themes import Theme
+from mines.tui.themes import THEMES, Theme
 from mines.tui.undo import without_last_move
 
 GameMaker = Callable[[int, int, int], Game]
@@ -65,9 +64,10 @@ def status_text(game: Game, paused: bool) -> str:
         state = "Lost"
     else:
         state = "Playing" if game.started else "Ready"
-    game_id = f" · {game.game_id}" if game.game_id else ""
-    name = board_name(game.rows, game.cols, game.mines)
-    return f"{name}{game_id}   mines left {game.mines_left}   time {game.elapsed:.1f}s   {state}"
+    size = str(game.game_id) if game.game_id else f"{game.rows}x{game.cols}, {game.mines} mines"
+    name = preset_of(game.rows, game.cols, game.mines)
+    label = f"{name} · {size}" if name else size
+    return f"{label}   mines left {game.mines_left}   time {game.elapsed:.1f}s   {state}"
 
 
 class MinesApp(App[None]):
@@ -84,6 +84,9 @@ class MinesApp(App[None]):
         Binding("question_mark", "hint", "Hint", key_display="?", tooltip="Hint: the safest cell"),
         Binding("p", "pause", "Pause", tooltip="Pause: stop the timer and hide the board"),
         Binding("u", "undo", "Undo", tooltip="Undo the last move (practice games only)"),
+        Binding(
+            "t", "next_theme", "Theme", show=False, tooltip="Next theme (classic, colorblind, mono)"
+        ),
         Binding("f1,i", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -255,6 +258,12 @@ class MinesApp(App[None]):
             self.say(str(error))
             return
         self.say("Undone.")
+
+    def action_next_theme(self) -> None:
+        names = list(THEMES)
+        self._theme = THEMES[names[(names.index(self._theme.name) + 1) % len(names)]]
+        self.board.set_theme(self._theme)
+        self.say(f"Theme: {self._theme.name}")
 
     def action_help(self) -> None:
         self.push_screen(
