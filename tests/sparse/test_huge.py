@@ -130,7 +130,7 @@ def test_a_long_thin_board_cut_by_its_mines_floods_one_stretch_at_a_time() -> No
 def test_a_flood_too_big_to_squeeze_is_refused_with_a_reason() -> None:
     game = Game(3, 30_000_000, 1, placer=FixedPlacer([(1, 1000)]))
     with (
-        patch.object(compressed, "SQUEEZED_LIMIT", 10),
+        patch.object(compressed, "SQUEEZED_LIMIT", 2),
         pytest.raises(IllegalMoveError, match=r"edge to edge.*remove flags"),
     ):
         game.reveal(1, 0)

@@ -10,7 +10,6 @@ from scipy import ndimage
 from mines import FixedPlacer, Game
 from mines.sparse import engine as sparse_module
 from mines.sparse.blocks import Blocks
-from mines.sparse.cells import EMPTY
 from mines.sparse.compressed import SqueezedBoard
 from mines.sparse.pockets import find_pockets
 
@@ -45,7 +44,7 @@ def test_blocks_cover_exactly_the_cells(grid: np.ndarray) -> None:
 def test_squeezed_regions_are_the_board_regions(grid: np.ndarray) -> None:
     rows, cols = grid.shape
     labels, count = ndimage.label(~grid, structure=EIGHT)
-    squeezed = SqueezedBoard(rows, cols, Blocks.of_cells(flat_of(grid), cols), EMPTY)
+    squeezed = SqueezedBoard(rows, cols, Blocks.of_cells(flat_of(grid), cols))
     assert squeezed.count == count
     for label in range(1, count + 1):
         cell = int(np.flatnonzero(labels == label)[0])

@@ -2,10 +2,10 @@
 
 When a wall of obstacles runs from edge to edge, the board has more than one big
 region and the pocket labelling cannot tell them apart. Obstacles then become
-blocks (rectangles); every row or column where a block starts or ends is kept,
-and the rows (columns) between two kept ones, alike by construction, shrink to a
-single row (column). Eight-connected regions of the squeezed grid are those of the
-board, so a region comes back as blocks: the squeezed cells it covers.
+blocks (rectangles), and the rows where blocks start or end cut the rows into
+runs whose rows are all alike; each run shrinks to one row, and the same for
+columns. Eight-connected regions of the squeezed grid are those of the board, so
+a region comes back as blocks: the squeezed cells it covers.
 """
 
 from __future__ import annotations
@@ -16,32 +16,27 @@ from scipy import ndimage
 
 from mines.errors import IllegalMoveError
 from mines.sparse.blocks import Blocks
-from mines.sparse.cells import Flat
+from mines.sparse.cells import Flat, neighbours
 
 SQUEEZED_LIMIT = 1 << 25
 """The most cells a squeezed grid may have; beyond it a flood across walls is refused."""
 EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
 
 
-def _parts(size: int, kept: Flat) -> Flat:
-    """Where each part of an axis starts: every kept line alone, the lines between as one."""
-    starts = np.unique(np.concatenate([[0], kept, kept + 1]))
+def _parts(size: int, cuts: Flat) -> Flat:
+    """Where each part of an axis starts, given the lines where some block starts or ends."""
+    starts = np.unique(np.concatenate([[0], cuts]))
     parts: Flat = starts[starts < size]
     return parts
 
 
 class SqueezedBoard:
-    """The board's free cells, labelled on the squeezed grid of some obstacle blocks.
+    """The board's free cells, labelled on the squeezed grid of some obstacle blocks."""
 
-    Rows and columns of `exact` cells are kept as single lines, so that the
-    neighbours of those cells on the squeezed grid are exactly their neighbours.
-    """
-
-    def __init__(self, rows: int, cols: int, walls: Blocks, exact: Flat):
+    def __init__(self, rows: int, cols: int, walls: Blocks):
         self.rows, self.cols = rows, cols
-        exact_rows, exact_cols = np.divmod(exact, cols)
-        self._row_starts = _parts(rows, np.concatenate([walls.top, walls.bottom - 1, exact_rows]))
-        self._col_starts = _parts(cols, np.concatenate([walls.left, walls.right - 1, exact_cols]))
+        self._row_starts = _parts(rows, np.concatenate([walls.top, walls.bottom]))
+        self._col_starts = _parts(cols, np.concatenate([walls.left, walls.right]))
         height, width = self._row_starts.size, self._col_starts.size
         if height * width > SQUEEZED_LIMIT:
             raise IllegalMoveError(
@@ -91,14 +86,10 @@ class SqueezedBoard:
             col_ends[after - 1],
         )
 
-    def next_to(self, label: int, exact: Flat) -> npt.NDArray[np.bool_]:
-        """Which of the `exact` cells have a neighbour in the region `label`."""
-        rows, cols = np.divmod(exact, self.cols)
-        part_row, part_col = self._row_part(rows), self._col_part(cols)
-        padded = np.pad(self._labels == label, 1)
-        touching = np.zeros(exact.size, dtype=bool)
-        for d_row in (-1, 0, 1):
-            for d_col in (-1, 0, 1):
-                if d_row or d_col:
-                    touching |= padded[part_row + 1 + d_row, part_col + 1 + d_col]
-        return touching
+    def next_to(self, label: int, cells: Flat) -> npt.NDArray[np.bool_]:
+        """Which of `cells` have a neighbour in the region `label`."""
+        around, on_board = neighbours(cells, self.rows, self.cols)
+        rows, cols = np.divmod(around[on_board], self.cols)
+        in_region = np.zeros(around.shape, dtype=bool)
+        in_region[on_board] = self._labels[self._row_part(rows), self._col_part(cols)] == label
+        return np.asarray(in_region.any(axis=1), dtype=bool)

@@ -202,7 +202,7 @@ class SparseEngine:
     def _flood_across_walls(self, start: int, obstacles: Flat, hidden_numbers: Flat) -> CellChanges:
         """Flood a big region on a board that walls cut up: label the squeezed grid."""
         walls = Blocks.of_cells(obstacles, self.cols).join(self._blocks)
-        board = SqueezedBoard(self.rows, self.cols, walls, hidden_numbers)
+        board = SqueezedBoard(self.rows, self.cols, walls)
         label = board.label_of(start)
         region = board.region(label)
         border = hidden_numbers[board.next_to(label, hidden_numbers)]
@@ -248,7 +248,7 @@ class SparseEngine:
         walls = union(self._count_cells, self._mine_cells)
         pockets = find_pockets(self.rows, self.cols, walls)
         if pockets is None:
-            squeezed = SqueezedBoard(self.rows, self.cols, Blocks.of_cells(walls, self.cols), EMPTY)
+            squeezed = SqueezedBoard(self.rows, self.cols, Blocks.of_cells(walls, self.cols))
             zero_regions = squeezed.count
         else:
             zero_regions = pockets.count() + int(pockets.sea)
