@@ -31,10 +31,15 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from mines.server.app import create_app
+    from mines.server.games import GameService
+    from mines.server.storage import open_storage
 
     settings = Settings(database=args.db or default_database(), max_cells=args.max_cells)
-    app = create_app(settings)
+    service = GameService(open_storage(settings.database), settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"mines server at http://{host}:{args.port}/  (games in {settings.database})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    try:
+        uvicorn.run(create_app(service), host=args.host, port=args.port, log_level="warning")
+    finally:
+        service.close()
     return 0

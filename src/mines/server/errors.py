@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -35,8 +36,9 @@ STATUS: dict[type[Exception], int] = {
 }
 
 
-def error(status: int, message: str) -> JSONResponse:
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+def error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
+    if status == 401:
+        headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
     return JSONResponse({"detail": message}, status_code=status, headers=headers)
 
 
@@ -60,7 +62,9 @@ def install_handlers(app: FastAPI) -> None:
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)
-        return error(exc.status_code, str(exc.detail))
+        # FastAPI answers a body it cannot even decode with 400; malformed input is 422 here.
+        status = 422 if exc.status_code == 400 else exc.status_code
+        return error(status, str(exc.detail), exc.headers)
 
     async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)

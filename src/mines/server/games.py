@@ -225,8 +225,7 @@ class GameService:
         with self._reading(game_id) as (row, game):
             if not game.status.is_over:
                 raise IllegalMoveError(
-                    "the record (with the mine layout) is published once the game is over; "
-                    "this game is in progress"
+                    "a game's record is published once the game is over; this game is in progress"
                 )
             return {"id": row.id, "created_at": row.created_at, **game.record().to_dict()}
 

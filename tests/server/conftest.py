@@ -1,0 +1,89 @@
+"""Server test fixtures: an app on a temporary SQLite file, with a clock and seeds tests control."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mines.placement import RandomPlacer
+from mines.server.app import create_app
+from mines.server.games import GameService
+from mines.server.settings import Settings
+from mines.server.storage import open_storage
+
+
+class FakeClock:
+    """Wall time that moves only when a test says so."""
+
+    def __init__(self, now: float = 1_700_000_000.0):
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Server:
+    """A test client on an app whose storage, clock and seeds the test chose."""
+
+    def __init__(self, database: str, clock: FakeClock, **limits: int):
+        self.database = database
+        self.clock = clock
+        self.settings = Settings(database=database, **limits)
+        self.next_seed = 1000
+        storage = open_storage(database)
+        self.service = GameService(storage, self.settings, wall=clock, seeds=self._seed)
+        self.client = TestClient(create_app(self.service))
+
+    def _seed(self) -> int:
+        """The seeds the server draws for games created without one, in an order tests know."""
+        self.next_seed += 1
+        return self.next_seed - 1
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        response = self.client.post("/api/games", json=body or {"preset": "beginner"})
+        assert response.status_code == 201, response.text
+        game: dict[str, Any] = response.json()
+        return game
+
+    def move(self, game: dict[str, Any], kind: str, row: int, col: int) -> Any:
+        return self.client.post(
+            f"/api/games/{game['id']}/{kind}",
+            json={"row": row, "col": col},
+            headers={"Authorization": f"Bearer {game['token']}"},
+        )
+
+    def close(self) -> None:
+        self.service.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+@pytest.fixture
+def server(sqlite_url: str, clock: FakeClock) -> Iterator[Server]:
+    test_server = Server(sqlite_url, clock)
+    yield test_server
+    test_server.close()
+
+
+def layout(
+    seed: int, rows: int, cols: int, mines: int, first: tuple[int, int], rule: str = "opening"
+) -> set[tuple[int, int]]:
+    """The mines a seeded game gets for its first click: the server uses the same placer."""
+    positions = RandomPlacer(seed, rule).place(rows, cols, mines, first)
+    return {(int(r), int(c)) for r, c in positions.tolist()}
+
+
+def safe_cells(rows: int, cols: int, mines: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    return [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in mines]

@@ -1,0 +1,310 @@
+"""The HTTP API: every endpoint, its answers and its errors, on a SQLite file."""
+
+from __future__ import annotations
+
+import pytest
+
+from mines.server.settings import Settings
+from tests.server.conftest import FakeClock, Server, layout, safe_cells
+
+
+def test_create_from_preset_gives_id_token_and_hidden_view(server: Server) -> None:
+    game = server.create(preset="expert")
+    assert set(game) == {"id", "token", "view"}
+    view = game["view"]
+    assert (view["rows"], view["cols"], view["mines_left"]) == (16, 30, 99)
+    assert view["status"] == "IN_PROGRESS"
+    assert view["elapsed"] == 0
+    assert view["cells"] == ["H" * 30] * 16
+
+
+def test_create_custom_board(server: Server) -> None:
+    view = server.create(rows=5, cols=7, mines=3)["view"]
+    assert (view["rows"], view["cols"], view["mines_left"]) == (5, 7, 3)
+    assert [len(line) for line in view["cells"]] == [7] * 5
+
+
+def test_get_returns_the_same_view(server: Server) -> None:
+    game = server.create()
+    server.move(game, "flag", 2, 3)
+    answer = server.client.get(f"/api/games/{game['id']}")
+    assert answer.status_code == 200
+    assert answer.json()["id"] == game["id"]
+    assert answer.json()["view"]["cells"][2][3] == "F"
+
+
+def test_reveal_reports_changed_cells_with_symbols(server: Server) -> None:
+    game = server.create(preset="beginner", seed=7)
+    answer = server.move(game, "reveal", 4, 4)
+    assert answer.status_code == 200
+    body = answer.json()
+    cells = body["view"]["cells"]
+    assert body["changed_complete"] is True
+    assert [4, 4, cells[4][4]] in body["changed"]
+    assert len(body["changed"]) > 1  # the first click opens an area
+    for row, col, symbol in body["changed"]:
+        assert cells[row][col] == symbol
+    opened = {(r, c) for r, line in enumerate(cells) for c, s in enumerate(line) if s != "H"}
+    assert opened == {(r, c) for r, c, _ in body["changed"]}
+
+
+def test_flag_toggles_and_counts(server: Server) -> None:
+    game = server.create()
+    first = server.move(game, "flag", 0, 0).json()
+    assert first["changed"] == [[0, 0, "F"]]
+    assert first["view"]["mines_left"] == 9
+    second = server.move(game, "flag", 0, 0).json()
+    assert second["changed"] == [[0, 0, "H"]]
+    assert second["view"]["mines_left"] == 10
+
+
+def test_chord_opens_the_neighbours_of_a_satisfied_number(server: Server) -> None:
+    rows, cols, mines = 9, 9, 10
+    mine_set = layout(11, rows, cols, mines, (4, 4))
+    game = server.create(preset="beginner", seed=11)
+    cells = server.move(game, "reveal", 4, 4).json()["view"]["cells"]
+    # A revealed number with hidden mine neighbours: flag them all, then chord.
+    for r in range(rows):
+        for c in range(cols):
+            if cells[r][c] not in "12345678":
+                continue
+            around = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
+            around = [(y, x) for y, x in around if 0 <= y < rows and 0 <= x < cols]
+            hidden = [(y, x) for y, x in around if cells[y][x] == "H"]
+            hidden_safe = [cell for cell in hidden if cell not in mine_set]
+            if hidden_safe:
+                for y, x in around:
+                    if (y, x) in mine_set:
+                        server.move(game, "flag", y, x)
+                answer = server.move(game, "chord", r, c).json()
+                changed = {(y, x) for y, x, _ in answer["changed"]}
+                assert set(hidden_safe) <= changed
+                return
+    pytest.fail("no number with hidden safe neighbours on this board")
+
+
+def test_win_freezes_the_timer_and_publishes_the_record(server: Server, clock: FakeClock) -> None:
+    mine_set = layout(5, 9, 9, 10, (0, 0))
+    game = server.create(preset="beginner", seed=5)
+    server.move(game, "reveal", 0, 0)
+    clock.now += 12.5
+    record_before = server.client.get(f"/api/games/{game['id']}/record")
+    assert record_before.status_code == 409
+    assert "in progress" in record_before.json()["detail"]
+    last = None
+    for r, c in safe_cells(9, 9, mine_set):
+        last = server.move(game, "reveal", r, c).json()
+        if last["view"]["status"] == "WON":
+            break
+    assert last is not None
+    assert last["view"]["status"] == "WON"
+    assert last["view"]["elapsed"] == 12.5
+    clock.now += 100
+    assert server.client.get(f"/api/games/{game['id']}").json()["view"]["elapsed"] == 12.5
+    record = server.client.get(f"/api/games/{game['id']}/record").json()
+    assert record["status"] == "WON"
+    assert {tuple(p) for p in record["layout"]} == mine_set
+    assert record["moves"][0] == ["O0,0", 0.0]
+    assert record["elapsed"] == 12.5
+
+
+def test_loss_shows_the_mines_and_ends_the_game(server: Server) -> None:
+    mine_set = layout(3, 9, 9, 10, (0, 0), rule="any")
+    game = server.create(preset="beginner", seed=3, first_click="any")
+    row, col = sorted(mine_set)[0]
+    view = server.move(game, "reveal", row, col).json()["view"]
+    assert view["status"] == "LOST"
+    assert view["cells"][row][col] == "X"
+    lines = view["cells"]
+    shown = {(r, c) for r, line in enumerate(lines) for c, s in enumerate(line) if s in "MX"}
+    assert shown == mine_set
+    again = server.move(game, "reveal", 0, 0)
+    assert again.status_code == 409
+    assert "over" in again.json()["detail"]
+
+
+def test_moves_need_the_games_token(server: Server) -> None:
+    game = server.create()
+    other = server.create()
+    url = f"/api/games/{game['id']}/reveal"
+    missing = server.client.post(url, json={"row": 0, "col": 0})
+    assert missing.status_code == 401
+    assert missing.headers["www-authenticate"] == "Bearer"
+    wrong = server.client.post(
+        url, json={"row": 0, "col": 0}, headers={"Authorization": f"Bearer {other['token']}"}
+    )
+    assert wrong.status_code == 403
+    basic = server.client.post(url, json={"row": 0, "col": 0}, headers={"Authorization": "Basic x"})
+    assert basic.status_code == 401
+    cells = server.client.get(f"/api/games/{game['id']}").json()["view"]["cells"]
+    assert cells == ["H" * 9] * 9  # nothing changed
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"rows": 0, "cols": 5, "mines": 1}, "rows"),
+        ({"rows": 3, "cols": 3, "mines": 9}, "mines must be"),
+        ({"rows": 3000, "cols": 3000, "mines": 1}, "at most 1,000,000"),
+        ({"preset": "expert", "rows": 3, "cols": 3, "mines": 1}, "not both"),
+        ({"rows": 3, "cols": 3}, "all of"),
+        ({"preset": "huge"}, "preset"),
+        ({"preset": "beginner", "seed": -1}, "seed"),
+        ({"preset": "beginner", "first_click": "corner"}, "first_click"),
+        ({"preset": "beginner", "player": "<script>"}, "player"),
+        ({"preset": "beginner", "colour": "red"}, "colour"),
+        ({"rows": "9", "cols": 9, "mines": 1}, "rows"),
+    ],
+)
+def test_bad_new_games_are_422_with_a_reason(
+    server: Server, body: dict[str, object], words: str
+) -> None:
+    answer = server.client.post("/api/games", json=body)
+    assert answer.status_code == 422
+    assert words in answer.json()["detail"]
+
+
+def test_malformed_json_is_422(server: Server) -> None:
+    answer = server.client.post(
+        "/api/games", content=b"{not json", headers={"Content-Type": "application/json"}
+    )
+    assert answer.status_code == 422
+    assert answer.json()["detail"]
+
+
+def test_move_errors(server: Server) -> None:
+    game = server.create()
+    outside = server.move(game, "reveal", 9, 0)
+    assert outside.status_code == 422
+    assert "outside the 9x9 board" in outside.json()["detail"]
+    server.move(game, "flag", 1, 1)
+    flagged = server.move(game, "reveal", 1, 1)
+    assert flagged.status_code == 409
+    assert "flagged" in flagged.json()["detail"]
+    bad_body = server.client.post(
+        f"/api/games/{game['id']}/reveal",
+        json={"row": -1},
+        headers={"Authorization": f"Bearer {game['token']}"},
+    )
+    assert bad_body.status_code == 422
+
+
+def test_unknown_game_is_404(server: Server) -> None:
+    assert server.client.get("/api/games/nope").status_code == 404
+    assert server.client.get("/api/games/nope/record").status_code == 404
+    answer = server.client.post(
+        "/api/games/nope/flag", json={"row": 0, "col": 0}, headers={"Authorization": "Bearer x"}
+    )
+    assert answer.status_code == 404
+    assert "nope" in answer.json()["detail"]
+
+
+def test_window_reads_part_of_the_board(server: Server) -> None:
+    game = server.create(rows=50, cols=40, mines=100, seed=2)
+    server.move(game, "flag", 10, 12)
+    answer = server.client.get(f"/api/games/{game['id']}?top=9&left=11&height=3&width=4")
+    view = answer.json()["view"]
+    assert (view["top"], view["left"]) == (9, 11)
+    assert view["cells"] == ["HHHH", "HFHH", "HHHH"]
+    outside = server.client.get(f"/api/games/{game['id']}?top=48&height=5")
+    assert outside.status_code == 422
+    assert "does not fit" in outside.json()["detail"]
+
+
+def test_big_boards_need_a_window(sqlite_url: str, clock: FakeClock) -> None:
+    small = Server(sqlite_url, clock, view_limit=100, move_window=6, changed_limit=5)
+    try:
+        game = small.create(rows=30, cols=30, mines=10, seed=4)
+        assert len(game["view"]["cells"]) == 6  # created: a window at the top left
+        whole = small.client.get(f"/api/games/{game['id']}")
+        assert whole.status_code == 422
+        assert "ask for a window" in whole.json()["detail"]
+        answer = small.move(game, "reveal", 15, 15).json()
+        view = answer["view"]
+        assert (view["top"], view["left"], len(view["cells"]), len(view["cells"][0])) == (
+            12,
+            12,
+            6,
+            6,
+        )
+        # A flood bigger than the limit: the list is cut and says so; the view is complete.
+        assert answer["changed_complete"] is False
+        assert len(answer["changed"]) == 5
+        for row, col, symbol in answer["changed"]:
+            assert view["cells"][row - 12][col - 12] == symbol
+    finally:
+        small.close()
+
+
+def test_leaderboard_ranks_won_games_by_time(server: Server, clock: FakeClock) -> None:
+    # Server-drawn seeds rank; the fixture's seeds come from a counter the test knows.
+    times = {"ann": 30.0, "bob": 10.0, "cy": 20.0}
+    for player, seconds in times.items():
+        seed = server.next_seed
+        game = server.create(preset="beginner", player=player)
+        mine_set = layout(seed, 9, 9, 10, (0, 0))
+        server.move(game, "reveal", 0, 0)
+        clock.now += seconds
+        for r, c in safe_cells(9, 9, mine_set):
+            if server.move(game, "reveal", r, c).json()["view"]["status"] == "WON":
+                break
+    seeded = server.create(preset="beginner", seed=5, player="cheater")
+    for r, c in [(0, 0), *safe_cells(9, 9, layout(5, 9, 9, 10, (0, 0)))]:
+        server.move(seeded, "reveal", r, c)
+    board = server.client.get("/api/leaderboard?preset=beginner").json()
+    assert [e["player"] for e in board["entries"]] == ["bob", "cy", "ann"]
+    assert [e["time"] for e in board["entries"]] == [10.0, 20.0, 30.0]
+    assert [e["rank"] for e in board["entries"]] == [1, 2, 3]
+    no_guess = server.client.get("/api/leaderboard?preset=beginner&no_guess=true").json()
+    assert no_guess["entries"] == []
+    assert server.client.get("/api/leaderboard?preset=huge").status_code == 422
+
+
+def test_no_guess_games(server: Server) -> None:
+    pytest.importorskip("mines.solver", reason="no-guess boards need the solver package")
+    game = server.create(preset="beginner", no_guess=True, seed=9)
+    answer = server.move(game, "reveal", 4, 4)
+    assert answer.status_code == 200
+    assert answer.json()["view"]["status"] != "LOST"
+    clash = server.client.post(
+        "/api/games", json={"preset": "beginner", "no_guess": True, "first_click": "any"}
+    )
+    assert clash.status_code == 422
+
+
+def test_the_browser_client_is_served(server: Server) -> None:
+    page = server.client.get("/")
+    assert page.status_code == 200
+    assert "app.js" in page.text
+    assert server.client.get("/static/app.js").status_code == 200
+    assert server.client.get("/openapi.json").json()["paths"]["/api/games"]
+
+
+def test_websocket_pushes_each_move(server: Server) -> None:
+    game = server.create()
+    with server.client.websocket_connect(f"/api/games/{game['id']}/live") as socket:
+        first = socket.receive_json()
+        assert first["type"] == "view"
+        assert first["view"]["cells"] == ["H" * 9] * 9
+        server.move(game, "flag", 3, 4)
+        pushed = socket.receive_json()
+        assert pushed["type"] == "move"
+        assert pushed["move"] == "F3,4"
+        assert pushed["changed"] == [[3, 4, "F"]]
+        assert pushed["mines_left"] == 9
+
+
+def test_websocket_for_an_unknown_game_closes(server: Server) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with (
+        server.client.websocket_connect("/api/games/nope/live") as socket,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        socket.receive_json()
+    assert closed.value.code == 4404
+
+
+def test_settings_defaults_allow_1000_by_1000() -> None:
+    settings = Settings(database="sqlite:///x")
+    assert settings.max_cells >= 1000 * 1000

@@ -1,0 +1,109 @@
+"""PostgreSQL: the same games on the machine's server, and two processes racing on one game."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.conftest import FakeClock, Server, layout, safe_cells
+from tests.server.processes import server_process
+
+pytestmark = pytest.mark.postgres
+
+PG_URL = os.environ.get("MINES_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A schema of its own in the test database, dropped afterwards."""
+    psycopg = pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg")
+    try:
+        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=3)
+    except psycopg.Error as error:
+        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}: {error}")
+    schema = f"mines_test_{uuid.uuid4().hex[:12]}"
+    try:
+        yield f"{PG_URL}?schema={schema}"
+    finally:
+        admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        admin.close()
+
+
+def test_a_game_is_played_won_and_ranked(pg_url: str) -> None:
+    clock = FakeClock()
+    server = Server(pg_url, clock)
+    try:
+        seed = server.next_seed
+        game = server.create(preset="beginner", player="pg")
+        server.move(game, "reveal", 0, 0)
+        clock.now += 4.25
+        for r, c in safe_cells(9, 9, layout(seed, 9, 9, 10, (0, 0))):
+            server.move(game, "reveal", r, c)
+        assert server.client.get(f"/api/games/{game['id']}").json()["view"]["status"] == "WON"
+        board = server.client.get("/api/leaderboard?preset=beginner").json()["entries"]
+        assert [(e["player"], e["time"]) for e in board] == [("pg", 4.25)]
+    finally:
+        server.close()
+    again = Server(pg_url, clock)  # a restart reads the same games back
+    try:
+        record = again.client.get(f"/api/games/{game['id']}/record").json()
+        assert record["status"] == "WON"
+        assert record["elapsed"] == 4.25
+    finally:
+        again.close()
+
+
+def _post(
+    client: httpx.Client, url: str, game: dict[str, Any], kind: str, cell: tuple[int, int]
+) -> int:
+    answer = client.post(
+        f"{url}/api/games/{game['id']}/{kind}",
+        json={"row": cell[0], "col": cell[1]},
+        headers={"Authorization": f"Bearer {game['token']}"},
+    )
+    return answer.status_code
+
+
+def test_two_processes_racing_on_one_game_lose_and_double_nothing(pg_url: str) -> None:
+    toggles = 41
+    with server_process(pg_url) as one, server_process(pg_url) as two:
+        game = httpx.post(f"{one.url}/api/games", json={"rows": 30, "cols": 30, "mines": 10}).json()
+        assert _post(httpx.Client(), one.url, game, "reveal", (15, 15)) == 200
+        lines = httpx.get(f"{two.url}/api/games/{game['id']}").json()["view"]["cells"]
+        hidden = [(r, c) for r, line in enumerate(lines) for c, s in enumerate(line) if s == "H"]
+        toggled, singles = hidden[0], hidden[1:9]
+        jobs = [(toggled, i) for i in range(toggles)]
+        jobs += [(cell, i) for i, cell in enumerate(singles)]
+
+        def run(job: tuple[tuple[int, int], int]) -> int:
+            cell, i = job
+            with httpx.Client() as client:
+                return _post(client, (one.url, two.url)[i % 2], game, "flag", cell)
+
+        with ThreadPoolExecutor(max_workers=12) as pool:
+            statuses = list(pool.map(run, jobs))
+        assert statuses == [200] * len(jobs)
+        views = [
+            httpx.get(f"{url}/api/games/{game['id']}").json()["view"] for url in (one.url, two.url)
+        ]
+    assert views[0]["cells"] == views[1]["cells"]
+    cells = views[0]["cells"]
+    assert cells[toggled[0]][toggled[1]] == ("F" if toggles % 2 else "H")
+    assert all(cells[r][c] == "F" for r, c in singles)
+    assert views[0]["mines_left"] == 10 - len(singles) - toggles % 2
+
+    import psycopg
+
+    schema = pg_url.rsplit("schema=", 1)[1]
+    with psycopg.connect(PG_URL) as check:
+        check.execute(f'SET search_path TO "{schema}"')
+        seqs = [row[0] for row in check.execute("SELECT seq FROM moves ORDER BY seq").fetchall()]
+        version = check.execute("SELECT version FROM games").fetchone()
+    assert seqs == list(range(1, len(jobs) + 2))  # the reveal, then every flag once
+    assert version == (len(jobs) + 1,)
