@@ -13,9 +13,29 @@ Flat = npt.NDArray[np.int64]
 EMPTY: Flat = np.zeros(0, dtype=np.int64)
 
 
+def distinct(values: npt.NDArray[np.int64]) -> Flat:
+    """The sorted distinct values (by sorting: numpy's hashing `unique` is many times slower)."""
+    ordered = np.sort(values.reshape(-1))
+    keep = np.ones(ordered.size, dtype=bool)
+    keep[1:] = ordered[1:] != ordered[:-1]
+    result: Flat = ordered[keep]
+    return result
+
+
+def distinct_with_inverse(values: Flat) -> tuple[Flat, Flat]:
+    """The sorted distinct values, and for each value its position among them."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    first = np.ones(ordered.size, dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    inverse = np.empty(values.size, dtype=np.int64)
+    inverse[order] = np.cumsum(first) - 1
+    return ordered[first], inverse
+
+
 def union(*parts: Flat) -> Flat:
     """The sorted distinct cells of all parts."""
-    return np.unique(np.concatenate([EMPTY, *parts]))
+    return distinct(np.concatenate([EMPTY, *parts]))
 
 
 def contains(sorted_cells: Flat, cells: Flat) -> npt.NDArray[np.bool_]:

@@ -16,7 +16,7 @@ from scipy import ndimage
 
 from mines.errors import IllegalMoveError
 from mines.sparse.blocks import Blocks
-from mines.sparse.cells import Flat, neighbours
+from mines.sparse.cells import Flat, distinct, neighbours
 
 SQUEEZED_LIMIT = 1 << 25
 """The most cells a squeezed grid may have; beyond it a flood across walls is refused."""
@@ -25,7 +25,7 @@ EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
 
 def _parts(size: int, cuts: Flat) -> Flat:
     """Where each part of an axis starts, given the lines where some block starts or ends."""
-    starts = np.unique(np.concatenate([[0], cuts]))
+    starts = distinct(np.concatenate([[0], cuts]).astype(np.int64))
     parts: Flat = starts[starts < size]
     return parts
 

@@ -21,7 +21,14 @@ from scipy import ndimage
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from mines.sparse.cells import EMPTY, Flat, contains, expand_ranges
+from mines.sparse.cells import (
+    EMPTY,
+    Flat,
+    contains,
+    distinct,
+    distinct_with_inverse,
+    expand_ranges,
+)
 
 BUCKET = 4
 """Side of the grid squares that group obstacles into clusters: neighbouring squares join."""
@@ -49,7 +56,7 @@ class Pockets:
         return own
 
     def distinct_cells(self) -> Flat:
-        return np.unique(self.cells)
+        return distinct(self.cells)
 
     def count(self) -> int:
         """How many distinct pockets there are."""
@@ -57,7 +64,7 @@ class Pockets:
             return 0
         lowest = np.full(int(self.labels.max()) + 1, np.iinfo(np.int64).max, dtype=np.int64)
         np.minimum.at(lowest, self.labels, self.cells)
-        return int(np.unique(lowest[np.unique(self.labels)]).size)
+        return int(distinct(lowest[distinct(self.labels)]).size)
 
 
 def find_pockets(rows: int, cols: int, obstacles: Flat) -> Pockets | None:
@@ -75,14 +82,14 @@ def find_pockets(rows: int, cols: int, obstacles: Flat) -> Pockets | None:
     if spans.any():
         return None
     cells, labels = _label_boxes(rows, cols, obstacles, top, bottom, left, right)
-    return Pockets(cells, labels, sea=free_cells > np.unique(cells).size)
+    return Pockets(cells, labels, sea=free_cells > distinct(cells).size)
 
 
 def _clusters(row: Flat, col: Flat, cols: int) -> Flat:
     """A cluster number per obstacle: obstacles in touching grid squares share one."""
     across = cols // BUCKET + 1
     square_row, square_col = row // BUCKET, col // BUCKET
-    squares, square_of = np.unique(square_row * across + square_col, return_inverse=True)
+    squares, square_of = distinct_with_inverse(square_row * across + square_col)
     sq_row, sq_col = np.divmod(squares, across)
     sources, targets = [], []
     for d_row, d_col in ((0, 1), (1, -1), (1, 0), (1, 1)):
@@ -96,7 +103,7 @@ def _clusters(row: Flat, col: Flat, cols: int) -> Flat:
         (np.ones(source.size, dtype=np.int8), (source, target)), shape=(squares.size,) * 2
     )
     _, square_cluster = connected_components(graph, directed=False)
-    clusters: Flat = square_cluster.astype(np.int64)[square_of.reshape(-1)]
+    clusters: Flat = square_cluster.astype(np.int64)[square_of]
     return clusters
 
 
@@ -146,7 +153,7 @@ def _label_boxes(
         | ((cell_col == 0) & (left[cell_box] > 0))
         | ((cell_col == widths[cell_box] - 1) & (right[cell_box] < cols))
     )
-    reach_sea = np.unique(cell_label[exits & free])
+    reach_sea = distinct(cell_label[exits & free])
     enclosed = free & ~contains(reach_sea, cell_label)
     return cell[enclosed], cell_label[enclosed]
 
