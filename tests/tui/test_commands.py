@@ -121,3 +121,19 @@ async def test_the_replay_app_steps_forward_and_back() -> None:
         assert board.game.view(0, 0, 1, 1)[0, 0] is Cell.HIDDEN
         await pilot.press("f")
         assert board.game.view(0, 0, 1, 1)[0, 0] is Cell.HIDDEN, "a replay takes no moves"
+
+
+@pytest.mark.parametrize("how", [["--no-guess", "--seed", "3"], ["--game-id", "9x9n10:noguess#3"]])
+def test_no_guess_games_start_from_the_solver_rule(tmp_path: Path, how: list[str]) -> None:
+    pytest.importorskip("mines.solver", reason="the solver is not in this tree")
+    result = subprocess.run(
+        [sys.executable, "-m", "mines.cli.main", "play", *how],
+        input="O4,4\nq\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MINES_DATA_DIR": str(tmp_path)},
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "New game 9x9n10:noguess#3" in result.stdout

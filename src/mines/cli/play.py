@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from typing import Any, TextIO
 
@@ -47,9 +48,14 @@ def add_app_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.no_guess or (args.game_id and ":noguess" in args.game_id):
+    if args.no_guess:
         _load_solver()
         args.first_click = "noguess"
+    elif args.game_id:
+        # A game ID may name a rule that the solver registers, such as noguess; without
+        # the solver, parsing the ID then says the rule is unknown.
+        with contextlib.suppress(InvalidBoardError):
+            _load_solver()
     if args.plain or not sys.stdout.isatty():
         return play_lines(game_from_options(args), sys.stdin, sys.stdout)
     try:

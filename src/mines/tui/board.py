@@ -59,8 +59,7 @@ class Board(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.read_only = read_only
         self.cursor = (0, 0)
-        self._segments = theme.segments(cursor=False)
-        self._cursor_segments = theme.segments(cursor=True)
+        self.set_theme(theme)
         self._visible: BoardView | None = None
         self._unsubscribe: Callable[[], None] | None = None
         self._game = game
