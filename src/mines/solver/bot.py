@@ -50,19 +50,24 @@ class Bot:
         seed: int = 0,
         *,
         first_click: tuple[int, int] | None = None,
-        tolerance: float = 0.1,
-        candidates: int = 8,
+        tolerance: float = 0.04,
+        candidates: int = 4,
+        off_candidates: int = 2,
+        near_candidates: int = 2,
         endgame_cells: int = 16,
         endgame_layouts: int = 400,
-        off_candidates: int | None = None,
     ):
         self.seed = seed
         self.first_click = first_click
         self.tolerance = tolerance
         """Guesses this much riskier than the safest cell are still weighed."""
         self.candidates = candidates
-        """At most this many cells are weighed with the two-move lookahead."""
+        """At most this many cells next to the numbers are weighed with the lookahead..."""
         self.off_candidates = off_candidates
+        """... and this many of the equally likely cells away from them, fewest hidden
+        neighbours first (they open areas most often) ..."""
+        self.near_candidates = near_candidates
+        """... and this many of those that touch an undecided cell next to the numbers."""
         self.endgame_cells = endgame_cells
         """Search endgames of at most this many undecided cells exhaustively (0: never)."""
         self.endgame_layouts = endgame_layouts
@@ -120,8 +125,8 @@ class Bot:
     def _representatives(
         self, solved: Solved, shortlist: list[int], chance: dict[int, float]
     ) -> list[int]:
-        """The safest cells first; among equally likely off-frontier cells, those with fewest
-        unknown neighbours (they open areas most often), so the lookahead stays small."""
+        """The few cells worth the lookahead: the safest next to the numbers, and among the
+        equally likely cells away from them, a few of each useful kind."""
         position = solved.position
         nbrs = neighbours(position.rows, position.cols)
         values = position.values
@@ -130,13 +135,13 @@ class Bot:
             hidden = sum(1 for n in nbrs[cell] if values[n] == UNKNOWN)
             return (round(chance[cell], 9), hidden, self._rng.random())
 
-        if self.off_candidates is None:
-            return sorted(shortlist, key=rank)[: self.candidates]
         assert solved.counts is not None
         frontier = solved.counts.cell_weight
         inside = sorted((c for c in shortlist if c in frontier), key=rank)[: self.candidates]
         outside = sorted((c for c in shortlist if c not in frontier), key=rank)
-        return inside + outside[: self.off_candidates]
+        near = [c for c in outside if any(n in frontier for n in nbrs[c])]
+        picked = dict.fromkeys(outside[: self.off_candidates] + near[: self.near_candidates])
+        return inside + list(picked)
 
     def _survival(self, solved: Solved, cell: int) -> float:
         """Chance to survive opening `cell` and then the following move, counted exactly."""

@@ -16,6 +16,8 @@ from mines.solver.topology import Neighbours, neighbours
 
 PERTURBATIONS_PER_LAYOUT = 400
 """Mine moves tried on one layout before starting again from a fresh random one."""
+LAYOUTS = 50
+"""Fresh random layouts tried before giving up on a board too dense to shape."""
 
 
 class Board:
@@ -112,12 +114,16 @@ class NoGuessPlacer:
         counter = Counter()
         free = [cell for cell in range(rows * cols) if cell not in zone]
         first = first_click[0] * cols + first_click[1]
-        while True:
+        for _ in range(LAYOUTS):
             layout = set(rng.sample(free, mines))
             found = _shape(Board(rows, cols, layout, first), rng, counter)
             if found is not None:
                 flat = np.array(sorted(found), dtype=np.int64)
                 return np.stack(np.divmod(flat, cols), axis=1).astype(np.int64)
+        raise InvalidBoardError(
+            f"could not make a no-guess {rows}x{cols} board with {mines} mines from seed "
+            f"{self._seed}: it is too dense to solve without guessing; use fewer mines"
+        )
 
     def __repr__(self) -> str:
         return f"NoGuessPlacer(seed={self._seed!r})"
