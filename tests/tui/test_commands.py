@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -137,3 +138,57 @@ def test_no_guess_games_start_from_the_solver_rule(tmp_path: Path, how: list[str
     )
     assert result.returncode == 0, result.stderr
     assert "New game 9x9n10:noguess#3" in result.stdout
+
+
+def test_play_on_a_terminal_starts_the_app(tmp_path: Path) -> None:
+    pty = pytest.importorskip("pty", reason="needs a POSIX pseudo-terminal")
+    import fcntl
+    import select
+    import struct
+    import termios
+
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "MINES_DATA_DIR": str(tmp_path), "TERM": "xterm-256color"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mines.cli.main", "play", "--seed", "5"],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        env=env,
+    )
+    os.close(terminal)
+    screen = b""
+    try:
+        for _ in range(120):  # up to a minute on a busy machine
+            ready, _, _ = select.select([controller], [], [], 0.5)
+            if ready:
+                screen += os.read(controller, 65536)
+            if b"mines left" in screen and b"Reveal" in screen:
+                break
+        assert b"beginner" in screen, "the app's status line is drawn on the terminal"
+        assert b"Reveal" in screen, "and its key footer"
+        os.write(controller, b"q")
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        os.close(controller)
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_play_on_a_terminal_without_textual_falls_back_to_line_mode(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "textual", None)  # makes `import textual` fail
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main(["play", "--seed", "1"]) == 0
+    assert "Bye." in terminal.getvalue()
+    assert "needs Textual" in capsys.readouterr().err
