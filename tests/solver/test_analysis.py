@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
 import pytest
@@ -12,25 +11,18 @@ from hypothesis import strategies as st
 from mines import BoardView, Game, InvalidBoardError
 from mines.solver import analyze
 from mines.solver.topology import neighbours
+from tests.solver.brute import layouts
 
 
 def brute_force(lines: list[str], mines: int) -> dict[tuple[int, int], Fraction]:
-    """Every layout of `mines` mines on the unrevealed cells, checked against every number."""
-    rows, cols = len(lines), len(lines[0])
-    nbrs = neighbours(rows, cols)
-    symbols = "".join(lines)
-    unknown = [i for i, s in enumerate(symbols) if s in "HF"]
-    numbers = [(i, int(s)) for i, s in enumerate(symbols) if s.isdigit()]
-    hits = dict.fromkeys(unknown, 0)
-    total = 0
-    for layout in itertools.combinations(unknown, mines):
-        chosen = set(layout)
-        if all(sum(n in chosen for n in nbrs[i]) == v for i, v in numbers):
-            total += 1
-            for cell in layout:
-                hits[cell] += 1
-    assert total, "the generated position is consistent by construction"
-    return {divmod(cell, cols): Fraction(k, total) for cell, k in hits.items()}
+    """The share of all fitting layouts that have a mine on each unrevealed cell."""
+    unknown, found = layouts(lines, mines)
+    assert found, "the generated position is consistent by construction"
+    cols = len(lines[0])
+    return {
+        divmod(cell, cols): Fraction(sum(cell in layout for layout in found), len(found))
+        for cell in unknown
+    }
 
 
 @st.composite

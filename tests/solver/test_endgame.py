@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 
 from mines import BoardView
@@ -10,6 +9,7 @@ from mines.solver.analysis import Position, solve
 from mines.solver.counting import Counter
 from mines.solver.endgame import solve_endgame
 from mines.solver.topology import neighbours
+from tests.solver.brute import layouts
 
 
 def endgame(lines: list[str], mines: int) -> tuple[tuple[int, int], float] | None:
@@ -28,16 +28,8 @@ def test_a_true_fifty_fifty_wins_half_the_time() -> None:
 
 def brute_force_win(lines: list[str], mines: int) -> float:
     """The best chance to win by trying every sequence of clicks over explicit layouts."""
-    rows, cols = len(lines), len(lines[0])
-    nbrs = neighbours(rows, cols)
-    symbols = "".join(lines)
-    unknown = [i for i, s in enumerate(symbols) if s == "H"]
-    numbers = [(i, int(s)) for i, s in enumerate(symbols) if s.isdigit()]
-    layouts = [
-        frozenset(layout)
-        for layout in itertools.combinations(unknown, mines)
-        if all(sum(n in layout for n in nbrs[i]) == v for i, v in numbers)
-    ]
+    nbrs = neighbours(len(lines), len(lines[0]))
+    unknown, possible = layouts(lines, mines)
 
     def value(possible: list[frozenset[int]], opened: frozenset[int]) -> float:
         if len(possible) == 1:
@@ -55,7 +47,7 @@ def brute_force_win(lines: list[str], mines: int) -> float:
             best = max(best, chance / len(possible))
         return best
 
-    return value(layouts, frozenset())
+    return value(possible, frozenset())
 
 
 def test_the_search_matches_brute_force_on_stuck_positions() -> None:
