@@ -29,7 +29,8 @@ class Playable(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Guess:
-    """A guess the bot weighed: its chance of a mine and its two-move survival score."""
+    """A guess the bot weighed: its chance of a mine and its score, the chance to survive
+    it and the next move (or, in a searched endgame, the chance to win the game)."""
 
     cell: int
     mine_probability: float
@@ -42,6 +43,7 @@ class Bot:
     A guess is scored by the chance of surviving it and then the next move: for each
     number the cell could show, the position is recounted exactly, and that number counts
     fully when it leads to a certainly safe cell, else by the safest next guess it leaves.
+    Small endgames are searched exhaustively for the guess most likely to win instead.
     The seed only breaks exact ties, so a seed and a board always give the same game.
     """
 

@@ -47,8 +47,10 @@ def hint(view_or_game: BoardView | Game) -> Hint:
 def _guess_hint(solved: Solved) -> Hint:
     counts = solved.counts
     assert counts is not None
-    # Among the least risky cells only, the bot's lookahead picks the one most likely to help.
-    guess = Bot(0, tolerance=0.0).guess(solved)
+    # Among the least risky cells only, the bot's lookahead picks the one most likely to help
+    # (the endgame search is off: it may rightly prefer a riskier cell, but a hint names
+    # the least risky one).
+    guess = Bot(0, tolerance=0.0, endgame_cells=0).guess(solved)
     row, col = divmod(guess.cell, solved.position.cols)
     chance = Fraction(solved.mine_weight(guess.cell), counts.total)
     reason = (
