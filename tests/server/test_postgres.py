@@ -73,7 +73,9 @@ def _post(
 def test_two_processes_racing_on_one_game_lose_and_double_nothing(pg_url: str) -> None:
     toggles = 41
     with server_process(pg_url) as one, server_process(pg_url) as two:
-        game = httpx.post(f"{one.url}/api/games", json={"rows": 30, "cols": 30, "mines": 10}).json()
+        game = httpx.post(
+            f"{one.url}/api/games", json={"rows": 30, "cols": 30, "mines": 150, "seed": 3}
+        ).json()
         assert _post(httpx.Client(), one.url, game, "reveal", (15, 15)) == 200
         lines = httpx.get(f"{two.url}/api/games/{game['id']}").json()["view"]["cells"]
         hidden = [(r, c) for r, line in enumerate(lines) for c, s in enumerate(line) if s == "H"]
@@ -96,7 +98,7 @@ def test_two_processes_racing_on_one_game_lose_and_double_nothing(pg_url: str) -
     cells = views[0]["cells"]
     assert cells[toggled[0]][toggled[1]] == ("F" if toggles % 2 else "H")
     assert all(cells[r][c] == "F" for r, c in singles)
-    assert views[0]["mines_left"] == 10 - len(singles) - toggles % 2
+    assert views[0]["mines_left"] == 150 - len(singles) - toggles % 2
 
     import psycopg
 
