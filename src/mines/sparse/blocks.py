@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -72,15 +73,13 @@ class Blocks:
         keep = (t < b) & (lft < r)
         return Blocks(t[keep], lft[keep], b[keep], r[keep])
 
+    def __iter__(self) -> Iterator[tuple[int, int, int, int]]:
+        """Each block as (top, left, bottom, right) in Python ints."""
+        sides = (self.top, self.left, self.bottom, self.right)
+        return zip(*(side.tolist() for side in sides), strict=True)
+
     def mask(self, top: int, left: int, height: int, width: int) -> npt.NDArray[np.bool_]:
         mask = np.zeros((height, width), dtype=bool)
-        inside = self.clipped(top, left, height, width)
-        for t, lft, b, r in zip(
-            inside.top.tolist(),
-            inside.left.tolist(),
-            inside.bottom.tolist(),
-            inside.right.tolist(),
-            strict=True,
-        ):
+        for t, lft, b, r in self.clipped(top, left, height, width):
             mask[t:b, lft:r] = True
         return mask

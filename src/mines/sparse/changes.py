@@ -95,14 +95,7 @@ class BlockChanges:
         return self._blocks.area + int(self._cells.size)
 
     def __iter__(self) -> Iterator[tuple[int, int]]:
-        blocks = self._blocks
-        for top, left, bottom, right in zip(
-            blocks.top.tolist(),
-            blocks.left.tolist(),
-            blocks.bottom.tolist(),
-            blocks.right.tolist(),
-            strict=True,
-        ):
+        for top, left, bottom, right in self._blocks:
             for row in range(top, bottom):
                 for col in range(left, right):
                     yield row, col

@@ -46,11 +46,13 @@ class SqueezedBoard:
                 "this dense with engine='dense'"
             )
         free = np.ones((height, width), dtype=bool)
-        tops, lefts = self._row_part(walls.top), self._col_part(walls.left)
-        bottoms, rights = self._row_part(walls.bottom - 1) + 1, self._col_part(walls.right - 1) + 1
-        for t, lft, b, r in zip(
-            tops.tolist(), lefts.tolist(), bottoms.tolist(), rights.tolist(), strict=True
-        ):
+        squeezed = Blocks(
+            self._row_part(walls.top),
+            self._col_part(walls.left),
+            self._row_part(walls.bottom - 1) + 1,
+            self._col_part(walls.right - 1) + 1,
+        )
+        for t, lft, b, r in squeezed:
             free[t:b, lft:r] = False
         labels, count = ndimage.label(free, structure=EIGHT_CONNECTED)
         self._labels: npt.NDArray[np.int32] = labels
