@@ -102,13 +102,14 @@ class Game:
         revealed: Iterable[tuple[int, int]] = (),
         flagged: Iterable[tuple[int, int]] = (),
         clock: Clock | None = None,
+        engine: EngineKind | str | None = None,
     ) -> Game:
         """A game already under way: mines where given, cells revealed or flagged as given.
 
         Revealed cells are set as they are, without flooding; none may be a mine.
         """
         placer = FixedPlacer(list(mines))
-        game = cls(rows, cols, len(placer.positions), placer=placer, clock=clock)
+        game = cls(rows, cols, len(placer.positions), placer=placer, clock=clock, engine=engine)
         opened, flags = _positions(revealed), _positions(flagged)
         for name, cells in (("revealed", opened), ("flagged", flags)):
             try:
@@ -251,8 +252,8 @@ class Game:
             now = self._clock()
             if not self._started:
                 self._place_mines(row, col, now)
-            self._log(MoveKind.OPEN, row, col, now)
             changes = self._engine.open(row, col)
+            self._log(MoveKind.OPEN, row, col, now)
             self._settle([changes], self._engine.is_mine(row, col), now)
             return self._status
 
