@@ -1,37 +1,66 @@
-"""Dependencies the routes share: the game service, the hub and the optional view window."""
+"""What the routes share: the game service and hub of the app, and the optional view window."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Any
 
-from fastapi import Depends, Query, Request
+from starlette.datastructures import QueryParams
+from starlette.requests import HTTPConnection
 
+from mines.server.errors import InvalidRequestError
 from mines.server.games import GameService
 from mines.server.hub import Hub
 from mines.server.present import Window
 from mines.server.schemas import COORDINATE_LIMIT
 
+WINDOW_FIELDS = {
+    "top": (0, "first row shown"),
+    "left": (0, "first column shown"),
+    "height": (1, "how many rows are shown"),
+    "width": (1, "how many columns are shown"),
+}
 
-def service(request: Request) -> GameService:
-    game_service: GameService = request.app.state.service
+WINDOW_PARAMETERS: dict[str, Any] = {
+    "parameters": [
+        {
+            "name": name,
+            "in": "query",
+            "required": False,
+            "description": f"{text}; leave the window out for the whole board",
+            "schema": {"type": "integer", "minimum": low, "maximum": COORDINATE_LIMIT},
+        }
+        for name, (low, text) in WINDOW_FIELDS.items()
+    ]
+}
+"""The window's query parameters in the OpenAPI schema (`openapi_extra` of each route)."""
+
+
+def service(connection: HTTPConnection) -> GameService:
+    game_service: GameService = connection.app.state.service
     return game_service
 
 
-def hub(request: Request) -> Hub:
-    game_hub: Hub = request.app.state.hub
+def hub(connection: HTTPConnection) -> Hub:
+    game_hub: Hub = connection.app.state.hub
     return game_hub
 
 
-def window(
-    top: Annotated[int | None, Query(ge=0, le=COORDINATE_LIMIT)] = None,
-    left: Annotated[int | None, Query(ge=0, le=COORDINATE_LIMIT)] = None,
-    height: Annotated[int | None, Query(ge=1, le=COORDINATE_LIMIT)] = None,
-    width: Annotated[int | None, Query(ge=1, le=COORDINATE_LIMIT)] = None,
-) -> Window:
-    """The part of the board to show; leave it out for the whole of a board up to the view limit."""
-    return Window(top, left, height, width)
-
-
-ServiceDep = Annotated[GameService, Depends(service)]
-HubDep = Annotated[Hub, Depends(hub)]
-WindowDep = Annotated[Window, Depends(window)]
+def window(query: QueryParams) -> Window:
+    """The window a request's query asks for (`?top=&left=&height=&width=`), checked here
+    rather than as FastAPI parameters: resolving those costs more than a move itself."""
+    values: dict[str, int | None] = {}
+    for name, (low, _) in WINDOW_FIELDS.items():
+        text = query.get(name)
+        if text is None:
+            values[name] = None
+            continue
+        try:
+            value = int(text)
+        except ValueError:
+            raise InvalidRequestError(f"query.{name} must be an integer, got {text!r}") from None
+        if not low <= value <= COORDINATE_LIMIT:
+            raise InvalidRequestError(
+                f"query.{name} must be from {low} to {COORDINATE_LIMIT}, got {value}"
+            )
+        values[name] = value
+    return Window(**values)

@@ -86,7 +86,7 @@ class MoveResult:
     changed: Changed
     changed_complete: bool
     broadcast: dict[str, Any] | None
-    """The message for the game's WebSocket watchers, or None when the move changed nothing."""
+    """The message for the game's WebSocket watchers; None when unwatched or nothing changed."""
 
 
 class GameCache:
@@ -175,9 +175,20 @@ class GameService:
             return view_json(game.view(*box), game.elapsed)
 
     def move(
-        self, game_id: str, token: str | None, kind: MoveKind, row: int, col: int, window: Window
+        self,
+        game_id: str,
+        token: str | None,
+        kind: MoveKind,
+        cell: tuple[int, int],
+        window: Window,
+        *,
+        watched: bool = False,
     ) -> MoveResult:
-        """Apply one move under the game's lock and store it before answering."""
+        """Apply one move under the game's lock and store it before answering.
+
+        With `watched`, the result also carries the message for the game's WebSocket watchers.
+        """
+        row, col = cell
         if not token:
             check_token(token, "")
         try:
@@ -211,7 +222,7 @@ class GameService:
                         view_json(view, game.elapsed),
                         changed,
                         complete,
-                        self._broadcast(live, move, changes) if changes else None,
+                        self._broadcast(live, move, changes) if changes and watched else None,
                     )
         except MinesError:
             raise

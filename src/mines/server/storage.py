@@ -108,19 +108,21 @@ def default_database(data_dir: Path | None = None) -> str:
 
 
 def open_storage(url: str) -> Storage:
-    """The storage a URL names: `sqlite:///path/to/file` or `postgresql://...[?schema=name]`."""
+    """The storage a URL names: `sqlite:///path/to/file[?synchronous=full]` or
+    `postgresql://...[?schema=name]`."""
     parts = urlsplit(url)
+    query = parse_qs(parts.query)
     if parts.scheme == "sqlite":
         from mines.server.sqlite import SqliteStorage
 
         path = parts.path if parts.netloc == "" else f"{parts.netloc}{parts.path}"
         if not path or path == "/":
             raise StorageError(f"a SQLite URL needs a file: sqlite:///path/to/file, got {url!r}")
-        return SqliteStorage(Path(path))
+        synchronous = query.get("synchronous", ["normal"])[0]
+        return SqliteStorage(Path(path), synchronous=synchronous)
     if parts.scheme in {"postgresql", "postgres"}:
         from mines.server.postgres import PostgresStorage
 
-        query = parse_qs(parts.query)
         schema = query.pop("schema", [None])[0]
         rest = "&".join(f"{key}={value}" for key, values in query.items() for value in values)
         return PostgresStorage(urlunsplit(parts._replace(query=rest)), schema=schema)

@@ -9,9 +9,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from mines.errors import MinesError
-from mines.server.deps import WindowDep
-from mines.server.games import GameService
-from mines.server.hub import Hub
+from mines.server.deps import hub, service, window
 
 router = APIRouter(tags=["live"])
 
@@ -19,16 +17,16 @@ CLOSE_UNKNOWN_GAME = 4404
 
 
 @router.websocket("/api/games/{game_id}/live")
-async def watch(websocket: WebSocket, game_id: str, window: WindowDep) -> None:
+async def watch(websocket: WebSocket, game_id: str) -> None:
     """First a `{"type": "view", "view": ...}` message, then `{"type": "move", ...}` per move
     and `{"type": "refresh"}` when this watcher fell behind and should read the view again."""
-    service: GameService = websocket.app.state.service
-    hub: Hub = websocket.app.state.hub
     await websocket.accept()
     # Subscribe before reading the view, so no move falls between the two.
-    with hub.subscribe(game_id) as queue:
+    with hub(websocket).subscribe(game_id) as queue:
         try:
-            view = await run_in_threadpool(service.view, game_id, window)
+            view = await run_in_threadpool(
+                service(websocket).view, game_id, window(websocket.query_params)
+            )
         except MinesError as error:
             await websocket.close(code=CLOSE_UNKNOWN_GAME, reason=str(error)[:120])
             return

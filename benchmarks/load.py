@@ -1,0 +1,197 @@
+"""Load test of `mines serve` on loopback: many clients playing expert games for a fixed time.
+
+Run from the repository root: `nice python -m benchmarks.load` (add `--backend sqlite` or
+`--backend postgresql`). It starts the servers itself (one process on SQLite, two sharing
+PostgreSQL), runs for `--seconds` or until `--max-moves`, and prints moves/s, p50/p99
+latency and errors per backend. The target on SQLite is >= 500 moves/s, p99 <= 50 ms, 0 errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from tests.server.processes import server_process
+
+POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
+TARGET_MOVES_PER_SECOND = 500
+TARGET_P99_MS = 50.0
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    """Seconds per move request."""
+    creates: int = 0
+    games_over: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection; a bare client keeps the load generator's CPU small."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str):
+        self._reader, self._writer, self._host = reader, writer, host
+
+    @classmethod
+    async def open(cls, url: str) -> Connection:
+        parts = urlsplit(url)
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+        return cls(reader, writer, parts.netloc)
+
+    async def request(
+        self, method: str, path: str, body: Any = None, token: str | None = None
+    ) -> tuple[int, Any]:
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1", f"Host: {self._host}"]
+        head += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
+        if token:
+            head.append(f"Authorization: Bearer {token}")
+        self._writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
+        status_line = await self._reader.readline()
+        length = 0
+        while (line := await self._reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        data = await self._reader.readexactly(length)
+        return int(status_line.split()[1]), json.loads(data) if data else None
+
+    def close(self) -> None:
+        self._writer.close()
+
+
+async def player(url: str, deadline: float, budget: list[int], tally: Tally, seed: int) -> None:
+    """Plays expert games one after another: a flag, then a reveal of a random hidden cell."""
+    rng = random.Random(seed)
+    connection = await Connection.open(url)
+    try:
+        while time.monotonic() < deadline and budget[0] > 0:
+            status, game = await connection.request("POST", "/api/games", {"preset": "expert"})
+            if status != 201:
+                tally.errors.append(f"create: {status} {game}")
+                continue
+            tally.creates += 1
+            cells, flags = game["view"]["cells"], set()
+            path, token = f"/api/games/{game['id']}", game["token"]
+            while time.monotonic() < deadline and budget[0] > 0:
+                hidden = [
+                    (r, c)
+                    for r, line in enumerate(cells)
+                    for c, s in enumerate(line)
+                    if s == "H" and (r, c) not in flags
+                ]
+                kind = "flag" if rng.random() < 0.3 and len(flags) < 10 else "reveal"
+                row, col = rng.choice(hidden)
+                budget[0] -= 1
+                started = time.perf_counter()
+                status, answer = await connection.request(
+                    "POST", f"{path}/{kind}", {"row": row, "col": col}, token
+                )
+                tally.latencies.append(time.perf_counter() - started)
+                if status != 200:
+                    tally.errors.append(f"{kind}: {status} {answer}")
+                    break
+                if kind == "flag":
+                    flags.add((row, col))
+                cells = answer["view"]["cells"]
+                if answer["view"]["status"] != "IN_PROGRESS":
+                    tally.games_over += 1
+                    break
+    finally:
+        connection.close()
+
+
+async def drive(urls: list[str], clients: int, seconds: float, max_moves: int) -> Tally:
+    tally = Tally()
+    budget = [max_moves]
+    deadline = time.monotonic() + seconds
+    await asyncio.gather(
+        *(player(urls[i % len(urls)], deadline, budget, tally, i) for i in range(clients))
+    )
+    return tally
+
+
+def report(name: str, processes: int, tally: Tally, seconds: float) -> dict[str, Any]:
+    moves = len(tally.latencies)
+    ms = sorted(1000 * t for t in tally.latencies) or [0.0]
+    result = {
+        "backend": name,
+        "processes": processes,
+        "moves": moves,
+        "moves_per_s": moves / seconds,
+        "p50_ms": statistics.median(ms),
+        "p99_ms": ms[min(len(ms) - 1, int(0.99 * len(ms)))],
+        "games": tally.creates,
+        "errors": len(tally.errors),
+    }
+    print(
+        f"{name:<10} {processes} process(es): {moves} moves in {seconds:.1f} s = "
+        f"{result['moves_per_s']:.0f} moves/s, p50 {result['p50_ms']:.1f} ms, "
+        f"p99 {result['p99_ms']:.1f} ms, {tally.creates} games, {len(tally.errors)} errors"
+    )
+    for error in tally.errors[:5]:
+        print(f"  error: {error}")
+    return result
+
+
+def run(name: str, database: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
+    with ExitStack() as stack:
+        servers = [stack.enter_context(server_process(database)) for _ in range(processes)]
+        started = time.monotonic()
+        tally = asyncio.run(
+            drive([s.url for s in servers], args.clients, args.seconds, args.max_moves)
+        )
+        elapsed = time.monotonic() - started
+    return report(name, processes, tally, elapsed)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--seconds", type=float, default=10.0, help="how long each run lasts")
+    parser.add_argument("--clients", type=int, default=32, help="concurrent players")
+    parser.add_argument("--max-moves", type=int, default=50_000, help="stop after this many")
+    parser.add_argument("--postgres", default=POSTGRES, help="database for the PostgreSQL run")
+    args = parser.parse_args(argv)
+    results = []
+    if args.backend in ("sqlite", "both"):
+        folder = Path(tempfile.mkdtemp(prefix="mines-load-"))
+        results.append(run("sqlite", f"sqlite:///{folder / 'load.sqlite3'}", 1, args))
+    if args.backend in ("postgresql", "both"):
+        schema = f"mines_load_{uuid.uuid4().hex[:10]}"
+        try:
+            results.append(run("postgresql", f"{args.postgres}?schema={schema}", 2, args))
+        finally:
+            import psycopg
+
+            with psycopg.connect(args.postgres, autocommit=True) as admin:
+                admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    sqlite = next((r for r in results if r["backend"] == "sqlite"), None)
+    if sqlite is not None:
+        met = (
+            sqlite["moves_per_s"] >= TARGET_MOVES_PER_SECOND
+            and sqlite["p99_ms"] <= TARGET_P99_MS
+            and sqlite["errors"] == 0
+        )
+        print(
+            f"SQLite target (>= {TARGET_MOVES_PER_SECOND} moves/s, p99 <= {TARGET_P99_MS:.0f} ms, "
+            f"0 errors): {'met' if met else 'NOT met'}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
