@@ -84,7 +84,8 @@ async def player(url: str, deadline: float, budget: list[int], tally: Tally, see
                 tally.errors.append(f"create: {status} {game}")
                 continue
             tally.creates += 1
-            cells, flags = game["view"]["cells"], set()
+            cells = game["view"]["cells"]
+            flags: set[tuple[int, int]] = set()
             path, token = f"/api/games/{game['id']}", game["token"]
             while time.monotonic() < deadline and budget[0] > 0:
                 hidden = [

@@ -308,3 +308,41 @@ def test_websocket_for_an_unknown_game_closes(server: Server) -> None:
 def test_settings_defaults_allow_1000_by_1000() -> None:
     settings = Settings(database="sqlite:///x")
     assert settings.max_cells >= 1000 * 1000
+
+
+def test_a_huge_board_is_played_through_windows(sqlite_url: str, clock: FakeClock) -> None:
+    pytest.importorskip("mines.sparse", reason="boards of 10^12 cells need the sparse engine")
+    huge = Server(sqlite_url, clock, max_cells=10**12)
+    try:
+        game = huge.create(rows=1_000_000, cols=1_000_000, mines=1000, seed=1)
+        assert len(game["view"]["cells"]) == 100  # the default window at the top left
+        assert huge.client.get(f"/api/games/{game['id']}").status_code == 422
+        url = f"/api/games/{game['id']}/reveal?top=500000&left=500000&height=20&width=40"
+        answer = huge.client.post(
+            url,
+            json={"row": 500_005, "col": 500_005},
+            headers={"Authorization": f"Bearer {game['token']}"},
+        ).json()
+        view = answer["view"]
+        assert (view["top"], view["left"], len(view["cells"]), len(view["cells"][0])) == (
+            500_000,
+            500_000,
+            20,
+            40,
+        )
+        # The flood opens far more than the window; `changed` lists only the window's cells.
+        assert len(answer["changed"]) <= 20 * 40
+        assert all(
+            500_000 <= r < 500_020 and 500_000 <= c < 500_040 for r, c, _ in answer["changed"]
+        )
+        assert [500_005, 500_005, view["cells"][5][5]] in answer["changed"]
+    finally:
+        huge.close()
+
+
+def test_bad_windows_are_422(server: Server) -> None:
+    game = server.create()
+    for query in ("top=abc", "height=0", "left=-1", "width=99999999999"):
+        answer = server.client.get(f"/api/games/{game['id']}?{query}")
+        assert answer.status_code == 422, query
+        assert "query." in answer.json()["detail"]
