@@ -33,7 +33,7 @@ def test_solve_prints_every_cell(
 ) -> None:
     code, out, _ = run(["solve", "--mines", "1", "--exact"], capsys, monkeypatch, "H1HH\n")
     assert code == 0
-    assert "1 mines among 3 unrevealed cells; 2 arrangements" in out
+    assert "1 mine among 3 unrevealed cells; 2 arrangements" in out
     assert " 50  1 50  S" in out
     assert "(0, 0): 1/2" in out
 

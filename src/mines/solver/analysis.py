@@ -177,6 +177,11 @@ def analysis_of(solved: Solved) -> Analysis:
     )
 
 
+def mines_phrase(count: int) -> str:
+    """ "the 1 mine", "the 10 mines": for sentences about the mine total."""
+    return f"the {count} mine" + ("" if count == 1 else "s")
+
+
 def describe(reason: Reason, cell: int, mine: bool, position: Position) -> str:
     """One sentence naming the rule that decided a cell."""
     cols, values = position.cols, position.values
@@ -201,6 +206,6 @@ def describe(reason: Reason, cell: int, mine: bool, position: Position) -> str:
             f"as it has cells of its own, so {where} is {verdict}"
         )
     return (
-        f"every arrangement of the {position.mines} mines that fits all the numbers "
+        f"every arrangement of {mines_phrase(position.mines)} that fits all the numbers "
         f"makes {where} {verdict}"
     )

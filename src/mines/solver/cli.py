@@ -149,12 +149,13 @@ def run_hint(args: argparse.Namespace) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
-    from mines.solver.analysis import analyze
+    from mines.solver.analysis import analyze, mines_phrase
 
     view = read_position(sys.stdin, args.mines)
     result = analyze(view)
     print(
-        f"{result.mines} mines among {len(result.probabilities)} unrevealed cells; "
+        f"{mines_phrase(result.mines).removeprefix('the ')} among "
+        f"{len(result.probabilities)} unrevealed cells; "
         f"{result.arrangements} arrangements fit the numbers"
     )
     print("S certainly safe, * certainly a mine, else the chance of a mine in percent:")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from mines.game import Game
-from mines.solver.analysis import Position, Solved, describe, solve
+from mines.solver.analysis import Position, Solved, describe, mines_phrase, solve
 from mines.solver.bot import Bot
 from mines.solver.counting import Counter
 from mines.view import BoardView
@@ -55,7 +55,7 @@ def _guess_hint(solved: Solved) -> Hint:
     chance = Fraction(solved.mine_weight(guess.cell), counts.total)
     reason = (
         f"no cell is certainly safe; ({row}, {col}) has the lowest chance of a mine, "
-        f"{chance} (about {float(chance):.1%}), counted over every arrangement of the "
-        f"{solved.position.mines} mines that fits the numbers"
+        f"{chance} (about {float(chance):.1%}), counted over every arrangement of "
+        f"{mines_phrase(solved.position.mines)} that fits the numbers"
     )
     return Hint(row, col, False, chance, reason)

@@ -51,10 +51,10 @@ def constraints_of(values: Sequence[int], cols: int, nbrs: Neighbours) -> list[C
 
 
 def _impossible(cell: int, value: int, room: int, cols: int) -> str:
-    return (
-        f"no arrangement of mines fits the numbers: the number at {divmod(cell, cols)} "
-        f"needs {value} more mine(s) but can see {room} undecided cell(s)"
-    )
+    where = f"no arrangement of mines fits the numbers: the number at {divmod(cell, cols)}"
+    if value < 0:
+        return f"{where} would have more mines around it than it shows"
+    return f"{where} needs {value} more mine(s) but can see {room} undecided cell(s)"
 
 
 @dataclass(slots=True)
