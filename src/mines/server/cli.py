@@ -9,10 +9,27 @@ from mines.server.settings import MAX_CELLS, Settings
 from mines.server.storage import default_database
 
 
+def _port(text: str) -> int:
+    port = _number(text)
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"a port is from 1 to 65535, got {port}")
+    return port
+
+
+def _number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="run the game server and the browser client")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    parser.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
     parser.add_argument(
         "--db",
         help="sqlite:///path/to/file or postgresql://user@host/dbname[?schema=name] "
@@ -20,7 +37,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--max-cells",
-        type=int,
+        type=_number,
         default=MAX_CELLS,
         help="largest board a client may create, in cells (default %(default)s)",
     )

@@ -1,0 +1,63 @@
+"""`mines serve` options, storage URLs, and the hub's handling of a slow watcher."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from mines.cli.main import build_parser
+from mines.server.hub import QUEUE_LIMIT, REFRESH, Hub
+from mines.server.storage import StorageError, default_database, open_storage
+
+
+def test_serve_options() -> None:
+    args = build_parser().parse_args(["serve", "--port", "9000", "--db", "sqlite:///x.db"])
+    assert (args.host, args.port, args.db) == ("127.0.0.1", 9000, "sqlite:///x.db")
+    assert args.max_cells == 1_000_000
+
+
+@pytest.mark.parametrize("option", [["--port", "80000"], ["--port", "x"], ["--max-cells", "0"]])
+def test_bad_serve_options_are_refused(
+    option: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["serve", *option])
+    assert option[0] in capsys.readouterr().err
+
+
+def test_default_database_is_in_the_data_folder(tmp_path: Path) -> None:
+    assert default_database(tmp_path) == f"sqlite:///{tmp_path / 'mines.sqlite3'}"
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("mysql://host/db", "unknown database URL"),
+        ("sqlite://", "needs a file"),
+        ("sqlite:///tmp/x.db?synchronous=maybe", "synchronous mode"),
+    ],
+)
+def test_bad_database_urls_say_what_is_accepted(url: str, words: str) -> None:
+    with pytest.raises(StorageError, match=words):
+        open_storage(url)
+
+
+def test_a_slow_watcher_gets_a_refresh_instead_of_an_endless_queue() -> None:
+    async def scenario() -> list[dict[str, object]]:
+        hub = Hub()
+        with hub.subscribe("g") as queue:
+            assert hub.watchers("g") == 1
+            for number in range(QUEUE_LIMIT + 5):
+                hub.publish("g", {"type": "move", "n": number})
+            received = []
+            while not queue.empty():
+                received.append(queue.get_nowait())
+        assert hub.watchers("g") == 0
+        return received
+
+    received = asyncio.run(scenario())
+    assert REFRESH in received
+    assert len(received) <= QUEUE_LIMIT
+    assert received[-1] == {"type": "move", "n": QUEUE_LIMIT + 4}  # the latest still arrive
