@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections.abc import Iterator
@@ -109,3 +110,21 @@ def test_two_processes_racing_on_one_game_lose_and_double_nothing(pg_url: str) -
         version = check.execute("SELECT version FROM games").fetchone()
     assert seqs == list(range(1, len(jobs) + 2))  # the reveal, then every flag once
     assert version == (len(jobs) + 1,)
+
+
+def test_watchers_hear_of_moves_made_through_another_process(pg_url: str) -> None:
+    from websockets.sync.client import connect
+
+    with server_process(pg_url) as one, server_process(pg_url) as two:
+        game = httpx.post(f"{one.url}/api/games", json={"preset": "beginner"}).json()
+        live = f"{two.url.replace('http', 'ws', 1)}/api/games/{game['id']}/live"
+        with connect(live) as socket:
+            assert json.loads(socket.recv(timeout=10))["type"] == "view"
+            assert _post(httpx.Client(), one.url, game, "flag", (0, 0)) == 200
+            assert json.loads(socket.recv(timeout=10)) == {"type": "refresh"}
+            assert _post(httpx.Client(), two.url, game, "flag", (1, 1)) == 200
+            local = json.loads(socket.recv(timeout=10))
+            assert local["type"] == "move"
+            assert local["changed"] == [[1, 1, "F"]]
+        view = httpx.get(f"{two.url}/api/games/{game['id']}").json()["view"]
+        assert view["cells"][0][0] == "F"

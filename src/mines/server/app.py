@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -10,7 +13,7 @@ from fastapi.staticfiles import StaticFiles
 
 from mines.server.errors import install_handlers
 from mines.server.games import GameService
-from mines.server.hub import Hub
+from mines.server.hub import REFRESH, Hub
 from mines.server.routers import games, leaderboard, live
 
 STATIC = Path(__file__).parent / "static"
@@ -18,12 +21,30 @@ STATIC = Path(__file__).parent / "static"
 
 def create_app(service: GameService) -> FastAPI:
     """The ASGI app around a game service; whoever made the service closes it."""
+    game_hub = Hub()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # Moves stored by other processes sharing the database: their watchers here re-read.
+        loop = asyncio.get_running_loop()
+
+        def moved_elsewhere(game_id: str) -> None:
+            loop.call_soon_threadsafe(game_hub.publish, game_id, REFRESH)
+
+        stop = service.storage.listen(moved_elsewhere)
+        try:
+            yield
+        finally:
+            if stop is not None:
+                stop()
+
     app = FastAPI(
         title="mines",
         summary="Server-authoritative Minesweeper: the server holds the mines, clients see views.",
+        lifespan=lifespan,
     )
     app.state.service = service
-    app.state.hub = Hub()
+    app.state.hub = game_hub
     install_handlers(app)
     for module in (games, leaderboard, live):
         app.include_router(module.router)

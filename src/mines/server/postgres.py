@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import psycopg
@@ -14,6 +15,8 @@ from mines.server.sql import Cursor, SqlStorage
 from mines.server.storage import StorageError
 
 POOL_SIZE = 8
+CHANNEL = "mines_moves"
+LISTEN_POLL_SECONDS = 0.5
 
 
 class PostgresStorage(SqlStorage):
@@ -29,6 +32,7 @@ class PostgresStorage(SqlStorage):
     def __init__(self, url: str, *, schema: str | None = None, pool_size: int = POOL_SIZE):
         self._url = url
         self._schema = schema
+        self._origin = uuid.uuid4().hex  # tells this process's notifications from others'
         self._idle: queue.LifoQueue[psycopg.Connection[tuple[object, ...]]] = queue.LifoQueue()
         self._slots = threading.BoundedSemaphore(pool_size)
         try:
@@ -71,6 +75,32 @@ class PostgresStorage(SqlStorage):
                     connection.close()
                 else:
                     self._idle.put(connection)
+
+    def announce(self, cursor: Cursor, game_id: str) -> None:
+        # Delivered at commit, to every process listening, this one included (it skips its own).
+        cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self._origin} {game_id}"))
+
+    def listen(self, on_move: Callable[[str], None]) -> Callable[[], None] | None:
+        connection = self._connect()
+        connection.execute(f"LISTEN {CHANNEL}")
+        stopped = threading.Event()
+
+        def run() -> None:
+            with connection:
+                while not stopped.is_set():
+                    for note in connection.notifies(timeout=LISTEN_POLL_SECONDS):
+                        origin, _, game_id = note.payload.partition(" ")
+                        if origin != self._origin:
+                            on_move(game_id)
+
+        thread = threading.Thread(target=run, name="mines-listen", daemon=True)
+        thread.start()
+
+        def stop() -> None:
+            stopped.set()
+            thread.join(LISTEN_POLL_SECONDS * 4)
+
+        return stop
 
     def close(self) -> None:
         while True:

@@ -118,6 +118,7 @@ class SqlLockedGame:
                     result.finished_at,
                 ),
             )
+        self._storage.announce(cursor, self.row.id)
 
 
 class SqlStorage(ABC):
@@ -130,6 +131,10 @@ class SqlStorage(ABC):
     @abstractmethod
     def transaction(self, *, write: bool) -> AbstractContextManager[Cursor]:
         """A cursor in a transaction, committed on a clean exit; `write` takes the write lock."""
+
+    @abstractmethod
+    def announce(self, cursor: Cursor, game_id: str) -> None:
+        """Tell other server processes, at commit, that a game has a new move."""
 
     def sql(self, query: str) -> str:
         return query.replace("?", self.placeholder)

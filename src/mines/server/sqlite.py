@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -55,6 +55,13 @@ class SqliteStorage(SqlStorage):
                 connection.execute("ROLLBACK")
                 raise
             connection.execute("COMMIT")
+
+    # One SQLite file serves one server process: there is no one to tell or hear.
+    def announce(self, cursor: Cursor, game_id: str) -> None:
+        return None
+
+    def listen(self, on_move: Callable[[str], None]) -> Callable[[], None] | None:
+        return None
 
     def close(self) -> None:
         with self._lock:

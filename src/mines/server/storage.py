@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,6 +96,11 @@ class Storage(Protocol):
         ...
 
     def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]: ...
+
+    def listen(self, on_move: Callable[[str], None]) -> Callable[[], None] | None:
+        """Call `on_move(game_id)` from another thread when another process stores a move;
+        returns a stop function, or None where the database cannot tell (SQLite)."""
+        ...
 
     def close(self) -> None: ...
 
