@@ -13,7 +13,6 @@ from starlette.concurrency import run_in_threadpool
 from mines.moves import MoveKind
 from mines.server.deps import WINDOW_PARAMETERS, hub, service, window
 from mines.server.games import GameSpec
-from mines.server.present import Window
 from mines.server.schemas import Cell, CreatedOut, ErrorOut, GameOut, MoveOut, NewGame
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -65,86 +64,45 @@ async def get_record(game_id: str, request: Request) -> dict[str, Any]:
     return record
 
 
-async def _move(
-    kind: MoveKind,
-    game_id: str,
-    cell: Cell,
-    request: Request,
-    credentials: HTTPAuthorizationCredentials | None,
-    box: Window,
-) -> JSONResponse:
-    token = None if credentials is None else credentials.credentials
-    game_hub = hub(request)
-    result = await run_in_threadpool(
-        partial(service(request).move, watched=game_hub.watchers(game_id) > 0),
-        game_id,
-        token,
-        kind,
-        (cell.row, cell.col),
-        box,
+def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
+    async def move(
+        game_id: str, cell: Cell, request: Request, credentials: Credentials
+    ) -> JSONResponse:
+        token = None if credentials is None else credentials.credentials
+        box = window(request.query_params)
+        game_hub = hub(request)
+        result = await run_in_threadpool(
+            partial(service(request).move, watched=game_hub.watchers(game_id) > 0),
+            game_id,
+            token,
+            kind,
+            (cell.row, cell.col),
+            box,
+        )
+        if result.broadcast is not None:
+            game_hub.publish(game_id, result.broadcast)
+        # Built here rather than validated against MoveOut: this is the hot path, and the
+        # service builds exactly that shape (the Schemathesis test checks it).
+        return JSONResponse(
+            {
+                "view": result.view,
+                "changed": result.changed,
+                "changed_complete": result.changed_complete,
+            }
+        )
+
+    router.add_api_route(
+        f"/{{game_id}}/{verb}",
+        move,
+        methods=["POST"],
+        name=verb,
+        summary=summary,
+        response_model=MoveOut,
+        responses=_errors(401, 403, 404, 409, 422),
+        openapi_extra=WINDOW_PARAMETERS,
     )
-    if result.broadcast is not None:
-        game_hub.publish(game_id, result.broadcast)
-    # Built here rather than validated against MoveOut: this is the hot path, and the
-    # service builds exactly that shape (the Schemathesis test checks it).
-    return JSONResponse(
-        {
-            "view": result.view,
-            "changed": result.changed,
-            "changed_complete": result.changed_complete,
-        }
-    )
 
 
-MOVE_ERRORS = _errors(401, 403, 404, 409, 422)
-
-
-@router.post(
-    "/{game_id}/reveal",
-    response_model=MoveOut,
-    responses=MOVE_ERRORS,
-    summary="Reveal",
-    openapi_extra=WINDOW_PARAMETERS,
-)
-async def reveal(
-    game_id: str,
-    cell: Cell,
-    request: Request,
-    credentials: Credentials,
-) -> JSONResponse:
-    box = window(request.query_params)
-    return await _move(MoveKind.OPEN, game_id, cell, request, credentials, box)
-
-
-@router.post(
-    "/{game_id}/flag",
-    response_model=MoveOut,
-    responses=MOVE_ERRORS,
-    summary="Flag",
-    openapi_extra=WINDOW_PARAMETERS,
-)
-async def flag(
-    game_id: str,
-    cell: Cell,
-    request: Request,
-    credentials: Credentials,
-) -> JSONResponse:
-    box = window(request.query_params)
-    return await _move(MoveKind.FLAG, game_id, cell, request, credentials, box)
-
-
-@router.post(
-    "/{game_id}/chord",
-    response_model=MoveOut,
-    responses=MOVE_ERRORS,
-    summary="Chord",
-    openapi_extra=WINDOW_PARAMETERS,
-)
-async def chord(
-    game_id: str,
-    cell: Cell,
-    request: Request,
-    credentials: Credentials,
-) -> JSONResponse:
-    box = window(request.query_params)
-    return await _move(MoveKind.CHORD, game_id, cell, request, credentials, box)
+_add_move_route(MoveKind.OPEN, "reveal", "Reveal a cell")
+_add_move_route(MoveKind.FLAG, "flag", "Flag or unflag a cell")
+_add_move_route(MoveKind.CHORD, "chord", "Chord a number")
