@@ -99,3 +99,25 @@ def test_loss_shows_the_mines(page: Page) -> None:
     expect(cell(page, row, col)).to_have_attribute("data-symbol", "X")
     expect(page.locator('#board [data-symbol="M"]')).to_have_count(len(mines) - 1)
     expect(page.locator("#after")).to_be_visible()
+
+
+def test_keyboard_play_replay_and_leaderboard(page: Page) -> None:
+    new_game(page, seed=3, first_click="any")
+    mines = layout(3, 9, 9, 10, (0, 0), rule="any")
+    board = page.locator("#board")
+    board.focus()
+    page.keyboard.press("f")  # the cursor starts at the top left
+    expect(cell(page, 0, 0)).to_have_attribute("data-symbol", "F")
+    page.keyboard.press("f")
+    expect(cell(page, 0, 0)).to_have_attribute("data-symbol", "H")
+    row, col = sorted(mines)[0]
+    for _ in range(row):
+        page.keyboard.press("ArrowDown")
+    for _ in range(col):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(page.locator("#status")).to_have_text("Boom — you lost.")
+    page.click("#replay")
+    expect(page.locator("#replay-step")).to_have_text("move 3 of 3", timeout=5000)
+    expect(cell(page, row, col)).to_have_attribute("data-symbol", "X")
+    expect(page.locator("#leaderboard")).to_be_visible()

@@ -32,10 +32,7 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     summary="New game",
     openapi_extra=WINDOW_PARAMETERS,
 )
-async def create_game(
-    body: NewGame,
-    request: Request,
-) -> dict[str, Any]:
+async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     spec = GameSpec(**body.model_dump())
     game_id, token, view = await run_in_threadpool(
         service(request).create, spec, window(request.query_params)
@@ -50,10 +47,7 @@ async def create_game(
     summary="Read",
     openapi_extra=WINDOW_PARAMETERS,
 )
-async def get_game(
-    game_id: str,
-    request: Request,
-) -> dict[str, Any]:
+async def get_game(game_id: str, request: Request) -> dict[str, Any]:
     view = await run_in_threadpool(service(request).view, game_id, window(request.query_params))
     return {"id": game_id, "view": view}
 
