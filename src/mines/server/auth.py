@@ -17,6 +17,9 @@ class ForbiddenError(MinesError):
     """A move came with a token that is not this game's (HTTP 403)."""
 
 
+MISSING_TOKEN = "moves need this game's token: send the header Authorization: Bearer <token>"
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(24)
 
@@ -28,8 +31,6 @@ def hash_token(token: str) -> str:
 def check_token(token: str | None, token_hash: str) -> None:
     """Raise unless `token` is the one whose hash the game stored."""
     if not token:
-        raise NotAuthenticatedError(
-            "moves need this game's token: send the header Authorization: Bearer <token>"
-        )
+        raise NotAuthenticatedError(MISSING_TOKEN)
     if not hmac.compare_digest(hash_token(token), token_hash):
         raise ForbiddenError("this token does not belong to this game")

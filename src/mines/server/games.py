@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from mines.engine import CellChanges
+from mines.engine import DENSE_CELL_LIMIT, CellChanges
 from mines.errors import IllegalMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
@@ -23,7 +23,13 @@ from mines.placement import MinePlacer, placer_for_rule, rule_names
 from mines.presets import preset
 from mines.replay import RecordedPlacer
 from mines.server import leaderboard
-from mines.server.auth import check_token, hash_token, new_token
+from mines.server.auth import (
+    MISSING_TOKEN,
+    NotAuthenticatedError,
+    check_token,
+    hash_token,
+    new_token,
+)
 from mines.server.clock import MoveClock
 from mines.server.errors import GameNotFoundError, InvalidRequestError
 from mines.server.present import (
@@ -109,7 +115,7 @@ class GameCache:
         with self._lock:
             self._drop(game_id)
             self._games[game_id] = live
-            self._cells += live.game.rows * live.game.cols
+            self._cells += _weight(live)
             while self._cells > self._budget and len(self._games) > 1:
                 self._drop(next(iter(self._games)))
 
@@ -120,7 +126,15 @@ class GameCache:
     def _drop(self, game_id: str) -> None:
         live = self._games.pop(game_id, None)
         if live is not None:
-            self._cells -= live.game.rows * live.game.cols
+            self._cells -= _weight(live)
+
+
+def _weight(live: LiveGame) -> int:
+    """Roughly the cells a game holds in memory: every cell of a dense board, about one per
+    mine on a sparse one."""
+    game = live.game
+    cells = game.rows * game.cols
+    return cells if cells <= DENSE_CELL_LIMIT else game.mines
 
 
 class GameService:
@@ -190,7 +204,7 @@ class GameService:
         """
         row, col = cell
         if not token:
-            check_token(token, "")
+            raise NotAuthenticatedError(MISSING_TOKEN)  # before anything, even an unknown game
         try:
             with self.storage.locked(game_id) as locked:
                 if locked is None:

@@ -22,4 +22,5 @@ class Settings:
     move_window: int = 100
     """Side of the window around the move sent back when a move on a big board names none."""
     cache_cells: int = 50_000_000
-    """How many cells of live games each process keeps in memory before it drops the oldest."""
+    """Roughly how many cells of live games a process keeps in memory before dropping the
+    least recently used (a sparse board counts about one cell per mine)."""
