@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--seconds", type=float, default=10.0, help="how long each run lasts")
-    parser.add_argument("--clients", type=int, default=32, help="concurrent players")
+    parser.add_argument("--clients", type=int, default=16, help="concurrent players")
     parser.add_argument("--max-moves", type=int, default=50_000, help="stop after this many")
     parser.add_argument("--postgres", default=POSTGRES, help="database for the PostgreSQL run")
     args = parser.parse_args(argv)
