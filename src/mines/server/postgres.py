@@ -35,11 +35,7 @@ class PostgresStorage(SqlStorage):
         self._origin = uuid.uuid4().hex  # tells this process's notifications from others'
         self._idle: queue.LifoQueue[psycopg.Connection[tuple[object, ...]]] = queue.LifoQueue()
         self._slots = threading.BoundedSemaphore(pool_size)
-        try:
-            setup = psycopg.connect(url, autocommit=True)
-        except psycopg.Error as error:
-            raise StorageError(f"cannot connect to PostgreSQL at {url!r}: {error}") from None
-        with setup, setup.transaction(), setup.cursor() as cursor:
+        with self._connect() as setup, setup.transaction(), setup.cursor() as cursor:
             # Two servers starting together must not both create the tables.
             cursor.execute("SELECT pg_advisory_xact_lock(7239114)")
             if schema is not None:

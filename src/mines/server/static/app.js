@@ -230,12 +230,13 @@ board.addEventListener("mousedown", (event) => {
   }
 });
 board.addEventListener("mouseup", (event) => {
-  const hit = target(event);
-  if (event.button !== 0 || !hit) return;
   if (chorded) {
-    chorded = event.buttons !== 0;
+    // A two-button chord ends when both buttons are up; neither release reveals.
+    if (event.buttons === 0) chorded = false;
     return;
   }
+  const hit = target(event);
+  if (event.button !== 0 || !hit) return;
   move(/[1-8]/.test(hit[2]) ? "chord" : "reveal", hit[0], hit[1]);
 });
 
