@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable
 from enum import StrEnum
+from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -190,20 +191,25 @@ _RULES: dict[str, PlacerFactory] = {rule.value: _random_rule(rule) for rule in F
 
 
 def register_rule(name: str, factory: PlacerFactory) -> None:
-    """Make a placement rule available by name to game IDs, records and front ends.
-
-    The core knows the random rules; `mines.solver` registers "noguess" when imported,
-    so the core never has to import the layers above it.
-    """
+    """Make a placement rule available by name to game IDs, records and front ends."""
     _RULES[name] = factory
 
 
+RULE_ENTRY_POINTS = "mines.rules"
+"""Packages name their rules in this entry-point group (the solver names "noguess"), so the
+core finds them when asked without importing the layers above it."""
+
+
 def rule_names() -> list[str]:
-    return sorted(_RULES)
+    plugins = {entry.name for entry in entry_points(group=RULE_ENTRY_POINTS)}
+    return sorted(set(_RULES) | plugins)
 
 
 def placer_for_rule(rule: str, seed: int | None) -> MinePlacer:
     """The placer that a rule name and a seed stand for."""
+    if rule not in _RULES:
+        for entry in entry_points(group=RULE_ENTRY_POINTS, name=rule):
+            register_rule(rule, entry.load())
     try:
         factory = _RULES[rule]
     except KeyError:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -75,3 +78,17 @@ def test_rule_registry() -> None:
     assert placer_for_rule("test-fixed", None).rule == "fixed"
     with pytest.raises(InvalidBoardError, match="unknown placement rule"):
         placer_for_rule("no-such-rule", 1)
+
+
+def test_plugin_rules_are_found_through_entry_points() -> None:
+    """The core names no solver, yet "noguess" works: the solver declares it as an entry point."""
+    code = (
+        "import sys; from mines import Game; "
+        "assert 'mines.solver' not in sys.modules; "
+        "game = Game.from_id('9x9n10:noguess#3'); "
+        "print(type(game.placer).__name__, game.game_id)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["NoGuessPlacer", "9x9n10:noguess#3"]

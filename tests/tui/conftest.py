@@ -11,7 +11,9 @@ pytest.importorskip("textual", reason="the terminal app needs Textual (the tui e
 
 from mines.game import Game
 from mines.placement import FixedPlacer
-from mines.tui.app import Hint, MinesApp, solver_hint
+from mines.solver import Hint
+from mines.solver import hint as solver_hint
+from mines.tui.app import MinesApp
 from mines.tui.clock import PausableClock
 from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 import threading
-import types
 from fractions import Fraction
 from pathlib import Path
 
-import pytest
 from textual.pilot import Pilot
 
 from mines.game import Game
+from mines.solver import Hint
 from mines.symbols import Cell, GameStatus
-from mines.tui.app import Hint, MinesApp
+from mines.tui.app import MinesApp
 from mines.tui.help import HelpScreen
 from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES
@@ -89,16 +87,13 @@ async def test_undo_with_no_moves_says_so(make_app: AppMaker) -> None:
         assert "nothing to undo" in message(app)
 
 
-class StandInHint:
-    row = 2
-    col = 3
-    safe = False
-    mine_probability = Fraction(1, 4)
-    reason = "stand-in reason"
+STAND_IN_HINT = Hint(
+    row=2, col=3, safe=False, mine_probability=Fraction(1, 4), reason="stand-in reason"
+)
 
 
 def stand_in(game: Game) -> Hint:
-    return StandInHint()
+    return STAND_IN_HINT
 
 
 async def test_hint_moves_the_cursor_and_tells_the_risk(make_app: AppMaker) -> None:
@@ -117,7 +112,7 @@ async def test_a_hint_that_arrives_after_a_move_is_dropped(make_app: AppMaker) -
 
     def slow(game: Game) -> Hint:
         answer.wait(timeout=10)
-        return StandInHint()
+        return STAND_IN_HINT
 
     app = make_app(4, 4, [(0, 0)], hint=slow)
     async with app.run_test() as pilot:
@@ -128,34 +123,7 @@ async def test_a_hint_that_arrives_after_a_move_is_dropped(make_app: AppMaker) -
         assert app.hints_used == 0
 
 
-async def test_hint_asks_the_solver_module(
-    make_app: AppMaker, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    solver = types.ModuleType("mines.solver")
-    solver.hint = stand_in  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "mines.solver", solver)
-    app = make_app(4, 4, [(0, 0)])
-    async with app.run_test() as pilot:
-        await pilot.press("question_mark")
-        await hint_given(app, pilot)
-        assert app.board.cursor == (2, 3)
-
-
-async def test_hint_without_the_solver_says_so(
-    make_app: AppMaker, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setitem(sys.modules, "mines.solver", types.ModuleType("mines.solver"))
-    app = make_app(4, 4, [(0, 0)])
-    async with app.run_test() as pilot:
-        await pilot.press("question_mark")
-        await hint_given(app, pilot)
-        assert "solver" in message(app)
-
-
 async def test_hint_from_the_real_solver_is_a_safe_cell(make_app: AppMaker) -> None:
-    solver = pytest.importorskip("mines.solver", reason="the solver is not in this tree yet")
-    if not hasattr(solver, "hint"):
-        pytest.skip("mines.solver has no hint() yet")
     app = make_app(3, 3, [(1, 1)])
     async with app.run_test() as pilot:
         await pilot.press("space")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 from typing import Any, TextIO
 
 from mines.cli.options import add_game_options, game_from_options
-from mines.errors import IllegalMoveError, InvalidBoardError
+from mines.errors import IllegalMoveError
 from mines.game import Game
 from mines.moves import Move
 from mines.placement import placer_for_rule
@@ -49,13 +48,7 @@ def add_app_options(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.no_guess:
-        _load_solver()
         args.first_click = "noguess"
-    elif args.game_id:
-        # A game ID may name a rule that the solver registers, such as noguess; without
-        # the solver, parsing the ID then says the rule is unknown.
-        with contextlib.suppress(InvalidBoardError):
-            _load_solver()
     if args.plain or not sys.stdout.isatty():
         return play_lines(game_from_options(args), sys.stdin, sys.stdout)
     try:
@@ -68,16 +61,6 @@ def run(args: argparse.Namespace) -> int:
         )
         return play_lines(game_from_options(args), sys.stdin, sys.stdout)
     return play_app(args)
-
-
-def _load_solver() -> None:
-    """Importing the solver registers the "noguess" placement rule."""
-    try:
-        import mines.solver  # type: ignore[import-not-found, unused-ignore]  # noqa: F401
-    except ImportError:
-        raise InvalidBoardError(
-            "--no-guess needs the solver (mines.solver), which is not installed"
-        ) from None
 
 
 def play_app(args: argparse.Namespace) -> int:

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-import importlib
 import threading
 from collections.abc import Callable
-from fractions import Fraction
-from typing import ClassVar, Protocol
+from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -17,6 +15,8 @@ from textual.widgets import Footer, Static
 from mines.errors import MinesError
 from mines.game import Game
 from mines.presets import preset, preset_of
+from mines.solver import Hint
+from mines.solver import hint as solver_hint
 from mines.symbols import GameStatus
 from mines.tui.board import Board
 from mines.tui.clock import PausableClock
@@ -29,29 +29,6 @@ GameMaker = Callable[[int, int, int], Game]
 """Makes a new game of (rows, cols, mines) on the app's clock, for `n` and the preset keys."""
 
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
-
-
-class Hint(Protocol):
-    """What `mines.solver.hint` answers: the safest cell and why."""
-
-    row: int
-    col: int
-    safe: bool
-    mine_probability: Fraction
-    reason: str
-
-
-def solver_hint(game: Game) -> Hint:
-    """The solver's hint for a game; the solver is imported only when a hint is asked for."""
-    missing = MinesError("hints need the solver (mines.solver.hint), which is not installed")
-    try:
-        solver = importlib.import_module("mines.solver")
-    except ImportError:
-        raise missing from None
-    if not hasattr(solver, "hint"):
-        raise missing
-    hint: Hint = solver.hint(game)
-    return hint
 
 
 def status_text(game: Game, paused: bool) -> str:
