@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from benchmarks.checks import Checks
 from mines import FixedPlacer, Game, dense
 
 
@@ -140,12 +141,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=7, help="runs of each engine case")
     args = parser.parse_args()
-    failures = []
-
-    def report(name: str, ok: bool, text: str) -> None:
-        print(f"{'PASS' if ok else 'FAIL'}  {name}: {text}")
-        if not ok:
-            failures.append(name)
+    checks = Checks()
+    report = checks.report
 
     labelled = {}
     for mines, absolute in ((10_000, 0.050), (150_000, None)):
@@ -195,7 +192,7 @@ def main() -> int:
         per_cell <= 4,
         f"{per_cell:.2f} bytes/cell vs baseline {base_per_cell:.0f} bytes/cell (target <= 4)",
     )
-    return 1 if failures else 0
+    return checks.exit_code
 
 
 if __name__ == "__main__":
