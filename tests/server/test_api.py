@@ -346,3 +346,13 @@ def test_bad_windows_are_422(server: Server) -> None:
         answer = server.client.get(f"/api/games/{game['id']}?{query}")
         assert answer.status_code == 422, query
         assert "query." in answer.json()["detail"]
+
+
+def test_a_failing_database_is_503_and_says_so(sqlite_url: str, clock: FakeClock) -> None:
+    broken = Server(sqlite_url, clock)
+    game = broken.create()
+    broken.close()
+    answer = broken.move(game, "flag", 0, 0)
+    assert answer.status_code == 503
+    assert "SQLite database failed" in answer.json()["detail"]
+    assert broken.client.get(f"/api/games/{game['id']}").status_code == 503

@@ -41,7 +41,14 @@ from mines.server.present import (
     view_json,
 )
 from mines.server.settings import Settings
-from mines.server.storage import GameRow, MoveWrite, Result, Storage, StoredMove
+from mines.server.storage import (
+    GameRow,
+    MoveWrite,
+    Result,
+    Storage,
+    StorageError,
+    StoredMove,
+)
 from mines.symbols import GameStatus
 
 NO_GUESS_RULE = "noguess"
@@ -238,11 +245,11 @@ class GameService:
                         complete,
                         self._broadcast(live, move, changes) if changes and watched else None,
                     )
-        except MinesError:
-            raise
-        except BaseException:
-            # Whatever failed, the stored game is the truth: rebuild it on the next request.
-            self._cache.drop(game_id)
+        except BaseException as error:
+            # Refused moves leave the game as it was; after any other failure the stored game
+            # is the truth, and the next request rebuilds it from there.
+            if isinstance(error, StorageError) or not isinstance(error, MinesError):
+                self._cache.drop(game_id)
             raise
 
     def record(self, game_id: str) -> dict[str, Any]:

@@ -66,6 +66,8 @@ class PostgresStorage(SqlStorage):
             try:
                 with connection.transaction(), connection.cursor() as cursor:
                     yield cursor
+            except psycopg.OperationalError as error:
+                raise StorageError(f"the PostgreSQL database failed: {error}") from error
             finally:
                 if connection.closed or connection.broken:
                     connection.close()

@@ -48,13 +48,16 @@ class SqliteStorage(SqlStorage):
     def transaction(self, *, write: bool) -> Iterator[Cursor]:
         with self._lock:
             connection = self._connection
-            connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
-                yield connection.cursor()
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
-            connection.execute("COMMIT")
+                connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    yield connection.cursor()
+                except BaseException:
+                    connection.execute("ROLLBACK")
+                    raise
+                connection.execute("COMMIT")
+            except sqlite3.Error as error:
+                raise StorageError(f"the SQLite database failed: {error}") from error
 
     # One SQLite file serves one server process: there is no one to tell or hear.
     def announce(self, cursor: Cursor, game_id: str) -> None:
