@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import secrets
 import threading
@@ -19,7 +17,7 @@ from mines.errors import IllegalMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.params import check_board
-from mines.placement import MinePlacer, placer_for_rule, rule_names
+from mines.placement import MinePlacer, placer_for_rule
 from mines.presets import preset
 from mines.replay import RecordedPlacer
 from mines.server import leaderboard
@@ -54,13 +52,6 @@ from mines.symbols import GameStatus
 NO_GUESS_RULE = "noguess"
 SEED_LIMIT = 2**63 - 1
 """Seeds are stored as 64-bit signed integers."""
-
-
-def _solver_ready() -> bool:
-    """Whether the "noguess" placement rule exists; importing `mines.solver` registers it."""
-    if importlib.util.find_spec("mines.solver") is not None:
-        importlib.import_module("mines.solver")
-    return NO_GUESS_RULE in rule_names()
 
 
 def random_seed() -> int:
@@ -291,8 +282,6 @@ class GameService:
                 'a no-guess board always starts with an opening; drop "first_click" or set it '
                 'to "opening"'
             )
-        if not _solver_ready():
-            raise InvalidRequestError("no-guess boards need the solver, which is not installed")
         return NO_GUESS_RULE
 
     @contextmanager
@@ -335,8 +324,6 @@ class GameService:
                 layout = tuple((int(r), int(c)) for r, c in json.loads(row.layout))
                 placer: MinePlacer = RecordedPlacer(layout, row.rule, row.seed)
             else:
-                if row.rule == NO_GUESS_RULE:
-                    _solver_ready()
                 placer = placer_for_rule(row.rule, row.seed)
             live = self._build(row, placer)
             self._cache.put(row.id, live)
