@@ -40,9 +40,12 @@ function showError(error) {
   $("error").textContent = error ? error.message : "";
 }
 
+let newGameRequests = 0;
+
 async function newGame(event) {
   event.preventDefault();
   stopReplay();
+  const request = ++newGameRequests;
   const body = {};
   const choice = $("preset").value;
   if (choice === "custom") {
@@ -59,6 +62,7 @@ async function newGame(event) {
     const query = `?top=0&left=0&height=${Math.min(rows, WINDOW.rows)}`
       + `&width=${Math.min(cols, WINDOW.cols)}`;
     const created = await api("POST", `/api/games${query}`, body);
+    if (request !== newGameRequests) return;  // a newer "New game" has been asked for since
     localStorage.setItem(`mines:token:${created.id}`, created.token);
     history.replaceState(null, "", `#${created.id}`);
     start(created.id, created.token, created.view);
@@ -396,3 +400,4 @@ $("board-no-guess").addEventListener("change", loadLeaderboard);
 setInterval(tick, 200);
 loadLeaderboard();
 if (location.hash.length > 1) resume(decodeURIComponent(location.hash.slice(1)));
+else $("new-game").requestSubmit();  // a board ready to play, as a desktop game opens with one
