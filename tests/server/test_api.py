@@ -261,7 +261,6 @@ def test_leaderboard_ranks_won_games_by_time(server: Server, clock: FakeClock) -
 
 
 def test_no_guess_games(server: Server) -> None:
-    pytest.importorskip("mines.solver", reason="no-guess boards need the solver package")
     game = server.create(preset="beginner", no_guess=True, seed=9)
     answer = server.move(game, "reveal", 4, 4)
     assert answer.status_code == 200
@@ -311,7 +310,6 @@ def test_settings_defaults_allow_1000_by_1000() -> None:
 
 
 def test_a_huge_board_is_played_through_windows(sqlite_url: str, clock: FakeClock) -> None:
-    pytest.importorskip("mines.sparse", reason="boards of 10^12 cells need the sparse engine")
     huge = Server(sqlite_url, clock, max_cells=10**12)
     try:
         game = huge.create(rows=1_000_000, cols=1_000_000, mines=1000, seed=1)

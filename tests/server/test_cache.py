@@ -28,7 +28,6 @@ def test_the_least_recently_used_game_goes_first() -> None:
 
 
 def test_a_huge_sparse_board_does_not_empty_the_cache() -> None:
-    pytest.importorskip("mines.sparse", reason="needs the sparse engine")
     cache = GameCache(cell_budget=5_000)
     small = live(10, 10, 5)
     cache.put("small", small)

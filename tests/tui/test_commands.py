@@ -126,7 +126,6 @@ async def test_the_replay_app_steps_forward_and_back() -> None:
 
 @pytest.mark.parametrize("how", [["--no-guess", "--seed", "3"], ["--game-id", "9x9n10:noguess#3"]])
 def test_no_guess_games_start_from_the_solver_rule(tmp_path: Path, how: list[str]) -> None:
-    pytest.importorskip("mines.solver", reason="the solver is not in this tree")
     result = subprocess.run(
         [sys.executable, "-m", "mines.cli.main", "play", *how],
         input="O4,4\nq\n",

@@ -146,7 +146,6 @@ async def test_a_flag_repaints_one_line_and_a_reveal_only_changed_lines(
 async def test_a_sparse_board_of_a_million_squared_plays_in_the_viewport(
     fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytest.importorskip("mines.sparse", reason="the sparse engine is not in this tree")
     app = big_app(1_000_000, 1_000_000, 1000, fake_time)
     spy = ViewSpy(app.game, monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
