@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from mines.game import Game
 from mines.server.clock import MoveClock
 from mines.server.games import GameCache, LiveGame
