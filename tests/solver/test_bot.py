@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from mines import BoardView, Game, GameStatus, RandomPlacer
 from mines.solver import Bot
+from mines.solver.bot import opening_click
 
 
 class PublicOnly:
@@ -59,6 +60,15 @@ def test_the_first_click_is_where_it_is_told() -> None:
     Bot(2, first_click=(0, 0)).play(game)
     first = game.record().moves[0].move
     assert (first.row, first.col) == (0, 0)
+
+
+def test_unless_told_the_bot_opens_sparse_boards_nearer_the_corner() -> None:
+    for name, expected in (("beginner", (2, 2)), ("intermediate", (2, 2)), ("expert", (3, 3))):
+        game = Game.from_preset(name, placer=RandomPlacer(3))
+        Bot(3).play(game)
+        first = game.record().moves[0].move
+        assert (first.row, first.col) == expected
+    assert opening_click(2, 2, 1) == (1, 1)
 
 
 def test_the_bot_finishes_a_game_already_under_way() -> None:

@@ -28,7 +28,8 @@ def register(subparsers: Any) -> None:
         "--first-click",
         choices=("opening", "safe"),
         default="opening",
-        help="opening: first click at (3, 3) opens an area; safe: only the first click, "
+        help="opening: the first click opens an area, at (3, 3) on expert and (2, 2) on the "
+        "sparser presets; safe: only the first click, "
         "in the corner (0, 0), is safe",
     )
     solver.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
@@ -64,7 +65,7 @@ def _positive(name: str, value: int) -> int:
 
 
 def run_bench_solver(args: argparse.Namespace) -> int:
-    from mines.solver.bench import FIRST_CLICKS, win_rate
+    from mines.solver.bench import first_click, win_rate
 
     p = preset(args.preset)
     result = win_rate(
@@ -77,9 +78,10 @@ def run_bench_solver(args: argparse.Namespace) -> int:
         jobs=_positive("jobs", args.jobs),
     )
     low, high = result.interval()
+    at = first_click(args.first_click, p.rows, p.cols, p.mines)
     print(
         f"{p.name} {p.rows}x{p.cols}/{p.mines}, first click {args.first_click} at "
-        f"{FIRST_CLICKS[args.first_click]}, seeds {args.seed}..{args.seed + args.games - 1}, "
+        f"{at}, seeds {args.seed}..{args.seed + args.games - 1}, "
         f"{args.jobs} job(s)"
     )
     print(

@@ -1,0 +1,64 @@
+"""The bot's lookahead: which cells are dead, checked against brute-force enumeration."""
+
+from __future__ import annotations
+
+import random
+
+from mines import BoardView
+from mines.solver import Bot
+from mines.solver.analysis import Position, solve
+from mines.solver.counting import Counter
+from mines.solver.topology import neighbours
+from tests.solver.brute import layouts
+
+
+def numbers_it_could_show(lines: list[str], mines: int, cell: int) -> set[int]:
+    nbrs = neighbours(len(lines), len(lines[0]))
+    _, possible = layouts(lines, mines)
+    return {sum(n in layout for n in nbrs[cell]) for layout in possible if cell not in layout}
+
+
+def shown(lines: list[str], mines: int, cell: int) -> int:
+    position = Position.from_view(BoardView.from_strings(lines), mines)
+    return Bot(0).lookahead(solve(position, Counter()), cell)[1]
+
+
+def test_both_cells_of_a_true_fifty_fifty_are_dead() -> None:
+    assert shown(["11", "HH"], 1, 2) == 1
+    assert shown(["11", "HH"], 1, 3) == 1
+
+
+def test_a_cell_that_can_show_two_numbers_is_alive() -> None:
+    # One mine next to the 1 and one in the right column: (1, 0) always shows 1 when safe,
+    # (0, 2) shows 1 or 2 depending on where the 1's mine is.
+    lines = ["1HH", "HHH"]
+    assert numbers_it_could_show(lines, 2, 3) == {1}
+    assert shown(lines, 2, 3) == 1
+    assert numbers_it_could_show(lines, 2, 2) == {1, 2}
+    assert shown(lines, 2, 2) == 2
+
+
+def test_the_count_of_possible_numbers_matches_brute_force() -> None:
+    rng = random.Random(9)
+    checked = 0
+    while checked < 60:
+        rows, cols = rng.randint(2, 4), rng.randint(2, 4)
+        cells = rows * cols
+        mines = rng.randint(1, cells // 2)
+        layout = set(rng.sample(range(cells), mines))
+        nbrs = neighbours(rows, cols)
+        symbols = [
+            str(sum(n in layout for n in nbrs[c]))
+            if c not in layout and rng.random() < 0.4
+            else "H"
+            for c in range(cells)
+        ]
+        lines = ["".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows)]
+        position = Position.from_view(BoardView.from_strings(lines), mines)
+        solved = solve(position, Counter())
+        for cell in solved.undecided():
+            expected = numbers_it_could_show(lines, mines, cell)
+            score, count = Bot(0).lookahead(solved, cell)
+            assert count == len(expected), (lines, mines, cell)
+            assert 0 <= score <= 1
+            checked += 1
