@@ -15,6 +15,7 @@ import random
 import time
 from collections.abc import Callable
 
+from benchmarks.checks import Checks
 from mines import BoardView
 from mines.solver import analyze
 from mines.solver.bench import generate, win_rate
@@ -60,12 +61,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=200, help="Expert games for the bot speed")
     parser.add_argument("--boards", type=int, default=100, help="no-guess Expert boards")
     args = parser.parse_args()
-    failures = []
-
-    def report(name: str, ok: bool, text: str) -> None:
-        print(f"{'PASS' if ok else 'FAIL'}  {name}: {text}")
-        if not ok:
-            failures.append(name)
+    checks = Checks()
+    report = checks.report
 
     lines, mines = frontier_position(3)
     view = BoardView.from_strings(lines)
@@ -96,7 +93,7 @@ def main() -> int:
         f"median {median * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms over {args.boards} boards, "
         f"{made.verified} verified (targets <= 100 ms and <= 1 s)",
     )
-    return 1 if failures else 0
+    return checks.exit_code
 
 
 if __name__ == "__main__":
