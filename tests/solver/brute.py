@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 
 from mines.solver.topology import neighbours
 
@@ -19,3 +20,17 @@ def layouts(lines: list[str], mines: int) -> tuple[list[int], list[frozenset[int
         for layout in itertools.combinations(unknown, mines)
         if all(sum(n in layout for n in nbrs[i]) == v for i, v in numbers)
     ]
+
+
+def random_position(rng: random.Random, max_rows: int, max_cols: int) -> tuple[list[str], int]:
+    """A random board with about 40% of its safe cells showing their numbers, and its mines."""
+    rows, cols = rng.randint(2, max_rows), rng.randint(2, max_cols)
+    cells = rows * cols
+    mines = rng.randint(1, cells // 2)
+    layout = set(rng.sample(range(cells), mines))
+    nbrs = neighbours(rows, cols)
+    symbols = [
+        str(sum(n in layout for n in nbrs[c])) if c not in layout and rng.random() < 0.4 else "H"
+        for c in range(cells)
+    ]
+    return ["".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows)], mines

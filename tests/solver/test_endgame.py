@@ -9,7 +9,7 @@ from mines.solver.analysis import Position, solve
 from mines.solver.counting import Counter
 from mines.solver.endgame import solve_endgame
 from mines.solver.topology import neighbours
-from tests.solver.brute import layouts
+from tests.solver.brute import layouts, random_position
 
 
 def endgame(lines: list[str], mines: int) -> tuple[tuple[int, int], float] | None:
@@ -54,18 +54,7 @@ def test_the_search_matches_brute_force_on_stuck_positions() -> None:
     rng = random.Random(5)
     checked = 0
     while checked < 25:
-        rows, cols = rng.randint(2, 3), rng.randint(2, 4)
-        cells = rows * cols
-        mines = rng.randint(1, cells // 2)
-        layout = set(rng.sample(range(cells), mines))
-        nbrs = neighbours(rows, cols)
-        symbols = [
-            str(sum(n in layout for n in nbrs[c]))
-            if c not in layout and rng.random() < 0.4
-            else "H"
-            for c in range(cells)
-        ]
-        lines = ["".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows)]
+        lines, mines = random_position(rng, 3, 4)
         position = Position.from_view(BoardView.from_strings(lines), mines)
         solved = solve(position, Counter())
         if solved.safe_cells() or len(solved.undecided()) < 2:

@@ -9,7 +9,7 @@ from mines.solver import Bot
 from mines.solver.analysis import Position, solve
 from mines.solver.counting import Counter
 from mines.solver.topology import neighbours
-from tests.solver.brute import layouts
+from tests.solver.brute import layouts, random_position
 
 
 def numbers_it_could_show(lines: list[str], mines: int, cell: int) -> set[int]:
@@ -42,18 +42,7 @@ def test_the_count_of_possible_numbers_matches_brute_force() -> None:
     rng = random.Random(9)
     checked = 0
     while checked < 60:
-        rows, cols = rng.randint(2, 4), rng.randint(2, 4)
-        cells = rows * cols
-        mines = rng.randint(1, cells // 2)
-        layout = set(rng.sample(range(cells), mines))
-        nbrs = neighbours(rows, cols)
-        symbols = [
-            str(sum(n in layout for n in nbrs[c]))
-            if c not in layout and rng.random() < 0.4
-            else "H"
-            for c in range(cells)
-        ]
-        lines = ["".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows)]
+        lines, mines = random_position(rng, 4, 4)
         position = Position.from_view(BoardView.from_strings(lines), mines)
         solved = solve(position, Counter())
         for cell in solved.undecided():
