@@ -34,14 +34,15 @@ def won_record() -> GameRecord:
     return game.record()
 
 
-def run_mines(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
+def run_mines(*args: str, data: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MINES_DATA_DIR": str(data)}
     return subprocess.run(
         [sys.executable, "-m", "mines.cli.main", *args],
+        input=stdin,
         capture_output=True,
         text=True,
         env=env,
-        timeout=60,
+        timeout=120,
         check=False,
     )
 
@@ -84,15 +85,7 @@ def test_stats_reads_the_data_folder(
 
 
 def test_play_in_a_pipe_stays_in_line_mode(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "mines.cli.main", "play", "--seed", "3", "--theme", "mono"],
-        input="O0,0\nq\n",
-        capture_output=True,
-        text=True,
-        env={**os.environ, "MINES_DATA_DIR": str(tmp_path)},
-        timeout=60,
-        check=False,
-    )
+    result = run_mines("play", "--seed", "3", "--theme", "mono", data=tmp_path, stdin="O0,0\nq\n")
     assert result.returncode == 0, result.stderr
     assert "mines left: 10" in result.stdout
     assert "Bye." in result.stdout
@@ -126,15 +119,7 @@ async def test_the_replay_app_steps_forward_and_back() -> None:
 
 @pytest.mark.parametrize("how", [["--no-guess", "--seed", "3"], ["--game-id", "9x9n10:noguess#3"]])
 def test_no_guess_games_start_from_the_solver_rule(tmp_path: Path, how: list[str]) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "mines.cli.main", "play", *how],
-        input="O4,4\nq\n",
-        capture_output=True,
-        text=True,
-        env={**os.environ, "MINES_DATA_DIR": str(tmp_path)},
-        timeout=120,
-        check=False,
-    )
+    result = run_mines("play", *how, data=tmp_path, stdin="O4,4\nq\n")
     assert result.returncode == 0, result.stderr
     assert "New game 9x9n10:noguess#3" in result.stdout
 
