@@ -118,13 +118,13 @@ def choose_engine(rows: int, cols: int, kind: EngineKind | str | None) -> Engine
                 f"a dense board holds at most {DENSE_CELL_LIMIT:,} cells; "
                 f"{rows}x{cols} needs engine='sparse'"
             )
+        # Imported here because both engines import this module's types.
         from mines.dense import DenseEngine
 
         return DenseEngine(rows, cols)
     from mines.sparse import SparseEngine
 
-    engine: Engine = SparseEngine(rows, cols)
-    return engine
+    return SparseEngine(rows, cols)
 
 
 class PositionChanges:

@@ -13,7 +13,14 @@ from mines.errors import IllegalMoveError, InvalidBoardError
 from mines.gameid import GameId
 from mines.moves import Move, MoveKind
 from mines.params import check_board
-from mines.placement import FixedPlacer, MinePlacer, Positions, RandomPlacer, check_positions
+from mines.placement import (
+    FixedPlacer,
+    MinePlacer,
+    Positions,
+    RandomPlacer,
+    check_positions,
+    placer_for_rule,
+)
 from mines.placement import neighbourhood as block_around
 from mines.presets import preset
 from mines.record import GameRecord, TimedMove
@@ -86,8 +93,6 @@ class Game:
     @classmethod
     def from_id(cls, game_id: GameId | str, *, clock: Clock | None = None) -> Game:
         """The game a game ID stands for: same size, rule and seed, so the same board."""
-        from mines.placement import placer_for_rule
-
         gid = GameId.parse(game_id) if isinstance(game_id, str) else game_id
         placer = placer_for_rule(gid.rule, gid.seed)
         return cls(gid.rows, gid.cols, gid.mines, placer=placer, clock=clock)
