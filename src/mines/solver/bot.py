@@ -10,6 +10,7 @@ from mines.errors import InvalidBoardError
 from mines.solver.analysis import Position, Solved, solve
 from mines.solver.counting import ConstraintKey, Counter
 from mines.solver.endgame import solve_endgame
+from mines.solver.fifty import trapped_weight
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import neighbours
 from mines.symbols import GameStatus
@@ -55,6 +56,8 @@ class Bot:
     A guess is scored by the chance of surviving it and then the next move: for each
     number the cell could show, the position is recounted exactly, and that number counts
     fully when it leads to a certainly safe cell, else by the safest next guess it leaves.
+    A guess that would lose mostly inside a 50/50 no later move could settle is credited
+    for it (see `mines.solver.fifty`): those arrangements end in a coin flip anyway.
     Small endgames are searched exhaustively for the guess most likely to win instead.
     The seed only breaks exact ties, so a seed and a board always give the same game.
     """
@@ -65,11 +68,13 @@ class Bot:
         *,
         first_click: tuple[int, int] | None = None,
         tolerance: float = 0.04,
-        candidates: int = 4,
+        candidates: int = 8,
         off_candidates: int = 2,
         near_candidates: int = 2,
         endgame_cells: int = 16,
         endgame_layouts: int = 400,
+        fifty_fifty_credit: float = 0.9,
+        fifty_fifty_reach: float = 0.25,
     ):
         self.seed = seed
         self.first_click = first_click
@@ -86,6 +91,12 @@ class Bot:
         """Search endgames of at most this many undecided cells exhaustively (0: never)."""
         self.endgame_layouts = endgame_layouts
         """... when at most this many layouts of the mines remain possible."""
+        self.fifty_fifty_credit = fifty_fifty_credit
+        """How much of a guess's loss inside a 50/50 no later move could settle is forgiven:
+        those arrangements end in a coin flip anyway (0: none)."""
+        self.fifty_fifty_reach = fifty_fifty_reach
+        """Cells next to the numbers this much riskier than the safest are weighed too
+        when the credit could make them the best guess."""
         self._rng = random.Random(seed)
         self._counter = Counter()
 
@@ -133,8 +144,9 @@ class Bot:
         best = min(chance.values())
         shortlist = [c for c in undecided if chance[c] <= best + self.tolerance]
         shortlist = self._representatives(solved, shortlist, chance)
-        looks = {c: self.lookahead(solved, c) for c in shortlist}
-        scored = [Guess(c, chance[c], looks[c][0]) for c in shortlist]
+        factors = self._fifty_fifty_factors(solved, shortlist, chance)
+        looks = {c: self.lookahead(solved, c) for c in factors}
+        scored = [Guess(c, chance[c], looks[c][0] * factors[c]) for c in factors]
         # A dead cell (it can show only one number) teaches nothing but its own safety:
         # guess one only when every shortlisted cell is dead.
         scored = [g for g in scored if looks[g.cell][1] > 1] or scored
@@ -162,6 +174,29 @@ class Bot:
         near = [c for c in outside if any(n in frontier for n in nbrs[c])]
         picked = dict.fromkeys(outside[: self.off_candidates] + near[: self.near_candidates])
         return inside + list(picked)
+
+    def _fifty_fifty_factors(
+        self, solved: Solved, shortlist: list[int], chance: dict[int, float]
+    ) -> dict[int, float]:
+        """The cells to score, each with the factor its 50/50 credit multiplies its score by:
+        the shortlist, and the cells next to the numbers that the credit makes as safe as
+        the safest cell."""
+        counts = solved.counts
+        assert counts is not None
+        if not self.fifty_fifty_credit:
+            return dict.fromkeys(shortlist, 1.0)
+        safest = 1 - min(chance.values())
+        reach = safest - self.fifty_fifty_reach
+        pool = shortlist + [c for c in counts.cell_weight if c in chance and 1 - chance[c] >= reach]
+        factors: dict[int, float] = {}
+        for cell in dict.fromkeys(pool):
+            mine = solved.mine_weight(cell)
+            safe = counts.total - mine
+            trapped = min(trapped_weight(solved, cell, self._counter), mine, safe)
+            factor = 1 + self.fifty_fifty_credit * trapped / safe
+            if cell in shortlist or (1 - chance[cell]) * factor > safest:
+                factors[cell] = factor
+        return factors
 
     def lookahead(self, solved: Solved, cell: int) -> tuple[float, int]:
         """The chance to survive opening `cell` and then the following move, counted exactly,

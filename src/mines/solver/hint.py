@@ -48,9 +48,9 @@ def _guess_hint(solved: Solved) -> Hint:
     counts = solved.counts
     assert counts is not None
     # Among the least risky cells only, the bot's lookahead picks the one most likely to help
-    # (the endgame search is off: it may rightly prefer a riskier cell, but a hint names
-    # the least risky one).
-    guess = Bot(0, tolerance=0.0, endgame_cells=0).guess(solved)
+    # (the endgame search and the 50/50 credit are off: they may rightly prefer a riskier
+    # cell, but a hint names the least risky one).
+    guess = Bot(0, tolerance=0.0, endgame_cells=0, fifty_fifty_credit=0.0).guess(solved)
     row, col = divmod(guess.cell, solved.position.cols)
     chance = Fraction(solved.mine_weight(guess.cell), counts.total)
     reason = (

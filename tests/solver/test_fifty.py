@@ -1,0 +1,77 @@
+"""Long-term risk: the weight of arrangements that trap a cell in a 50/50, against brute force."""
+
+from __future__ import annotations
+
+import random
+
+from mines import BoardView
+from mines.solver.analysis import Position, solve
+from mines.solver.counting import Counter
+from mines.solver.fifty import TRAPS, trapped_weight
+from tests.solver.brute import layouts, random_position
+
+
+def brute_trapped(lines: list[str], mines: int, cell: int) -> int:
+    """The same sum, by counting every layout that fits: per family the likeliest trap."""
+    rows, cols = len(lines), len(lines[0])
+    unknown, possible = layouts(lines, mines)
+    undecided = {c for c in unknown if 0 < sum(c in layout for layout in possible) < len(possible)}
+    row, col = divmod(cell, cols)
+
+    def at(offset: tuple[int, int]) -> int | None:
+        r, c = row + offset[0], col + offset[1]
+        return r * cols + c if 0 <= r < rows and 0 <= c < cols else None
+
+    best: dict[str, int] = {}
+    for trap in TRAPS:
+        mines_in = [cell, *(at(o) for o in trap.mines)]
+        safe = [at(o) for o in trap.safe]
+        if any(c not in undecided for c in mines_in + safe):
+            continue
+        walls = [c for c in map(at, trap.walls) if c is not None]
+        if sum(c in undecided for c in walls) > 3:
+            continue
+        need = set(mines_in) | set(walls)
+        weight = sum(1 for layout in possible if need <= layout and not layout & set(safe))
+        if weight:
+            best[trap.family] = max(best.get(trap.family, 0), weight)
+    return sum(best.values())
+
+
+def test_a_pair_walled_in_by_certain_mines_is_trapped_whenever_its_cell_is_a_mine() -> None:
+    # The 1 puts one mine in (0, 0) or (0, 1); the 3 then makes (0, 2) and (1, 2) mines, a
+    # wall no number can see past; the fourth mine is in (0, 3) or (1, 3).
+    lines = ["HHHH", "13HH"]
+    position = Position.from_view(BoardView.from_strings(lines), 4)
+    solved = solve(position, Counter())
+    assert solved.counts is not None
+    assert solved.counts.total == 4
+    assert trapped_weight(solved, 0, Counter()) == solved.mine_weight(0) == 2
+    assert trapped_weight(solved, 1, Counter()) == 2
+    # (0, 3) and (1, 3) are a 50/50 too, walled by the certain mines on their left.
+    assert trapped_weight(solved, 3, Counter()) == brute_trapped(lines, 4, 3) == 2
+
+
+def test_a_true_fifty_fifty_traps_both_cells_in_every_arrangement_with_their_mine() -> None:
+    lines = ["HH", "11", "00"]
+    position = Position.from_view(BoardView.from_strings(lines), 1)
+    solved = solve(position, Counter())
+    assert solved.counts is not None
+    assert solved.counts.total == 2
+    assert trapped_weight(solved, 0, Counter()) == 1
+    assert trapped_weight(solved, 1, Counter()) == 1
+
+
+def test_trapped_weights_match_brute_force_on_random_positions() -> None:
+    rng = random.Random(5)
+    checked = trapped = 0
+    while checked < 300:
+        lines, mines = random_position(rng, 4, 5)
+        position = Position.from_view(BoardView.from_strings(lines), mines)
+        solved = solve(position, Counter())
+        for cell in solved.undecided():
+            expected = brute_trapped(lines, mines, cell)
+            assert trapped_weight(solved, cell, Counter()) == expected, (lines, mines, cell)
+            checked += 1
+            trapped += expected > 0
+    assert trapped > 30  # the positions do exercise the traps
