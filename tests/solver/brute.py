@@ -1,10 +1,13 @@
-"""Brute force for the solver tests: every layout of the mines that fits a text position."""
+"""Helpers for the solver tests: random text positions, the layouts that fit one, its solve."""
 
 from __future__ import annotations
 
 import itertools
 import random
 
+from mines import BoardView
+from mines.solver.analysis import Position, Solved, solve
+from mines.solver.counting import Counter
 from mines.solver.topology import neighbours
 
 
@@ -34,3 +37,8 @@ def random_position(rng: random.Random, max_rows: int, max_cols: int) -> tuple[l
         for c in range(cells)
     ]
     return ["".join(symbols[r * cols : (r + 1) * cols]) for r in range(rows)], mines
+
+
+def solved_position(lines: list[str], mines: int) -> Solved:
+    """What the solver makes of a text position with this many mines in all: rules, then counts."""
+    return solve(Position.from_view(BoardView.from_strings(lines), mines), Counter())

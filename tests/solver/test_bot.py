@@ -6,10 +6,9 @@ from collections.abc import Callable
 
 from mines import BoardView, Game, GameStatus, RandomPlacer
 from mines.solver import Bot
-from mines.solver.analysis import Position, solve
 from mines.solver.bot import opening_click
-from mines.solver.counting import Counter
 from mines.solver.endgame import solve_endgame
+from tests.solver.brute import solved_position
 
 
 class PublicOnly:
@@ -93,9 +92,7 @@ def test_a_guess_that_loses_only_inside_a_fifty_fifty_is_preferred() -> None:
     # (0, 5) and (1, 5) hold one mine that no number can ever tell apart: guessing there
     # costs nothing that waiting would save. (0, 3) is safer now but leaves the coin flip
     # for later; the exhaustive search agrees that the corner pair wins most often.
-    view = BoardView.from_strings(["HHHHHH", "H2111H"], mines_left=3)
-    position = Position.from_view(view)
-    solved = solve(position, Counter())
+    solved = solved_position(["HHHHHH", "H2111H"], 3)
     credited = Bot(0, endgame_cells=0).guess(solved)
     plain = Bot(0, endgame_cells=0, fifty_fifty_credit=0.0).guess(solved)
     corner_pair = {5, 11}

@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import random
 
-from mines import BoardView
-from mines.solver.analysis import Position, solve
-from mines.solver.counting import Counter
 from mines.solver.endgame import solve_endgame
 from mines.solver.topology import neighbours
-from tests.solver.brute import layouts, random_position
+from tests.solver.brute import layouts, random_position, solved_position
 
 
 def endgame(lines: list[str], mines: int) -> tuple[tuple[int, int], float] | None:
-    position = Position.from_view(BoardView.from_strings(lines), mines)
-    found = solve_endgame(solve(position, Counter()))
+    found = solve_endgame(solved_position(lines, mines))
     if found is None:
         return None
-    return divmod(found.cell, position.cols), found.win_probability
+    return divmod(found.cell, len(lines[0])), found.win_probability
 
 
 def test_a_true_fifty_fifty_wins_half_the_time() -> None:
@@ -55,8 +51,7 @@ def test_the_search_matches_brute_force_on_stuck_positions() -> None:
     checked = 0
     while checked < 25:
         lines, mines = random_position(rng, 3, 4)
-        position = Position.from_view(BoardView.from_strings(lines), mines)
-        solved = solve(position, Counter())
+        solved = solved_position(lines, mines)
         if solved.safe_cells() or len(solved.undecided()) < 2:
             continue
         found = solve_endgame(solved)

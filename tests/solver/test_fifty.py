@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import random
 
-from mines import BoardView
-from mines.solver.analysis import Position, solve
 from mines.solver.counting import Counter
 from mines.solver.fifty import TRAPS, trapped_weight
-from tests.solver.brute import layouts, random_position
+from tests.solver.brute import layouts, random_position, solved_position
 
 
 def brute_trapped(lines: list[str], mines: int, cell: int) -> int:
@@ -42,8 +40,7 @@ def test_a_pair_walled_in_by_certain_mines_is_trapped_whenever_its_cell_is_a_min
     # The 1 puts one mine in (0, 0) or (0, 1); the 3 then makes (0, 2) and (1, 2) mines, a
     # wall no number can see past; the fourth mine is in (0, 3) or (1, 3).
     lines = ["HHHH", "13HH"]
-    position = Position.from_view(BoardView.from_strings(lines), 4)
-    solved = solve(position, Counter())
+    solved = solved_position(lines, 4)
     assert solved.counts is not None
     assert solved.counts.total == 4
     assert trapped_weight(solved, 0, Counter()) == solved.mine_weight(0) == 2
@@ -53,9 +50,7 @@ def test_a_pair_walled_in_by_certain_mines_is_trapped_whenever_its_cell_is_a_min
 
 
 def test_a_true_fifty_fifty_traps_both_cells_in_every_arrangement_with_their_mine() -> None:
-    lines = ["HH", "11", "00"]
-    position = Position.from_view(BoardView.from_strings(lines), 1)
-    solved = solve(position, Counter())
+    solved = solved_position(["HH", "11", "00"], 1)
     assert solved.counts is not None
     assert solved.counts.total == 2
     assert trapped_weight(solved, 0, Counter()) == 1
@@ -67,8 +62,7 @@ def test_trapped_weights_match_brute_force_on_random_positions() -> None:
     checked = trapped = 0
     while checked < 300:
         lines, mines = random_position(rng, 4, 5)
-        position = Position.from_view(BoardView.from_strings(lines), mines)
-        solved = solve(position, Counter())
+        solved = solved_position(lines, mines)
         for cell in solved.undecided():
             expected = brute_trapped(lines, mines, cell)
             assert trapped_weight(solved, cell, Counter()) == expected, (lines, mines, cell)

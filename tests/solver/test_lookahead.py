@@ -4,12 +4,9 @@ from __future__ import annotations
 
 import random
 
-from mines import BoardView
 from mines.solver import Bot
-from mines.solver.analysis import Position, solve
-from mines.solver.counting import Counter
 from mines.solver.topology import neighbours
-from tests.solver.brute import layouts, random_position
+from tests.solver.brute import layouts, random_position, solved_position
 
 
 def numbers_it_could_show(lines: list[str], mines: int, cell: int) -> set[int]:
@@ -19,8 +16,7 @@ def numbers_it_could_show(lines: list[str], mines: int, cell: int) -> set[int]:
 
 
 def shown(lines: list[str], mines: int, cell: int) -> int:
-    position = Position.from_view(BoardView.from_strings(lines), mines)
-    return Bot(0).lookahead(solve(position, Counter()), cell)[1]
+    return Bot(0).lookahead(solved_position(lines, mines), cell)[1]
 
 
 def test_both_cells_of_a_true_fifty_fifty_are_dead() -> None:
@@ -43,8 +39,7 @@ def test_the_count_of_possible_numbers_matches_brute_force() -> None:
     checked = 0
     while checked < 60:
         lines, mines = random_position(rng, 4, 4)
-        position = Position.from_view(BoardView.from_strings(lines), mines)
-        solved = solve(position, Counter())
+        solved = solved_position(lines, mines)
         for cell in solved.undecided():
             expected = numbers_it_could_show(lines, mines, cell)
             score, count = Bot(0).lookahead(solved, cell)
