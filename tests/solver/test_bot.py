@@ -88,6 +88,21 @@ def test_win_rate_smoke() -> None:
     assert wins >= 51
 
 
+def test_a_pseudo_fifty_fifty_is_guessed_before_safer_cells() -> None:
+    # (3, 5) is a mine only when (3, 4) is safe and (2, 3) and (3, 3) are mines: then no
+    # number can ever tell (3, 4) from (3, 5). That coin flip must be taken some day, and
+    # taking it now can only tell more, so it goes before the far safer (1, 0).
+    lines = ["1HHHHH", "HH32H1", "HHHH31", "HHHHHH"]
+    solved = solved_position(lines, 7)
+    credited = Bot(0, endgame_cells=0).guess(solved)
+    plain = Bot(0, endgame_cells=0, fifty_fifty_credit=0.0).guess(solved)
+    assert divmod(credited.cell, 6) == (3, 5)
+    assert plain.mine_probability < 0.1 < 0.4 < credited.mine_probability
+    best = solve_endgame(solved, max_cells=20, max_layouts=1000)
+    assert best is not None
+    assert divmod(best.cell, 6) in {(3, 4), (3, 5)}
+
+
 def test_a_guess_that_loses_only_inside_a_fifty_fifty_is_preferred() -> None:
     # (0, 5) and (1, 5) hold one mine that no number can ever tell apart: guessing there
     # costs nothing that waiting would save. (0, 3) is safer now but leaves the coin flip

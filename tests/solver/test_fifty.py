@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from mines.solver.analysis import Solved
 from mines.solver.counting import Counter
-from mines.solver.fifty import TRAPS, trapped_weight
+from mines.solver.fifty import ENABLED, TRAPS, enabling_weight, trap_weights
 from tests.solver.brute import layouts, random_position, solved_position
 
 
@@ -36,6 +37,11 @@ def brute_trapped(lines: list[str], mines: int, cell: int) -> int:
     return sum(best.values())
 
 
+def trapped_weight(solved: Solved, cell: int) -> int:
+    """What the bot credits a cell with for its own traps: the likeliest of each family."""
+    return sum(trap_weights(solved, cell, Counter()).values())
+
+
 def test_a_pair_walled_in_by_certain_mines_is_trapped_whenever_its_cell_is_a_mine() -> None:
     # The 1 puts one mine in (0, 0) or (0, 1); the 3 then makes (0, 2) and (1, 2) mines, a
     # wall no number can see past; the fourth mine is in (0, 3) or (1, 3).
@@ -43,18 +49,18 @@ def test_a_pair_walled_in_by_certain_mines_is_trapped_whenever_its_cell_is_a_min
     solved = solved_position(lines, 4)
     assert solved.counts is not None
     assert solved.counts.total == 4
-    assert trapped_weight(solved, 0, Counter()) == solved.mine_weight(0) == 2
-    assert trapped_weight(solved, 1, Counter()) == 2
+    assert trapped_weight(solved, 0) == solved.mine_weight(0) == 2
+    assert trapped_weight(solved, 1) == 2
     # (0, 3) and (1, 3) are a 50/50 too, walled by the certain mines on their left.
-    assert trapped_weight(solved, 3, Counter()) == brute_trapped(lines, 4, 3) == 2
+    assert trapped_weight(solved, 3) == brute_trapped(lines, 4, 3) == 2
 
 
 def test_a_true_fifty_fifty_traps_both_cells_in_every_arrangement_with_their_mine() -> None:
     solved = solved_position(["HH", "11", "00"], 1)
     assert solved.counts is not None
     assert solved.counts.total == 2
-    assert trapped_weight(solved, 0, Counter()) == 1
-    assert trapped_weight(solved, 1, Counter()) == 1
+    assert trapped_weight(solved, 0) == 1
+    assert trapped_weight(solved, 1) == 1
 
 
 def test_trapped_weights_match_brute_force_on_random_positions() -> None:
@@ -65,7 +71,57 @@ def test_trapped_weights_match_brute_force_on_random_positions() -> None:
         solved = solved_position(lines, mines)
         for cell in solved.undecided():
             expected = brute_trapped(lines, mines, cell)
-            assert trapped_weight(solved, cell, Counter()) == expected, (lines, mines, cell)
+            assert trapped_weight(solved, cell) == expected, (lines, mines, cell)
             checked += 1
             trapped += expected > 0
     assert trapped > 30  # the positions do exercise the traps
+
+
+def brute_enabling(lines: list[str], mines: int, cell: int) -> int:
+    """The same sum, by counting every layout that fits: each 50/50 that `cell` would close
+    as its last open wall, in the one mine layout the solver counts."""
+    rows, cols = len(lines), len(lines[0])
+    unknown, possible = layouts(lines, mines)
+    certain = {c for c in unknown if all(c in layout for layout in possible)}
+    undecided = {c for c in unknown if c not in certain and any(c in lay for lay in possible)}
+    row, col = divmod(cell, cols)
+
+    def at(offset: tuple[int, int]) -> int | None:
+        r, c = row + offset[0], col + offset[1]
+        return r * cols + c if 0 <= r < rows and 0 <= c < cols else None
+
+    total = 0
+    for trap in ENABLED:
+        mines_in = [at(o) for o in trap.mines]
+        safe = [at(o) for o in trap.safe]
+        if any(c not in undecided for c in mines_in + safe):
+            continue
+        if any(c is not None and c not in certain for c in map(at, trap.walls)):
+            continue
+        need = {cell, *mines_in}
+        total += sum(1 for layout in possible if need <= layout and not layout & set(safe))
+    return total
+
+
+def test_the_last_open_wall_of_a_fifty_fifty_is_credited_with_one_of_its_layouts() -> None:
+    # On a 3x3 board with 3 mines, the 2x2 block at the bottom right has only one wall
+    # inside the board, (0, 0): with a mine there and one diagonal of the block mined,
+    # no number could ever tell the block's two diagonals apart.
+    lines = ["HHH", "HHH", "HHH"]
+    solved = solved_position(lines, 3)
+    assert enabling_weight(solved, 0, Counter()) == 1  # (0, 0), (1, 1), (2, 2)
+    assert enabling_weight(solved, 1, Counter()) == brute_enabling(lines, 3, 1) == 0
+
+
+def test_enabling_weights_match_brute_force_on_random_positions() -> None:
+    rng = random.Random(7)
+    checked = enabled = 0
+    while checked < 300:
+        lines, mines = random_position(rng, 4, 5)
+        solved = solved_position(lines, mines)
+        for cell in solved.undecided():
+            expected = brute_enabling(lines, mines, cell)
+            assert enabling_weight(solved, cell, Counter()) == expected, (lines, mines, cell)
+            checked += 1
+            enabled += expected > 0
+    assert enabled > 10  # the positions do exercise the enablers

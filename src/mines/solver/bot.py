@@ -10,7 +10,7 @@ from mines.errors import InvalidBoardError
 from mines.solver.analysis import Position, Solved, solve
 from mines.solver.counting import ConstraintKey, Counter
 from mines.solver.endgame import solve_endgame
-from mines.solver.fifty import trapped_weight
+from mines.solver.fifty import enabling_weight, trap_weights
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import neighbours
 from mines.symbols import GameStatus
@@ -74,7 +74,6 @@ class Bot:
         endgame_cells: int = 16,
         endgame_layouts: int = 400,
         fifty_fifty_credit: float = 0.9,
-        fifty_fifty_reach: float = 0.25,
     ):
         self.seed = seed
         self.first_click = first_click
@@ -94,9 +93,6 @@ class Bot:
         self.fifty_fifty_credit = fifty_fifty_credit
         """How much of a guess's loss inside a 50/50 no later move could settle is forgiven:
         those arrangements end in a coin flip anyway (0: none)."""
-        self.fifty_fifty_reach = fifty_fifty_reach
-        """Cells next to the numbers this much riskier than the safest are weighed too
-        when the credit could make them the best guess."""
         self._rng = random.Random(seed)
         self._counter = Counter()
 
@@ -144,12 +140,15 @@ class Bot:
         best = min(chance.values())
         shortlist = [c for c in undecided if chance[c] <= best + self.tolerance]
         shortlist = self._representatives(solved, shortlist, chance)
-        factors = self._fifty_fifty_factors(solved, shortlist, chance)
+        factors, pseudo = self._fifty_fifty_factors(solved, shortlist, chance)
         looks = {c: self.lookahead(solved, c) for c in factors}
         scored = [Guess(c, chance[c], looks[c][0] * factors[c]) for c in factors]
         # A dead cell (it can show only one number) teaches nothing but its own safety:
-        # guess one only when every shortlisted cell is dead.
-        scored = [g for g in scored if looks[g.cell][1] > 1] or scored
+        # guess one only when every shortlisted cell is dead. A living cell whose every
+        # mine arrangement sits in a 50/50 must be guessed some day and may help now:
+        # such a pseudo 50/50 goes first.
+        living = [g for g in scored if looks[g.cell][1] > 1]
+        scored = [g for g in living if g.cell in pseudo] or living or scored
         top = max(g.score for g in scored)
         ties = [g for g in scored if g.score >= top - 1e-12]
         return ties[self._rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
@@ -177,26 +176,30 @@ class Bot:
 
     def _fifty_fifty_factors(
         self, solved: Solved, shortlist: list[int], chance: dict[int, float]
-    ) -> dict[int, float]:
-        """The cells to score, each with the factor its 50/50 credit multiplies its score by:
-        the shortlist, and the cells next to the numbers that the credit makes as safe as
-        the safest cell."""
+    ) -> tuple[dict[int, float], set[int]]:
+        """The cells to score, each with the factor its 50/50 credit multiplies its score by
+        (the shortlist, and the cells next to the numbers that the credit makes as safe as
+        the safest cell), and the pseudo 50/50s among them: the cells that are a mine only
+        inside a 50/50."""
         counts = solved.counts
         assert counts is not None
         if not self.fifty_fifty_credit:
-            return dict.fromkeys(shortlist, 1.0)
+            return dict.fromkeys(shortlist, 1.0), set()
+        counter = self._counter
         safest = 1 - min(chance.values())
-        reach = safest - self.fifty_fifty_reach
-        pool = shortlist + [c for c in counts.cell_weight if c in chance and 1 - chance[c] >= reach]
         factors: dict[int, float] = {}
-        for cell in dict.fromkeys(pool):
+        pseudo: set[int] = set()
+        for cell in dict.fromkeys(shortlist + [c for c in counts.cell_weight if c in chance]):
             mine = solved.mine_weight(cell)
             safe = counts.total - mine
-            trapped = min(trapped_weight(solved, cell, self._counter), mine, safe)
-            factor = 1 + self.fifty_fifty_credit * trapped / safe
-            if cell in shortlist or (1 - chance[cell]) * factor > safest:
+            traps = trap_weights(solved, cell, counter)
+            if max(traps.values()) == mine:
+                pseudo.add(cell)
+            credited = sum(traps.values()) + enabling_weight(solved, cell, counter)
+            factor = 1 + self.fifty_fifty_credit * min(credited, mine, safe) / safe
+            if cell in shortlist or cell in pseudo or (1 - chance[cell]) * factor > safest:
                 factors[cell] = factor
-        return factors
+        return factors, pseudo
 
     def lookahead(self, solved: Solved, cell: int) -> tuple[float, int]:
         """The chance to survive opening `cell` and then the following move, counted exactly,

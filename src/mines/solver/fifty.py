@@ -58,19 +58,63 @@ TRAPS: tuple[Trap, ...] = (
 )
 
 
-def trapped_weight(solved: Solved, cell: int, counter: Counter, *, max_open_walls: int = 3) -> int:
-    """Arrangements (out of `solved.counts.total`) with a mine on `cell` inside a 50/50 that no
-    later move could settle: the most likely trap of each family, summed, as an estimate.
+def _seen_from_walls(trap: Trap) -> tuple[Trap, ...]:
+    """The same 50/50 around each of its walls in turn: that wall is the cell at (0, 0), the
+    trap's own cell a mine, and the other walls still walls."""
+    seen = []
+    for wall in trap.walls:
+
+        def moved(offset: Offset, wall: Offset = wall) -> Offset:
+            return offset[0] - wall[0], offset[1] - wall[1]
+
+        seen.append(
+            Trap(
+                trap.family,
+                tuple(map(moved, ((0, 0), *trap.mines))),
+                tuple(map(moved, trap.safe)),
+                tuple(moved(w) for w in trap.walls if w != wall),
+            )
+        )
+    return tuple(seen)
+
+
+ENABLED: tuple[Trap, ...] = tuple(
+    seen for trap in (_pair(0, 1), _pair(1, 0), _block(0, 0)) for seen in _seen_from_walls(trap)
+)
+"""Every 50/50 a cell could complete as a wall, each with one of its two mine layouts."""
+
+
+def trap_weights(
+    solved: Solved, cell: int, counter: Counter, *, max_open_walls: int = 3
+) -> dict[str, int]:
+    """For each family of traps, the arrangements with a mine on `cell` inside its most
+    likely trap of that family around `cell`.
 
     Traps whose walls include a revealed or certainly safe cell are impossible; those with
     more than `max_open_walls` undecided walls are too unlikely to be worth counting.
     """
+    best: dict[str, int] = {}
+    for trap in TRAPS:
+        weight = _trap_weight(solved, cell, trap, counter, max_open_walls)
+        best[trap.family] = max(best.get(trap.family, 0), weight)
+    return best
+
+
+def enabling_weight(solved: Solved, cell: int, counter: Counter) -> int:
+    """Arrangements with a mine on `cell` that make it the last wall of a 50/50 next to it,
+    one of the 50/50's two layouts each, summed: losing there costs half a game at most,
+    since without the guess that 50/50 would end in a coin flip."""
+    return sum(_trap_weight(solved, cell, trap, counter, 0) for trap in ENABLED)
+
+
+def _trap_weight(
+    solved: Solved, cell: int, trap: Trap, counter: Counter, max_open_walls: int
+) -> int:
+    """Arrangements with a mine on `cell` and `trap` around it, walls and all (0 when its
+    walls include a revealed or certainly safe cell, or more than `max_open_walls` open ones)."""
     position, known = solved.position, solved.known
     rows, cols, values = position.rows, position.cols, position.values
     row, col = divmod(cell, cols)
-    frontier = {c for cells, _ in solved.keys for c in cells}
-    # Counting works on every cell the local rules left open, including those it decided.
-    open_cells = values.count(UNKNOWN) - len(solved.local)
 
     def undecided_at(offset: Offset) -> int | None:
         r, c = row + offset[0], col + offset[1]
@@ -80,32 +124,29 @@ def trapped_weight(solved: Solved, cell: int, counter: Counter, *, max_open_wall
                 return at
         return None
 
-    best: dict[str, int] = {}
-    for trap in TRAPS:
-        mines = [cell, *(undecided_at(o) for o in trap.mines)]
-        safe = [undecided_at(o) for o in trap.safe]
-        if None in mines or None in safe:
-            continue
-        open_walls: list[int] = []
-        possible = True
-        for r, c in ((row + dr, col + dc) for dr, dc in trap.walls):
-            if not (0 <= r < rows and 0 <= c < cols):
-                continue  # the board's edge is as good as a mine
-            at = r * cols + c
-            if values[at] != UNKNOWN or known.get(at) is False:
-                possible = False
-                break
-            if at not in known:
-                open_walls.append(at)
-        if not possible or len(open_walls) > max_open_walls:
-            continue
-        fixed = {at: 1 for at in mines + open_walls if at is not None}
-        fixed.update((at, 0) for at in safe if at is not None)
-        keys = [*solved.keys, *(((at,), mine) for at, mine in fixed.items())]
-        off = open_cells - len(frontier | fixed.keys())
-        try:
-            weight = counter.count(keys, off, solved.free_mines).total
-        except InvalidBoardError:
-            continue  # no arrangement has this trap
-        best[trap.family] = max(best.get(trap.family, 0), weight)
-    return sum(best.values())
+    mines = [cell, *(undecided_at(o) for o in trap.mines)]
+    safe = [undecided_at(o) for o in trap.safe]
+    if None in mines or None in safe:
+        return 0
+    open_walls: list[int] = []
+    for r, c in ((row + dr, col + dc) for dr, dc in trap.walls):
+        if not (0 <= r < rows and 0 <= c < cols):
+            continue  # the board's edge is as good as a mine
+        at = r * cols + c
+        if values[at] != UNKNOWN or known.get(at) is False:
+            return 0
+        if at not in known:
+            open_walls.append(at)
+    if len(open_walls) > max_open_walls:
+        return 0
+    fixed = {at: 1 for at in mines + open_walls if at is not None}
+    fixed.update((at, 0) for at in safe if at is not None)
+    keys = [*solved.keys, *(((at,), mine) for at, mine in fixed.items())]
+    assert solved.counts is not None
+    frontier = solved.counts.cell_weight.keys()
+    # Counting works on every cell the local rules left open, including those it decided.
+    off = values.count(UNKNOWN) - len(solved.local) - len(frontier | fixed.keys())
+    try:
+        return counter.count(keys, off, solved.free_mines).total
+    except InvalidBoardError:
+        return 0  # no arrangement has this trap
