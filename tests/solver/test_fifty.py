@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from mines.solver.analysis import Solved
 from mines.solver.counting import Counter
@@ -63,18 +64,29 @@ def test_a_true_fifty_fifty_traps_both_cells_in_every_arrangement_with_their_min
     assert trapped_weight(solved, 1) == 1
 
 
-def test_trapped_weights_match_brute_force_on_random_positions() -> None:
-    rng = random.Random(5)
-    checked = trapped = 0
+def nonzero_on_random_positions(
+    seed: int,
+    weigh: Callable[[Solved, int], int],
+    brute: Callable[[list[str], int, int], int],
+) -> int:
+    """Check `weigh` against `brute` on every undecided cell of random small positions (300
+    cells); returns how many cells had a nonzero weight."""
+    rng = random.Random(seed)
+    checked = nonzero = 0
     while checked < 300:
         lines, mines = random_position(rng, 4, 5)
         solved = solved_position(lines, mines)
         for cell in solved.undecided():
-            expected = brute_trapped(lines, mines, cell)
-            assert trapped_weight(solved, cell) == expected, (lines, mines, cell)
+            expected = brute(lines, mines, cell)
+            assert weigh(solved, cell) == expected, (lines, mines, cell)
             checked += 1
-            trapped += expected > 0
-    assert trapped > 30  # the positions do exercise the traps
+            nonzero += expected > 0
+    return nonzero
+
+
+def test_trapped_weights_match_brute_force_on_random_positions() -> None:
+    # ... and the positions do exercise the traps.
+    assert nonzero_on_random_positions(5, trapped_weight, brute_trapped) > 30
 
 
 def brute_enabling(lines: list[str], mines: int, cell: int) -> int:
@@ -114,14 +126,7 @@ def test_the_last_open_wall_of_a_fifty_fifty_is_credited_with_one_of_its_layouts
 
 
 def test_enabling_weights_match_brute_force_on_random_positions() -> None:
-    rng = random.Random(7)
-    checked = enabled = 0
-    while checked < 300:
-        lines, mines = random_position(rng, 4, 5)
-        solved = solved_position(lines, mines)
-        for cell in solved.undecided():
-            expected = brute_enabling(lines, mines, cell)
-            assert enabling_weight(solved, cell, Counter()) == expected, (lines, mines, cell)
-            checked += 1
-            enabled += expected > 0
-    assert enabled > 10  # the positions do exercise the enablers
+    def enabling(solved: Solved, cell: int) -> int:
+        return enabling_weight(solved, cell, Counter())
+
+    assert nonzero_on_random_positions(7, enabling, brute_enabling) > 10
