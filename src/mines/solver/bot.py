@@ -57,7 +57,8 @@ class Bot:
     number the cell could show, the position is recounted exactly, and that number counts
     fully when it leads to a certainly safe cell, else by the safest next guess it leaves.
     A guess that would lose mostly inside a 50/50 no later move could settle is credited
-    for it (see `mines.solver.fifty`): those arrangements end in a coin flip anyway.
+    for it (see `mines.solver.fifty`): those arrangements end in a coin flip anyway; a cell
+    that is a mine only inside such a 50/50 is guessed first.
     Small endgames are searched exhaustively for the guess most likely to win instead.
     The seed only breaks exact ties, so a seed and a board always give the same game.
     """

@@ -4,7 +4,8 @@ Two hidden neighbours in a row or a column, one a mine and one safe, are a true 
 every cell that sees only one of them is a mine: no number can ever tell them apart. The
 same holds for a 2x2 block with one diagonal mined, once its four diagonal corners are
 mines. When a guess would lose mostly in such arrangements, it costs little: left alone,
-those arrangements end in a coin flip anyway. The bot credits a guess for them, as the
+those arrangements end in a coin flip anyway. The same holds for a guess at the last open
+wall of such a 50/50, whose mine would close it. The bot credits a guess for them, as the
 strongest published solvers do.
 """
 
