@@ -143,10 +143,10 @@ def _trap_weight(
     fixed = {at: 1 for at in mines + open_walls if at is not None}
     fixed.update((at, 0) for at in safe if at is not None)
     keys = [*solved.keys, *(((at,), mine) for at, mine in fixed.items())]
-    assert solved.counts is not None
-    frontier = solved.counts.cell_weight.keys()
-    # Counting works on every cell the local rules left open, including those it decided.
-    off = values.count(UNKNOWN) - len(solved.local) - len(frontier | fixed.keys())
+    counts = solved.counts
+    assert counts is not None
+    # The fixed cells away from the numbers join the frontier, leaving fewer off it.
+    off = counts.off_cells - len(fixed.keys() - counts.cell_weight.keys())
     try:
         return counter.count(keys, off, solved.free_mines).total
     except InvalidBoardError:
