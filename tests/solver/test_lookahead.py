@@ -1,4 +1,4 @@
-"""The bot's lookahead: which cells are dead, checked against brute-force enumeration."""
+"""The bot's lookahead: which cells are dead and how safe the next move is, against brute force."""
 
 from __future__ import annotations
 
@@ -45,4 +45,45 @@ def test_the_count_of_possible_numbers_matches_brute_force() -> None:
             score, count = Bot(0).lookahead(solved, cell)
             assert count == len(expected), (lines, mines, cell)
             assert 0 <= score <= 1
+            checked += 1
+
+
+def brute_lookahead(lines: list[str], mines: int, cell: int) -> float:
+    """Survive `cell`, then the safest cell that can still show two numbers (the safest of
+    all when none can), by counting every layout that fits."""
+    nbrs = neighbours(len(lines), len(lines[0]))
+    unknown, possible = layouts(lines, mines)
+    by_number: dict[int, list[frozenset[int]]] = {}
+    for layout in possible:
+        if cell not in layout:
+            by_number.setdefault(sum(n in layout for n in nbrs[cell]), []).append(layout)
+    others = [c for c in unknown if c != cell]
+    score = 0.0
+    for part in by_number.values():
+
+        def danger(other: int, part: list[frozenset[int]] = part) -> float:
+            return sum(other in layout for layout in part) / len(part)
+
+        def living(other: int, part: list[frozenset[int]] = part) -> bool:
+            numbers = {sum(n in lay for n in nbrs[other]) for lay in part if other not in lay}
+            return len(numbers) > 1
+
+        alive = [danger(c) for c in others if living(c)]
+        safest = min(alive or [danger(c) for c in others] or [0.0])
+        score += len(part) / len(possible) * (1 - safest)
+    return score
+
+
+def test_the_next_move_is_the_safest_living_cell_as_brute_force_finds() -> None:
+    rng = random.Random(4)
+    checked = 0
+    while checked < 150:
+        lines, mines = random_position(rng, 4, 4)
+        solved = solved_position(lines, mines)
+        if not all(solved.known.values()):
+            continue  # the bot looks ahead only when no cell is certainly safe
+        bot = Bot(0, living_checks=1_000)
+        for cell in solved.undecided():
+            score = bot.lookahead(solved, cell)[0]
+            assert abs(score - brute_lookahead(lines, mines, cell)) < 1e-9, (lines, mines, cell)
             checked += 1

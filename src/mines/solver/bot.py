@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from heapq import merge
+from operator import itemgetter
 from typing import Protocol
 
 from mines.errors import InvalidBoardError
 from mines.solver.analysis import Position, Solved, solve
-from mines.solver.counting import ConstraintKey, Counter
+from mines.solver.counting import ConstraintKey, Counter, Counts
 from mines.solver.endgame import solve_endgame
 from mines.solver.fifty import enabling_weight, trap_weights
 from mines.solver.rules import UNKNOWN
@@ -55,7 +58,8 @@ class Bot:
 
     A guess is scored by the chance of surviving it and then the next move: for each
     number the cell could show, the position is recounted exactly, and that number counts
-    fully when it leads to a certainly safe cell, else by the safest next guess it leaves.
+    by the safety of the safest living cell it leaves (one that can show two numbers or
+    more), fully when that cell is certainly safe.
     A guess that would lose mostly inside a 50/50 no later move could settle is credited
     for it (see `mines.solver.fifty`): those arrangements end in a coin flip anyway; a cell
     that is a mine only inside such a 50/50 is guessed first.
@@ -75,6 +79,7 @@ class Bot:
         endgame_cells: int = 16,
         endgame_layouts: int = 400,
         fifty_fifty_credit: float = 0.9,
+        living_checks: int = 6,
     ):
         self.seed = seed
         self.first_click = first_click
@@ -94,6 +99,8 @@ class Bot:
         self.fifty_fifty_credit = fifty_fifty_credit
         """How much of a guess's loss inside a 50/50 no later move could settle is forgiven:
         those arrangements end in a coin flip anyway (0: none)."""
+        self.living_checks = living_checks
+        """The lookahead looks for the safest living next cell among at most this many."""
         self._rng = random.Random(seed)
         self._counter = Counter()
 
@@ -204,33 +211,68 @@ class Bot:
 
     def lookahead(self, solved: Solved, cell: int) -> tuple[float, int]:
         """The chance to survive opening `cell` and then the following move, counted exactly,
-        and how many numbers `cell` could show (one when it is dead)."""
-        position, counts = solved.position, solved.counts
+        and how many numbers `cell` could show (one when it is dead).
+
+        The following move is the safest cell that could still teach something: a dead cell
+        is guessed last (see `guess`), so a number that leaves only dead cells certainly
+        safe has made no progress.
+        """
+        counts = solved.counts
         assert counts is not None
-        values, local = position.values, solved.local
-        nbrs = neighbours(position.rows, position.cols)
-        around = tuple(n for n in nbrs[cell] if values[n] == UNKNOWN and n not in local)
-        base: list[ConstraintKey] = []
-        for cells, value in solved.keys:
-            if cell in cells:
-                cells = tuple(c for c in cells if c != cell)
-            if cells:
-                base.append((cells, value))
-        frontier = {c for cells, _ in base for c in cells} | set(around)
-        off = values.count(UNKNOWN) - len(local) - 1 - len(frontier)
+        values, local = solved.position.values, solved.local
+        hidden = [c for c, value in enumerate(values) if value == UNKNOWN and c not in local]
+        others = [c for c in hidden if c != cell]
         score = 0.0
         shown = 0
-        for extra in range(len(around) + 1):
-            keys = [*base, (around, extra)] if around else base
-            try:
-                after = self._counter.count(keys, off, solved.free_mines)
-            except InvalidBoardError:
-                continue  # the cell cannot show this number
-            weights = list(after.cell_weight.values())
-            if off:
-                weights.append(after.off_weight)
-            safest = min(weights, default=0)
-            next_safety = 1 - safest / after.total
+        for keys, after in self._outcomes(solved, solved.keys, hidden, cell):
+            next_safety = 1 - self._safest_living(solved, keys, others, after) / after.total
             score += after.total / counts.total * next_safety
             shown += 1
         return score, shown
+
+    def _outcomes(
+        self, solved: Solved, keys: Iterable[ConstraintKey], hidden: list[int], cell: int
+    ) -> Iterator[tuple[list[ConstraintKey], Counts]]:
+        """For each number `cell` could show if opened where `keys` constrain the `hidden`
+        cells (the unrevealed cells outside `solved.local`): the constraints and counts then."""
+        position = solved.position
+        nbrs = neighbours(position.rows, position.cols)
+        unopened = set(hidden) - {cell}
+        around = tuple(n for n in nbrs[cell] if n in unopened)
+        rest: list[ConstraintKey] = []
+        for cells, value in keys:
+            if cell in cells:
+                cells = tuple(c for c in cells if c != cell)
+            if cells:
+                rest.append((cells, value))
+        frontier = {c for cells, _ in rest for c in cells} | set(around)
+        off = len(unopened) - len(frontier)
+        for extra in range(len(around) + 1):
+            after_keys = [*rest, (around, extra)] if around else rest
+            try:
+                after = self._counter.count(after_keys, off, solved.free_mines)
+            except InvalidBoardError:
+                continue  # the cell cannot show this number
+            yield after_keys, after
+
+    def _safest_living(
+        self, solved: Solved, keys: list[ConstraintKey], hidden: list[int], counts: Counts
+    ) -> int:
+        """The mine weight of the safest cell among `hidden` that can show two numbers or
+        more (checking at most `living_checks` cells, safest first), or of the safest cell
+        when every one is dead."""
+        if not hidden:
+            return 0
+        weights = counts.cell_weight
+        off = ((c, counts.off_weight) for c in hidden if c not in weights)
+        by_safety = merge(sorted(weights.items(), key=itemgetter(1)), off, key=itemgetter(1))
+        safest = None
+        for checked, (cell, weight) in enumerate(by_safety):
+            if checked == self.living_checks:
+                return weight
+            safest = weight if safest is None else safest
+            possible = self._outcomes(solved, keys, hidden, cell)
+            if next(possible, None) is not None and next(possible, None) is not None:
+                return weight
+        assert safest is not None
+        return safest
