@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 
 from mines import BoardView
 from mines.solver.analysis import Position, Solved, solve
@@ -42,3 +43,21 @@ def random_position(rng: random.Random, max_rows: int, max_cols: int) -> tuple[l
 def solved_position(lines: list[str], mines: int) -> Solved:
     """What the solver makes of a text position with this many mines in all: rules, then counts."""
     return solve(Position.from_view(BoardView.from_strings(lines), mines), Counter())
+
+
+def undecided_cells(
+    seed: int, max_rows: int, max_cols: int, at_least: int, *, stuck: bool = False
+) -> Iterator[tuple[list[str], int, Solved, int]]:
+    """(lines, mines, solved, cell) for every undecided cell of random small positions, a
+    whole position at a time, until at least `at_least` cells; `stuck` skips positions
+    with a certainly safe cell."""
+    rng = random.Random(seed)
+    given = 0
+    while given < at_least:
+        lines, mines = random_position(rng, max_rows, max_cols)
+        solved = solved_position(lines, mines)
+        if stuck and solved.safe_cells():
+            continue
+        for cell in solved.undecided():
+            yield lines, mines, solved, cell
+            given += 1

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from mines.solver.analysis import Solved
 from mines.solver.counting import Counter
 from mines.solver.fifty import ENABLED, TRAPS, enabling_weight, trap_weights
-from tests.solver.brute import layouts, random_position, solved_position
+from tests.solver.brute import layouts, solved_position, undecided_cells
 
 
 def brute_trapped(lines: list[str], mines: int, cell: int) -> int:
@@ -71,16 +70,11 @@ def nonzero_on_random_positions(
 ) -> int:
     """Check `weigh` against `brute` on every undecided cell of random small positions (300
     cells); returns how many cells had a nonzero weight."""
-    rng = random.Random(seed)
-    checked = nonzero = 0
-    while checked < 300:
-        lines, mines = random_position(rng, 4, 5)
-        solved = solved_position(lines, mines)
-        for cell in solved.undecided():
-            expected = brute(lines, mines, cell)
-            assert weigh(solved, cell) == expected, (lines, mines, cell)
-            checked += 1
-            nonzero += expected > 0
+    nonzero = 0
+    for lines, mines, solved, cell in undecided_cells(seed, 4, 5, 300):
+        expected = brute(lines, mines, cell)
+        assert weigh(solved, cell) == expected, (lines, mines, cell)
+        nonzero += expected > 0
     return nonzero
 
 

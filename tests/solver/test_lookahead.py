@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import random
-
 from mines.solver import Bot
 from mines.solver.topology import neighbours
-from tests.solver.brute import layouts, random_position, solved_position
+from tests.solver.brute import layouts, solved_position, undecided_cells
 
 
 def numbers_it_could_show(lines: list[str], mines: int, cell: int) -> set[int]:
@@ -35,17 +33,11 @@ def test_a_cell_that_can_show_two_numbers_is_alive() -> None:
 
 
 def test_the_count_of_possible_numbers_matches_brute_force() -> None:
-    rng = random.Random(9)
-    checked = 0
-    while checked < 60:
-        lines, mines = random_position(rng, 4, 4)
-        solved = solved_position(lines, mines)
-        for cell in solved.undecided():
-            expected = numbers_it_could_show(lines, mines, cell)
-            score, count = Bot(0).lookahead(solved, cell)
-            assert count == len(expected), (lines, mines, cell)
-            assert 0 <= score <= 1
-            checked += 1
+    for lines, mines, solved, cell in undecided_cells(9, 4, 4, 60):
+        expected = numbers_it_could_show(lines, mines, cell)
+        score, count = Bot(0).lookahead(solved, cell)
+        assert count == len(expected), (lines, mines, cell)
+        assert 0 <= score <= 1
 
 
 def brute_lookahead(lines: list[str], mines: int, cell: int) -> float:
@@ -75,15 +67,8 @@ def brute_lookahead(lines: list[str], mines: int, cell: int) -> float:
 
 
 def test_the_next_move_is_the_safest_living_cell_as_brute_force_finds() -> None:
-    rng = random.Random(4)
-    checked = 0
-    while checked < 150:
-        lines, mines = random_position(rng, 4, 4)
-        solved = solved_position(lines, mines)
-        if not all(solved.known.values()):
-            continue  # the bot looks ahead only when no cell is certainly safe
-        bot = Bot(0, living_checks=1_000)
-        for cell in solved.undecided():
-            score = bot.lookahead(solved, cell)[0]
-            assert abs(score - brute_lookahead(lines, mines, cell)) < 1e-9, (lines, mines, cell)
-            checked += 1
+    # Only positions with no certainly safe cell: the bot looks ahead only in those.
+    bot = Bot(0, living_checks=1_000)
+    for lines, mines, solved, cell in undecided_cells(4, 4, 4, 150, stuck=True):
+        score = bot.lookahead(solved, cell)[0]
+        assert abs(score - brute_lookahead(lines, mines, cell)) < 1e-9, (lines, mines, cell)
