@@ -7,10 +7,15 @@ from mines.solver.topology import neighbours
 from tests.solver.brute import layouts, solved_position, undecided_cells
 
 
-def numbers_it_could_show(lines: list[str], mines: int, cell: int) -> set[int]:
-    nbrs = neighbours(len(lines), len(lines[0]))
-    _, possible = layouts(lines, mines)
+def numbers_shown(
+    nbrs: tuple[tuple[int, ...], ...], possible: list[frozenset[int]], cell: int
+) -> set[int]:
+    """The numbers `cell` shows in those of the `possible` layouts where it is safe."""
     return {sum(n in layout for n in nbrs[cell]) for layout in possible if cell not in layout}
+
+
+def numbers_it_could_show(lines: list[str], mines: int, cell: int) -> set[int]:
+    return numbers_shown(neighbours(len(lines), len(lines[0])), layouts(lines, mines)[1], cell)
 
 
 def shown(lines: list[str], mines: int, cell: int) -> int:
@@ -56,11 +61,7 @@ def brute_lookahead(lines: list[str], mines: int, cell: int) -> float:
         def danger(other: int, part: list[frozenset[int]] = part) -> float:
             return sum(other in layout for layout in part) / len(part)
 
-        def living(other: int, part: list[frozenset[int]] = part) -> bool:
-            numbers = {sum(n in lay for n in nbrs[other]) for lay in part if other not in lay}
-            return len(numbers) > 1
-
-        alive = [danger(c) for c in others if living(c)]
+        alive = [danger(c) for c in others if len(numbers_shown(nbrs, part, c)) > 1]
         safest = min(alive or [danger(c) for c in others] or [0.0])
         score += len(part) / len(possible) * (1 - safest)
     return score

@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from heapq import merge
+from itertools import islice
 from operator import itemgetter
 from typing import Protocol
 
@@ -259,20 +260,22 @@ class Bot:
         self, solved: Solved, keys: list[ConstraintKey], hidden: list[int], counts: Counts
     ) -> int:
         """The mine weight of the safest cell among `hidden` that can show two numbers or
-        more (checking at most `living_checks` cells, safest first), or of the safest cell
-        when every one is dead."""
+        more (checking at most `living_checks` cells, safest first, and taking the next one
+        unchecked), or of the safest cell when every one checked is dead and none is left."""
         if not hidden:
             return 0
         weights = counts.cell_weight
         off = ((c, counts.off_weight) for c in hidden if c not in weights)
         by_safety = merge(sorted(weights.items(), key=itemgetter(1)), off, key=itemgetter(1))
-        safest = None
-        for checked, (cell, weight) in enumerate(by_safety):
-            if checked == self.living_checks:
+        ranked = list(islice(by_safety, self.living_checks + 1))
+        for cell, weight in ranked[: self.living_checks]:
+            if self._is_living(solved, keys, hidden, cell):
                 return weight
-            safest = weight if safest is None else safest
-            possible = self._outcomes(solved, keys, hidden, cell)
-            if next(possible, None) is not None and next(possible, None) is not None:
-                return weight
-        assert safest is not None
-        return safest
+        return ranked[self.living_checks][1] if len(ranked) > self.living_checks else ranked[0][1]
+
+    def _is_living(
+        self, solved: Solved, keys: list[ConstraintKey], hidden: list[int], cell: int
+    ) -> bool:
+        """Whether `cell` could show two numbers or more, once opened in that position."""
+        possible = self._outcomes(solved, keys, hidden, cell)
+        return next(possible, None) is not None and next(possible, None) is not None
