@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from mines import BoardView, Game, InvalidBoardError
 from mines.solver import analyze
 from mines.solver.topology import neighbours
-from tests.solver.brute import layouts
+from tests.solver.brute import layouts, random_position, solved_position
 
 
 def brute_force(lines: list[str], mines: int) -> dict[tuple[int, int], Fraction]:
@@ -55,6 +56,20 @@ def test_probabilities_equal_brute_force(position: tuple[list[str], int]) -> Non
     assert result.safe == {cell for cell, p in expected.items() if p == 0}
     assert result.certain_mines == {cell for cell, p in expected.items() if p == 1}
     assert set(result.reasons) == result.safe | result.certain_mines
+
+
+def test_the_mines_off_the_numbers_can_hold_match_brute_force() -> None:
+    rng = random.Random(5)
+    for _ in range(200):
+        lines, mines = random_position(rng, 4, 5)
+        solved = solved_position(lines, mines)
+        assert solved.counts is not None
+        frontier = {cell for cells, _ in solved.keys for cell in cells}
+        unknown, possible = layouts(lines, mines)
+        off = {cell for cell in unknown if cell not in frontier and cell not in solved.local}
+        assert solved.counts.off_cells == len(off)
+        expected = sorted({len(layout & off) for layout in possible})
+        assert list(solved.counts.off_mines) == expected, (lines, mines)
 
 
 def test_counts_match_a_hand_worked_position() -> None:

@@ -225,17 +225,23 @@ class Bot:
         others = [c for c in hidden if c != cell]
         score = 0.0
         shown = 0
-        for keys, after in self._outcomes(solved, solved.keys, hidden, cell):
+        for keys, after in self._outcomes(solved, solved.keys, counts, hidden, cell):
             next_safety = 1 - self._safest_living(solved, keys, others, after) / after.total
             score += after.total / counts.total * next_safety
             shown += 1
         return score, shown
 
     def _outcomes(
-        self, solved: Solved, keys: Iterable[ConstraintKey], hidden: list[int], cell: int
+        self,
+        solved: Solved,
+        keys: Iterable[ConstraintKey],
+        counts: Counts,
+        hidden: Iterable[int],
+        cell: int,
     ) -> Iterator[tuple[list[ConstraintKey], Counts]]:
         """For each number `cell` could show if opened where `keys` constrain the `hidden`
-        cells (the unrevealed cells outside `solved.local`): the constraints and counts then."""
+        cells (the unrevealed cells outside `solved.local`) into `counts`: the constraints
+        and counts then."""
         position = solved.position
         nbrs = neighbours(position.rows, position.cols)
         unopened = set(hidden) - {cell}
@@ -248,7 +254,10 @@ class Bot:
                 rest.append((cells, value))
         frontier = {c for cells, _ in rest for c in cells} | set(around)
         off = len(unopened) - len(frontier)
-        for extra in range(len(around) + 1):
+        # Neighbours certainly safe or certainly mines leave only the numbers between.
+        weights = [counts.cell_weight.get(n, counts.off_weight) for n in around]
+        fewest = weights.count(counts.total)
+        for extra in range(fewest, len(around) - weights.count(0) + 1):
             after_keys = [*rest, (around, extra)] if around else rest
             try:
                 after = self._counter.count(after_keys, off, solved.free_mines)
@@ -268,14 +277,44 @@ class Bot:
         off = ((c, counts.off_weight) for c in hidden if c not in weights)
         by_safety = merge(sorted(weights.items(), key=itemgetter(1)), off, key=itemgetter(1))
         ranked = list(islice(by_safety, self.living_checks + 1))
+        unopened = set(hidden)
         for cell, weight in ranked[: self.living_checks]:
-            if self._is_living(solved, keys, hidden, cell):
+            if self._is_living(solved, keys, unopened, counts, cell):
                 return weight
         return ranked[self.living_checks][1] if len(ranked) > self.living_checks else ranked[0][1]
 
     def _is_living(
-        self, solved: Solved, keys: list[ConstraintKey], hidden: list[int], cell: int
+        self,
+        solved: Solved,
+        keys: list[ConstraintKey],
+        hidden: set[int],
+        counts: Counts,
+        cell: int,
     ) -> bool:
         """Whether `cell` could show two numbers or more, once opened in that position."""
-        possible = self._outcomes(solved, keys, hidden, cell)
+        if _living_by_off_swap(solved, hidden, counts, cell):
+            return True
+        possible = self._outcomes(solved, keys, counts, hidden, cell)
         return next(possible, None) is not None and next(possible, None) is not None
+
+
+def _living_by_off_swap(solved: Solved, hidden: set[int], counts: Counts, cell: int) -> bool:
+    """Whether moving one mine among the cells away from the numbers can change what `cell`
+    would show: a test for life that needs no recount (False means "not shown this way").
+
+    Those cells are interchangeable: when an arrangement leaves them, `cell` aside, at least
+    one mine and one empty cell, and some of them touch `cell` while others do not, a mine
+    can sit on either side, and `cell` shows two numbers. It answers only for cells whose
+    own safety changes no count: those away from the numbers and certainly safe ones.
+    """
+    weight = counts.cell_weight.get(cell)
+    if weight:
+        return False
+    position = solved.position
+    beside = sum(
+        1
+        for n in neighbours(position.rows, position.cols)[cell]
+        if n in hidden and n not in counts.cell_weight
+    )
+    spaces = counts.off_cells - (weight is None)
+    return 0 < beside < spaces and any(0 < mines < spaces for mines in counts.off_mines)

@@ -41,13 +41,16 @@ class Counts:
     """Arrangement counts of a whole position, from which every probability follows.
 
     `total` arrangements fit everything visible; `cell_weight[c]` of them have a mine on
-    frontier cell c, and `off_weight` have a mine on any one given off-frontier cell.
+    frontier cell c, and `off_weight` have a mine on any one given off-frontier cell;
+    `off_mines` lists, in increasing order, how many mines the `off_cells` cells away from
+    the numbers can hold together in at least one of them.
     """
 
     total: int
     cell_weight: dict[int, int]
     off_weight: int
     off_cells: int
+    off_mines: tuple[int, ...]
 
 
 class Counter:
@@ -215,4 +218,5 @@ def combine(components: list[Component], off_cells: int, mines_left: int) -> Cou
                 share = weight * rest
                 for cell in group:
                     cell_weight[cell] += share
-    return Counts(total, cell_weight, off_weight, off_cells)
+    off_mines = sorted(mines_left - t for t in everything if _comb(off_cells, mines_left - t))
+    return Counts(total, cell_weight, off_weight, off_cells, tuple(off_mines))
