@@ -302,13 +302,14 @@ def _living_by_off_swap(solved: Solved, hidden: set[int], counts: Counts, cell: 
     """Whether moving one mine among the cells away from the numbers can change what `cell`
     would show: a test for life that needs no recount (False means "not shown this way").
 
-    Those cells are interchangeable: when an arrangement leaves them, `cell` aside, at least
-    one mine and one empty cell, and some of them touch `cell` while others do not, a mine
-    can sit on either side, and `cell` shows two numbers. It answers only for cells whose
-    own safety changes no count: those away from the numbers and certainly safe ones.
+    Those cells are interchangeable: when an arrangement with `cell` safe leaves them
+    (`cell` aside) at least one mine and one empty cell, and some of them touch `cell` while
+    others do not, a mine can sit on either side, and `cell` shows two numbers. For a cell
+    away from the numbers or a certainly safe one, its safety changes no count, so one such
+    arrangement among all will do; for any other cell every arrangement must qualify.
     """
     weight = counts.cell_weight.get(cell)
-    if weight:
+    if weight == counts.total:
         return False
     position = solved.position
     beside = sum(
@@ -317,4 +318,5 @@ def _living_by_off_swap(solved: Solved, hidden: set[int], counts: Counts, cell: 
         if n in hidden and n not in counts.cell_weight
     )
     spaces = counts.off_cells - (weight is None)
-    return 0 < beside < spaces and any(0 < mines < spaces for mines in counts.off_mines)
+    qualify = any if not weight else all
+    return 0 < beside < spaces and qualify(0 < mines < spaces for mines in counts.off_mines)
