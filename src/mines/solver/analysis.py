@@ -80,7 +80,7 @@ class Solved:
     def mine_weight(self, cell: int) -> int:
         """Arrangements with a mine on an undecided cell, out of `counts.total`."""
         assert self.counts is not None
-        return self.counts.cell_weight.get(cell, self.counts.off_weight)
+        return self.counts.mine_weight(cell)
 
 
 def solve(position: Position, counter: Counter, *, count: str = "always") -> Solved:

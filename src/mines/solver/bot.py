@@ -239,9 +239,9 @@ class Bot:
         hidden: Iterable[int],
         cell: int,
     ) -> Iterator[tuple[list[ConstraintKey], Counts]]:
-        """For each number `cell` could show if opened where `keys` constrain the `hidden`
-        cells (the unrevealed cells outside `solved.local`) into `counts`: the constraints
-        and counts then."""
+        """For each number `cell` could show if opened in the position where `keys` constrain
+        the `hidden` cells (the unrevealed cells outside `solved.local`) and `counts` counts
+        them: the constraints and counts after it."""
         position = solved.position
         nbrs = neighbours(position.rows, position.cols)
         unopened = set(hidden) - {cell}
@@ -255,7 +255,7 @@ class Bot:
         frontier = {c for cells, _ in rest for c in cells} | set(around)
         off = len(unopened) - len(frontier)
         # Neighbours certainly safe or certainly mines leave only the numbers between.
-        weights = [counts.cell_weight.get(n, counts.off_weight) for n in around]
+        weights = [counts.mine_weight(n) for n in around]
         fewest = weights.count(counts.total)
         for extra in range(fewest, len(around) - weights.count(0) + 1):
             after_keys = [*rest, (around, extra)] if around else rest

@@ -52,6 +52,10 @@ class Counts:
     off_cells: int
     off_mines: tuple[int, ...]
 
+    def mine_weight(self, cell: int) -> int:
+        """Arrangements with a mine on `cell`, one of the cells counted (on or off the frontier)."""
+        return self.cell_weight.get(cell, self.off_weight)
+
 
 class Counter:
     """Counts components, remembering each one, so a position that changes a little is cheap."""
