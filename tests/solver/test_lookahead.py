@@ -16,6 +16,17 @@ def numbers_shown(
     return {sum(n in layout for n in nbrs[cell]) for layout in possible if cell not in layout}
 
 
+def layouts_by_number(
+    nbrs: tuple[tuple[int, ...], ...], possible: list[frozenset[int]], cell: int
+) -> dict[int, list[frozenset[int]]]:
+    """The `possible` layouts where `cell` is safe, by the number it shows in them."""
+    by_number: dict[int, list[frozenset[int]]] = {}
+    for layout in possible:
+        if cell not in layout:
+            by_number.setdefault(sum(n in layout for n in nbrs[cell]), []).append(layout)
+    return by_number
+
+
 def numbers_it_could_show(lines: list[str], mines: int, cell: int) -> set[int]:
     return numbers_shown(neighbours(len(lines), len(lines[0])), layouts(lines, mines)[1], cell)
 
@@ -60,16 +71,11 @@ def test_the_quick_life_test_only_finds_living_cells() -> None:
         values = solved.position.values
         hidden = [c for c, v in enumerate(values) if v == UNKNOWN and c not in solved.local]
         others = set(hidden) - {cell}
-        possible = layouts(lines, mines)[1]
+        by_number = layouts_by_number(nbrs, layouts(lines, mines)[1], cell)
         # The lookahead's outcomes come in increasing order of the number shown.
-        numbers = sorted(numbers_shown(nbrs, possible, cell))
         outcomes = bot._outcomes(solved, solved.keys, solved.counts, hidden, cell)
-        for number, (_, after) in zip(numbers, outcomes, strict=True):
-            part = [
-                layout
-                for layout in possible
-                if cell not in layout and sum(n in layout for n in nbrs[cell]) == number
-            ]
+        for number, (_, after) in zip(sorted(by_number), outcomes, strict=True):
+            part = by_number[number]
             for other in others:
                 if _living_by_off_swap(solved, others, after, other):
                     weight = after.cell_weight.get(other)
@@ -83,13 +89,9 @@ def brute_lookahead(lines: list[str], mines: int, cell: int) -> float:
     all when none can), by counting every layout that fits."""
     nbrs = neighbours(len(lines), len(lines[0]))
     unknown, possible = layouts(lines, mines)
-    by_number: dict[int, list[frozenset[int]]] = {}
-    for layout in possible:
-        if cell not in layout:
-            by_number.setdefault(sum(n in layout for n in nbrs[cell]), []).append(layout)
     others = [c for c in unknown if c != cell]
     score = 0.0
-    for part in by_number.values():
+    for part in layouts_by_number(nbrs, possible, cell).values():
 
         def danger(other: int, part: list[frozenset[int]] = part) -> float:
             return sum(other in layout for layout in part) / len(part)
