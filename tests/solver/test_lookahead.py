@@ -9,13 +9,6 @@ from mines.solver.topology import neighbours
 from tests.solver.brute import layouts, solved_position, undecided_cells
 
 
-def numbers_shown(
-    nbrs: tuple[tuple[int, ...], ...], possible: list[frozenset[int]], cell: int
-) -> set[int]:
-    """The numbers `cell` shows in those of the `possible` layouts where it is safe."""
-    return {sum(n in layout for n in nbrs[cell]) for layout in possible if cell not in layout}
-
-
 def layouts_by_number(
     nbrs: tuple[tuple[int, ...], ...], possible: list[frozenset[int]], cell: int
 ) -> dict[int, list[frozenset[int]]]:
@@ -25,6 +18,13 @@ def layouts_by_number(
         if cell not in layout:
             by_number.setdefault(sum(n in layout for n in nbrs[cell]), []).append(layout)
     return by_number
+
+
+def numbers_shown(
+    nbrs: tuple[tuple[int, ...], ...], possible: list[frozenset[int]], cell: int
+) -> set[int]:
+    """The numbers `cell` shows in those of the `possible` layouts where it is safe."""
+    return set(layouts_by_number(nbrs, possible, cell))
 
 
 def numbers_it_could_show(lines: list[str], mines: int, cell: int) -> set[int]:
