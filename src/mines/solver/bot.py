@@ -77,8 +77,9 @@ class Bot:
         candidates: int = 8,
         off_candidates: int = 2,
         near_candidates: int = 2,
-        endgame_cells: int = 16,
-        endgame_layouts: int = 400,
+        endgame_cells: int = 24,
+        endgame_layouts: int = 1000,
+        endgame_positions: int = 60_000,
         fifty_fifty_credit: float = 0.9,
         living_checks: int = 6,
     ):
@@ -96,7 +97,9 @@ class Bot:
         self.endgame_cells = endgame_cells
         """Search endgames of at most this many undecided cells exhaustively (0: never)."""
         self.endgame_layouts = endgame_layouts
-        """... when at most this many layouts of the mines remain possible."""
+        """... when at most this many layouts of the mines remain possible ..."""
+        self.endgame_positions = endgame_positions
+        """... giving up (for the heuristics) past this many distinct positions searched."""
         self.fifty_fifty_credit = fifty_fifty_credit
         """How much of a guess's loss inside a 50/50 no later move could settle is forgiven:
         those arrangements end in a coin flip anyway (0: none)."""
@@ -137,7 +140,10 @@ class Bot:
         assert counts is not None
         if self.endgame_cells:
             found = solve_endgame(
-                solved, max_cells=self.endgame_cells, max_layouts=self.endgame_layouts
+                solved,
+                max_cells=self.endgame_cells,
+                max_layouts=self.endgame_layouts,
+                budget=self.endgame_positions,
             )
             if found is not None:
                 weight = solved.mine_weight(found.cell)

@@ -39,78 +39,108 @@ def solve_endgame(
     index = {cell: i for i, cell in enumerate(undecided)}
     masks = [sum(1 << index[n] for n in nbrs[c] if n in index) for c in undecided]
     base = [sum(1 for n in nbrs[c] if known.get(n)) for c in undecided]
-    search = _Search(masks, base, budget)
+    search = _Search(layouts, masks, base, budget)
     try:
-        value, best = search.best_guess(layouts)
+        value, best = search.best_guess(tuple(range(len(layouts))))
     except _OverBudgetError:
         return None
     return EndgameMove(undecided[best], value)
 
 
+Part = tuple[int, ...]
+"""Still-possible layouts, as increasing indices into the search's list of layouts."""
+
+
 class _Search:
-    """Win chances of sets of still-possible layouts, each layout a bit mask of mines.
+    """Win chances of sets of still-possible layouts.
 
     Opening a cell that is safe in every layout and shows different numbers in some
     splits the set for free; otherwise every risky cell is tried, the layouts where it
     is safe are split by the number it shows, and each part is searched in turn.
+    Each layout is a bit mask of mines over the undecided cells; what every cell would
+    show in every layout is worked out once, so the search only looks numbers up.
     """
 
-    def __init__(self, masks: list[int], base: list[int], budget: int):
-        self.masks = masks
-        self.base = base
+    def __init__(self, layouts: list[int], masks: list[int], base: list[int], budget: int):
+        self.layouts = layouts
+        self.cells = range(len(masks))
+        self.shown = [
+            [base[i] + (layout & mask).bit_count() for layout in layouts]
+            for i, mask in enumerate(masks)
+        ]
         self.budget = budget
-        self.memo: dict[frozenset[int], float] = {}
+        self.memo: dict[Part, float] = {}
 
-    def shown(self, i: int, layout: int) -> int:
-        return self.base[i] + (layout & self.masks[i]).bit_count()
+    def split(self, part: Part, cells: list[int]) -> list[Part]:
+        """`part` grouped by the numbers `cells` show (each part stays in increasing order)."""
+        groups: dict[object, list[int]] = {}
+        if len(cells) == 1:
+            column = self.shown[cells[0]]
+            for k in part:
+                groups.setdefault(column[k], []).append(k)
+        else:
+            columns = [self.shown[i] for i in cells]
+            for k in part:
+                groups.setdefault(tuple(column[k] for column in columns), []).append(k)
+        return [tuple(group) for group in groups.values()]
 
-    def split(self, layouts: list[int], chooser: list[int]) -> list[list[int]]:
-        parts: dict[tuple[int, ...], list[int]] = {}
-        for layout in layouts:
-            parts.setdefault(tuple(self.shown(i, layout) for i in chooser), []).append(layout)
-        return list(parts.values())
-
-    def parts_value(self, parts: list[list[int]], out_of: int) -> float:
+    def parts_value(self, parts: list[Part], out_of: int) -> float:
         return sum(len(part) * self.win(part) for part in parts) / out_of
 
-    def win(self, layouts: list[int]) -> float:
-        if len(layouts) == 1:
+    def varies(self, cell: int, part: Part) -> bool:
+        """Whether `cell` shows different numbers in different layouts of `part`."""
+        column = self.shown[cell]
+        first = column[part[0]]
+        return any(column[k] != first for k in part)
+
+    def mines(self, part: Part) -> tuple[int, int]:
+        """The cells that are a mine in some layout of `part`, and those that are in every one."""
+        ever_mine, always_mine = 0, -1
+        layouts = self.layouts
+        for k in part:
+            ever_mine |= layouts[k]
+            always_mine &= layouts[k]
+        return ever_mine, always_mine
+
+    def win(self, part: Part) -> float:
+        if len(part) == 1:
             return 1.0
-        key = frozenset(layouts)
-        found = self.memo.get(key)
+        found = self.memo.get(part)
         if found is not None:
             return found
         if len(self.memo) >= self.budget:
             raise _OverBudgetError
-        ever_mine = 0
-        for layout in layouts:
-            ever_mine |= layout
-        free = [
-            i
-            for i in range(len(self.masks))
-            if not ever_mine >> i & 1 and len({self.shown(i, lay) for lay in layouts}) > 1
-        ]
+        ever_mine, _ = self.mines(part)
+        free = [i for i in self.cells if not ever_mine >> i & 1 and self.varies(i, part)]
         if free:
-            result = self.parts_value(self.split(layouts, free), len(layouts))
+            result = self.parts_value(self.split(part, free), len(part))
         else:
-            result = self.best_guess(layouts)[0]
-        self.memo[key] = result
+            result = self.best_guess(part)[0]
+        self.memo[part] = result
         return result
 
-    def best_guess(self, layouts: list[int]) -> tuple[float, int]:
-        """(chance to win, cell index) of the best risky cell; safer cells win ties."""
-        ever_mine, always_mine = 0, -1
-        for layout in layouts:
-            ever_mine |= layout
-            always_mine &= layout
-        best: tuple[float, int, int] = (-1.0, 0, -1)
-        for i in range(len(self.masks)):
+    def best_guess(self, part: Part) -> tuple[float, int]:
+        """(chance to win, cell index) of the best risky cell; safer cells win ties.
+
+        Cells are tried safest first, and the search stops at the first cell whose chance
+        to survive is below the best chance to win found so far: no later cell can beat it.
+        """
+        ever_mine, always_mine = self.mines(part)
+        layouts = self.layouts
+        risky: list[tuple[int, int, Part]] = []
+        for i in self.cells:
             bit = 1 << i
             if always_mine & bit or not ever_mine & bit:
                 continue
-            survivors = [layout for layout in layouts if not layout & bit]
-            value = self.parts_value(self.split(survivors, [i]), len(layouts))
-            best = max(best, (value, len(survivors), -i))
+            survivors = tuple(k for k in part if not layouts[k] & bit)
+            risky.append((len(survivors), -i, survivors))
+        risky.sort(key=lambda guess: guess[:2], reverse=True)
+        best: tuple[float, int, int] = (-1.0, 0, -1)
+        for safe, negated, survivors in risky:
+            if safe < best[0] * len(part):
+                break
+            value = self.parts_value(self.split(survivors, [-negated]), len(part))
+            best = max(best, (value, safe, negated))
         return best[0], -best[2]
 
 
