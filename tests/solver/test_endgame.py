@@ -62,3 +62,16 @@ def test_the_search_matches_brute_force_on_stuck_positions() -> None:
 
 def test_big_endgames_are_left_to_the_heuristics() -> None:
     assert endgame(["1" + "H" * 20], 5) is None
+
+
+def test_a_search_past_its_budget_gives_up_to_the_heuristics() -> None:
+    rng = random.Random(11)
+    gave_up = 0
+    for _ in range(200):
+        lines, mines = random_position(rng, 3, 4)
+        solved = solved_position(lines, mines)
+        if solved.safe_cells() or len(solved.undecided()) < 2:
+            continue
+        if solve_endgame(solved, budget=0) is None and solve_endgame(solved) is not None:
+            gave_up += 1
+    assert gave_up > 0
