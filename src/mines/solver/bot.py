@@ -13,7 +13,7 @@ from typing import Protocol
 from mines.errors import InvalidBoardError
 from mines.solver.analysis import Position, Solved, solve
 from mines.solver.counting import ConstraintKey, Counter, Counts
-from mines.solver.endgame import solve_endgame
+from mines.solver.endgame import BUDGET, MAX_CELLS, MAX_LAYOUTS, solve_endgame
 from mines.solver.fifty import enabling_weight, trap_weights
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import neighbours
@@ -77,9 +77,9 @@ class Bot:
         candidates: int = 8,
         off_candidates: int = 2,
         near_candidates: int = 2,
-        endgame_cells: int = 24,
-        endgame_layouts: int = 1000,
-        endgame_positions: int = 60_000,
+        endgame_cells: int = MAX_CELLS,
+        endgame_layouts: int = MAX_LAYOUTS,
+        endgame_positions: int = BUDGET,
         fifty_fifty_credit: float = 0.9,
         living_checks: int = 6,
     ):

@@ -21,8 +21,20 @@ class EndgameMove:
     win_probability: float
 
 
+MAX_CELLS = 24
+"""Endgames of at most this many undecided cells are searched ..."""
+MAX_LAYOUTS = 1000
+"""... when at most this many layouts of the mines remain possible ..."""
+BUDGET = 60_000
+"""... and given up past this many distinct positions searched."""
+
+
 def solve_endgame(
-    solved: Solved, *, max_cells: int = 16, max_layouts: int = 400, budget: int = 20_000
+    solved: Solved,
+    *,
+    max_cells: int = MAX_CELLS,
+    max_layouts: int = MAX_LAYOUTS,
+    budget: int = BUDGET,
 ) -> EndgameMove | None:
     """Search every line of play when few cells are undecided; None when it is too big.
 
@@ -73,15 +85,10 @@ class _Search:
 
     def split(self, part: Part, cells: list[int]) -> list[Part]:
         """`part` grouped by the numbers `cells` show (each part stays in increasing order)."""
-        groups: dict[object, list[int]] = {}
-        if len(cells) == 1:
-            column = self.shown[cells[0]]
-            for k in part:
-                groups.setdefault(column[k], []).append(k)
-        else:
-            columns = [self.shown[i] for i in cells]
-            for k in part:
-                groups.setdefault(tuple(column[k] for column in columns), []).append(k)
+        groups: dict[tuple[int, ...], list[int]] = {}
+        columns = [self.shown[i] for i in cells]
+        for k in part:
+            groups.setdefault(tuple(column[k] for column in columns), []).append(k)
         return [tuple(group) for group in groups.values()]
 
     def parts_value(self, parts: list[Part], out_of: int) -> float:
