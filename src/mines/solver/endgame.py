@@ -21,7 +21,7 @@ class EndgameMove:
     win_probability: float
 
 
-MAX_CELLS = 24
+MAX_CELLS = 100
 """Endgames of at most this many undecided cells are searched ..."""
 MAX_LAYOUTS = 1000
 """... when at most this many layouts of the mines remain possible ..."""
@@ -41,7 +41,8 @@ def solve_endgame(
     Floods are ignored, which can only understate the chance to win.
     """
     undecided = solved.undecided()
-    if not 1 < len(undecided) <= max_cells:
+    counts = solved.counts
+    if not 1 < len(undecided) <= max_cells or (counts and counts.total > max_layouts):
         return None
     layouts = _layouts(solved, undecided, max_layouts)
     if layouts is None or len(layouts) < 2:
@@ -53,14 +54,14 @@ def solve_endgame(
     base = [sum(1 for n in nbrs[c] if known.get(n)) for c in undecided]
     search = _Search(layouts, masks, base, budget)
     try:
-        value, best = search.best_guess(tuple(range(len(layouts))))
+        value, best = search.best_guess((1 << len(layouts)) - 1)
     except _OverBudgetError:
         return None
     return EndgameMove(undecided[best], value)
 
 
-Part = tuple[int, ...]
-"""Still-possible layouts, as increasing indices into the search's list of layouts."""
+Part = int
+"""Still-possible layouts, as a bit set over the search's list of layouts."""
 
 
 class _Search:
@@ -69,58 +70,55 @@ class _Search:
     Opening a cell that is safe in every layout and shows different numbers in some
     splits the set for free; otherwise every risky cell is tried, the layouts where it
     is safe are split by the number it shows, and each part is searched in turn.
-    Each layout is a bit mask of mines over the undecided cells; what every cell would
-    show in every layout is worked out once, so the search only looks numbers up.
+    Sets of layouts are bit sets, and for every cell the layouts where it is a mine and
+    those where it shows each number are worked out once, so splitting a set is a few
+    bitwise ands.
     """
 
     def __init__(self, layouts: list[int], masks: list[int], base: list[int], budget: int):
-        self.layouts = layouts
         self.cells = range(len(masks))
-        self.shown = [
-            [base[i] + (layout & mask).bit_count() for layout in layouts]
-            for i, mask in enumerate(masks)
-        ]
+        self.mine_in: list[int] = []
+        self.showing: list[list[int]] = []
+        for i, mask in enumerate(masks):
+            mine = 0
+            by_number: dict[int, int] = {}
+            for k, layout in enumerate(layouts):
+                bit = 1 << k
+                if layout >> i & 1:
+                    mine |= bit
+                number = base[i] + (layout & mask).bit_count()
+                by_number[number] = by_number.get(number, 0) | bit
+            self.mine_in.append(mine)
+            self.showing.append(list(by_number.values()))
         self.budget = budget
         self.memo: dict[Part, float] = {}
 
     def split(self, part: Part, cells: list[int]) -> list[Part]:
-        """`part` grouped by the numbers `cells` show (each part stays in increasing order)."""
-        groups: dict[tuple[int, ...], list[int]] = {}
-        columns = [self.shown[i] for i in cells]
-        for k in part:
-            groups.setdefault(tuple(column[k] for column in columns), []).append(k)
-        return [tuple(group) for group in groups.values()]
+        """`part` grouped by the numbers `cells` show, lowest first layout first."""
+        parts = [part]
+        for i in cells:
+            parts = [piece & shown for piece in parts for shown in self.showing[i] if piece & shown]
+        return sorted(parts, key=lambda piece: piece & -piece)
 
     def parts_value(self, parts: list[Part], out_of: int) -> float:
-        return sum(len(part) * self.win(part) for part in parts) / out_of
+        return sum(part.bit_count() * self.win(part) for part in parts) / out_of
 
     def varies(self, cell: int, part: Part) -> bool:
         """Whether `cell` shows different numbers in different layouts of `part`."""
-        column = self.shown[cell]
-        first = column[part[0]]
-        return any(column[k] != first for k in part)
-
-    def mines(self, part: Part) -> tuple[int, int]:
-        """The cells that are a mine in some layout of `part`, and those that are in every one."""
-        ever_mine, always_mine = 0, -1
-        layouts = self.layouts
-        for k in part:
-            ever_mine |= layouts[k]
-            always_mine &= layouts[k]
-        return ever_mine, always_mine
+        return not any(part & shown == part for shown in self.showing[cell])
 
     def win(self, part: Part) -> float:
-        if len(part) == 1:
+        if part & (part - 1) == 0:
             return 1.0
         found = self.memo.get(part)
         if found is not None:
             return found
         if len(self.memo) >= self.budget:
             raise _OverBudgetError
-        ever_mine, _ = self.mines(part)
-        free = [i for i in self.cells if not ever_mine >> i & 1 and self.varies(i, part)]
+        mine_in = self.mine_in
+        free = [i for i in self.cells if not part & mine_in[i] and self.varies(i, part)]
         if free:
-            result = self.parts_value(self.split(part, free), len(part))
+            result = self.parts_value(self.split(part, free), part.bit_count())
         else:
             result = self.best_guess(part)[0]
         self.memo[part] = result
@@ -132,21 +130,18 @@ class _Search:
         Cells are tried safest first, and the search stops at the first cell whose chance
         to survive is below the best chance to win found so far: no later cell can beat it.
         """
-        ever_mine, always_mine = self.mines(part)
-        layouts = self.layouts
+        size = part.bit_count()
         risky: list[tuple[int, int, Part]] = []
-        for i in self.cells:
-            bit = 1 << i
-            if always_mine & bit or not ever_mine & bit:
-                continue
-            survivors = tuple(k for k in part if not layouts[k] & bit)
-            risky.append((len(survivors), -i, survivors))
+        for i, mine in enumerate(self.mine_in):
+            survivors = part & ~mine
+            if survivors and survivors != part:
+                risky.append((survivors.bit_count(), -i, survivors))
         risky.sort(key=lambda guess: guess[:2], reverse=True)
         best: tuple[float, int, int] = (-1.0, 0, -1)
         for safe, negated, survivors in risky:
-            if safe < best[0] * len(part):
+            if safe < best[0] * size:
                 break
-            value = self.parts_value(self.split(survivors, [-negated]), len(part))
+            value = self.parts_value(self.split(survivors, [-negated]), size)
             best = max(best, (value, safe, negated))
         return best[0], -best[2]
 
