@@ -21,7 +21,7 @@ class EndgameMove:
     win_probability: float
 
 
-MAX_CELLS = 100
+MAX_CELLS = 24
 """Endgames of at most this many undecided cells are searched ..."""
 MAX_LAYOUTS = 1000
 """... when at most this many layouts of the mines remain possible ..."""
@@ -44,7 +44,7 @@ def solve_endgame(
     counts = solved.counts
     if not 1 < len(undecided) <= max_cells or (counts and counts.total > max_layouts):
         return None
-    layouts = _layouts(solved, undecided, max_layouts)
+    layouts = _layouts(solved, undecided, max_layouts, 10 * budget)
     if layouts is None or len(layouts) < 2:
         return None
     position, known = solved.position, solved.known
@@ -146,9 +146,10 @@ class _Search:
         return best[0], -best[2]
 
 
-def _layouts(solved: Solved, undecided: list[int], limit: int) -> list[int] | None:
+def _layouts(solved: Solved, undecided: list[int], limit: int, steps: int) -> list[int] | None:
     """Every layout of the remaining mines on the undecided cells, as bit masks, or None
-    when there are more than `limit`."""
+    when there are more than `limit` or listing them takes more than `steps` steps (a
+    few layouts can hide among many dead ends when many cells are undecided)."""
     position, known = solved.position, solved.known
     nbrs = neighbours(position.rows, position.cols)
     index = {cell: i for i, cell in enumerate(undecided)}
@@ -167,8 +168,12 @@ def _layouts(solved: Solved, undecided: list[int], limit: int) -> list[int] | No
     mines = position.mines - sum(known.values())
     found: list[int] = []
     count = len(undecided)
+    taken = [0]
 
     def place(i: int, left: int, layout: int) -> None:
+        taken[0] += 1
+        if taken[0] > steps:
+            raise _OverBudgetError
         if left < 0 or left > count - i:
             return
         if i == count:
