@@ -26,7 +26,8 @@ MAX_CELLS = 24
 MAX_LAYOUTS = 1000
 """... when at most this many layouts of the mines remain possible ..."""
 BUDGET = 60_000
-"""... and given up past this many distinct positions searched."""
+"""... and given up past this many distinct positions searched (or ten times as many steps
+spent listing the layouts)."""
 
 
 def solve_endgame(
@@ -42,6 +43,7 @@ def solve_endgame(
     """
     undecided = solved.undecided()
     counts = solved.counts
+    # The exact count already says how many layouts there are: no need to list them first.
     if not 1 < len(undecided) <= max_cells or (counts and counts.total > max_layouts):
         return None
     layouts = _layouts(solved, undecided, max_layouts, 10 * budget)
