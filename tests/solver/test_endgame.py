@@ -75,3 +75,9 @@ def test_a_search_past_its_budget_gives_up_to_the_heuristics() -> None:
         if solve_endgame(solved, budget=0) is None and solve_endgame(solved) is not None:
             gave_up += 1
     assert gave_up > 0
+
+
+def test_a_listing_past_its_steps_gives_up_to_the_heuristics() -> None:
+    solved = solved_position(["11", "HH"], 1)
+    assert solve_endgame(solved) is not None
+    assert solve_endgame(solved, listing_steps=0) is None

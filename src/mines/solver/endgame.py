@@ -26,8 +26,9 @@ MAX_CELLS = 24
 MAX_LAYOUTS = 1000
 """... when at most this many layouts of the mines remain possible ..."""
 BUDGET = 60_000
-"""... and given up past this many distinct positions searched (or ten times as many steps
-spent listing the layouts)."""
+"""... and given up past this many distinct positions searched ..."""
+LISTING_STEPS = 600_000
+"""... or when listing the layouts takes more steps than this."""
 
 
 def solve_endgame(
@@ -36,6 +37,7 @@ def solve_endgame(
     max_cells: int = MAX_CELLS,
     max_layouts: int = MAX_LAYOUTS,
     budget: int = BUDGET,
+    listing_steps: int = LISTING_STEPS,
 ) -> EndgameMove | None:
     """Search every line of play when few cells are undecided; None when it is too big.
 
@@ -46,7 +48,7 @@ def solve_endgame(
     # The exact count already says how many layouts there are: no need to list them first.
     if not 1 < len(undecided) <= max_cells or (counts and counts.total > max_layouts):
         return None
-    layouts = _layouts(solved, undecided, max_layouts, 10 * budget)
+    layouts = _layouts(solved, undecided, max_layouts, listing_steps)
     if layouts is None or len(layouts) < 2:
         return None
     position, known = solved.position, solved.known
