@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mines.engine import DENSE_CELL_LIMIT, CellChanges
-from mines.errors import IllegalMoveError, MinesError
+from mines.errors import GameInProgressError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.params import check_board
@@ -247,7 +247,7 @@ class GameService:
         """The whole record of a finished game; refused while it is in progress."""
         with self._reading(game_id) as (row, game):
             if not game.status.is_over:
-                raise IllegalMoveError(
+                raise GameInProgressError(
                     "a game's record is published once the game is over; this game is in progress"
                 )
             return {"id": row.id, "created_at": row.created_at, **game.record().to_dict()}
