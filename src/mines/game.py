@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from mines.clock import Clock
 from mines.engine import CellChanges, CellState, Engine, EngineKind, PositionChanges, choose_engine
 from mines.errors import (
     IllegalMoveError,
@@ -33,7 +34,6 @@ from mines.record import GameRecord, TimedMove
 from mines.symbols import GameStatus
 from mines.view import BoardView
 
-Clock = Callable[[], float]
 CellsObserver = Callable[[CellChanges], None]
 StatusObserver = Callable[[GameStatus], None]
 
