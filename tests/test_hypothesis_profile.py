@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, settings
 
 
 def test_no_hypothesis_test_has_a_deadline() -> None:
-    assert settings.default.deadline is None
-    assert settings(max_examples=5).deadline is None  # an explicit @settings inherits it
-    assert HealthCheck.too_slow in settings.default.suppress_health_check
+    default = settings()  # what every test gets, an explicit @settings(...) included
+    assert default.deadline is None
+    assert settings(max_examples=5).deadline is None
+    assert HealthCheck.too_slow in default.suppress_health_check
