@@ -27,7 +27,8 @@ from mines.placement import (
 from mines.presets import PRESETS, Preset
 from mines.record import GameRecord, TimedMove
 from mines.replay import replay, replay_steps
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.view import BoardView
 
 __all__ = [
