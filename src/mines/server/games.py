@@ -12,7 +12,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from mines.engine import DENSE_CELL_LIMIT, CellChanges
+from mines.engine import CellChanges
+from mines.engine_choice import DENSE_CELL_LIMIT
 from mines.errors import IllegalMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
