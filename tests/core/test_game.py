@@ -362,7 +362,52 @@ def test_the_game_says_which_engine_it_runs_and_what_it_holds() -> None:
     assert before < huge.footprint < 1_000_000
 
 
-def test_concurrent_moves_are_serialised() -> None:
+def test_a_move_waits_for_the_move_under_way() -> None:
+    """A flag sent while a reveal of the same cell is half done waits, then finds the cell open.
+
+    The reveal's clock call is the middle of its move: the clock lets the flag run there, and
+    waits until the flag is done or a bound has passed. Behind the game's lock the flag cannot
+    run until the reveal is over, so the bound passes; without the lock the flag lands inside
+    the reveal and the board ends with a revealed cell that is flagged as well.
+    """
+    flag_done = threading.Event()
+    in_reveal = threading.Event()
+    outcome: list[object] = []
+
+    def clock() -> float:
+        if threading.current_thread().name == "reveal" and not in_reveal.is_set():
+            in_reveal.set()
+            flag_done.wait(0.5)  # a bound, not an assertion: the lock keeps the flag out
+        return 0.0
+
+    game = fixed(3, 3, [(0, 0)], clock=clock)  # (1, 1) is a 1: the reveal opens it alone
+
+    def flag() -> None:
+        in_reveal.wait()
+        try:
+            outcome.append(game.toggle_flag(1, 1))
+        except IllegalMoveError as error:
+            outcome.append(error)
+        flag_done.set()
+
+    threads = [
+        threading.Thread(target=game.reveal, args=(1, 1), name="reveal"),
+        threading.Thread(target=flag, name="flag"),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(outcome) == 1
+    assert isinstance(outcome[0], IllegalMoveError), outcome
+    assert "already revealed" in str(outcome[0])
+    assert game.view().to_strings() == ["HHH", "H1H", "HHH"]
+    assert game.mines_left == 1
+    assert [move.move.kind.name for move in game.record().moves] == ["OPEN"]
+
+
+def test_concurrent_flags_all_count() -> None:
+    """Four threads flagging many cells at once lose no flag and log every move."""
     game = Game(60, 60, 0, seed=0)
     flags = [(r, c) for r in range(60) for c in range(60) if (r + c) % 7 == 0]
     barrier = threading.Barrier(4)
