@@ -30,18 +30,6 @@ class EngineKind(StrEnum):
     SPARSE = "sparse"
 
 
-class EngineLimitError(Exception):
-    """An engine cannot carry out an open within its limits; it raised before changing anything.
-
-    Not a `MinesError`: `Game` decides what a refusal means for the move (it is refused with
-    `IllegalMoveError`, and the game is left as it was). `reason` says what would work instead.
-    """
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
-
-
 class CellChanges(Protocol):
     """The cells one move changed, enumerated lazily: a flood may open a whole board."""
 
@@ -63,7 +51,8 @@ class Engine(Protocol):
 
     An engine never decides whether a move is allowed: `Game` checks first, then
     calls it. Coordinates are in bounds when they reach an engine. An engine may only
-    report that an open is beyond its limits (`EngineLimitError`), having changed nothing.
+    report that an open is beyond its limits (`mines.errors.EngineLimitError`), having
+    changed nothing; `Game` then puts the game back as it was before the move and refuses it.
     """
 
     rows: int

@@ -9,16 +9,17 @@ from functools import partial
 
 import numpy as np
 
-from mines.engine import (
-    CellChanges,
-    CellState,
-    Engine,
-    EngineKind,
-    EngineLimitError,
-    PositionChanges,
-)
+from mines.clock import Clock
+from mines.engine import CellChanges, CellState, Engine, EngineKind, PositionChanges
 from mines.engine_choice import choose_engine
-from mines.errors import IllegalMoveError, InvalidBoardError
+from mines.errors import (
+    EngineLimitError,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidViewError,
+    MinesNotPlacedError,
+    ViewTooLargeError,
+)
 from mines.gameid import GameId
 from mines.moves import Move, MoveKind
 from mines.params import check_board
@@ -36,7 +37,6 @@ from mines.record import GameRecord, TimedMove
 from mines.symbols import GameStatus
 from mines.view import BoardView
 
-Clock = Callable[[], float]
 CellsObserver = Callable[[CellChanges], None]
 StatusObserver = Callable[[GameStatus], None]
 
@@ -58,10 +58,10 @@ class Game:
     click is. Every public method is serialised by a lock, so threads may share a game.
 
     A move is all or nothing: it is applied and logged, or refused with `IllegalMoveError`
-    and the game is as it was. Observers (`on_cells`, `on_status`) run after the move is
-    settled and logged. If observers raise, every observer still runs, then the first
-    error is re-raised from the move's method (with a note that the move was applied);
-    the game stays consistent and later moves work as usual.
+    (`EngineLimitError` when the engine cannot do it) and the game is as it was. Observers
+    (`on_cells`, `on_status`) run after the move is settled and logged. If observers raise,
+    every observer still runs, then the first error is re-raised from the move's method
+    (with a note that the move was applied); the game stays consistent and later moves work.
     """
 
     def __init__(
@@ -206,7 +206,9 @@ class Game:
         """The board's 3BV: the fewest left clicks that clear it, known once mines are placed."""
         with self._lock:
             if not self._started:
-                raise IllegalMoveError("3BV is known only once the mines are placed (first reveal)")
+                raise MinesNotPlacedError(
+                    "3BV is known only once the mines are placed (first reveal)"
+                )
             return self._engine.three_bv()
 
     def view(
@@ -218,19 +220,19 @@ class Game:
             width = self.cols - left if width is None else width
             for name, value in (("top", top), ("left", left), ("height", height), ("width", width)):
                 if isinstance(value, bool) or not isinstance(value, int):
-                    raise IllegalMoveError(f"view {name} must be an integer, got {value!r}")
+                    raise InvalidViewError(f"view {name} must be an integer, got {value!r}")
             if not (top >= 0 and left >= 0 and height >= 1 and width >= 1):
-                raise IllegalMoveError(
+                raise InvalidViewError(
                     "a view window needs top, left >= 0 and height, width >= 1, got "
                     f"top={top}, left={left}, height={height}, width={width}"
                 )
             if top + height > self.rows or left + width > self.cols:
-                raise IllegalMoveError(
+                raise InvalidViewError(
                     f"the window rows {top}..{top + height - 1}, cols {left}..{left + width - 1} "
                     f"does not fit the {self.rows}x{self.cols} board"
                 )
             if height * width > VIEW_CELL_LIMIT:
-                raise IllegalMoveError(
+                raise ViewTooLargeError(
                     f"a view of {height * width:,} cells is over the limit of {VIEW_CELL_LIMIT:,}; "
                     "ask for a window: game.view(top, left, height, width)"
                 )
@@ -295,7 +297,7 @@ class Game:
                 if first:  # as it was: no mines placed, no clock started
                     self._engine = choose_engine(self.rows, self.cols, self._engine.kind)
                     self._started = False
-                raise IllegalMoveError(f"cannot reveal ({row}, {col}): {refusal.reason}") from None
+                raise EngineLimitError(f"cannot reveal ({row}, {col}): {refusal}") from None
             self._settle(MoveKind.OPEN, row, col, [changes], self._engine.is_mine(row, col), now)
             return self._status
 
@@ -334,7 +336,7 @@ class Game:
             try:
                 changes = engine.open_all(targets)
             except EngineLimitError as refusal:
-                raise IllegalMoveError(f"cannot chord ({row}, {col}): {refusal.reason}") from None
+                raise EngineLimitError(f"cannot chord ({row}, {col}): {refusal}") from None
             lost = any(engine.is_mine(r, c) for r, c in targets)
             self._settle(MoveKind.CHORD, row, col, changes, lost, now)
             return self._status

@@ -7,7 +7,15 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 
-from mines import EngineKind, FixedPlacer, Game, GameStatus, IllegalMoveError, MoveKind
+from mines import (
+    EngineKind,
+    EngineLimitError,
+    FixedPlacer,
+    Game,
+    GameStatus,
+    MoveKind,
+    ViewTooLargeError,
+)
 from mines.engine import CellChanges
 from mines.record import GameRecord
 from mines.replay import replay
@@ -34,7 +42,7 @@ def counts_around(layout: set[tuple[int, int]], row: int, col: int) -> int:
 def test_a_huge_board_gets_the_sparse_engine_and_refuses_a_full_view() -> None:
     game = huge_game()
     assert game.engine_kind is EngineKind.SPARSE
-    with pytest.raises(IllegalMoveError, match=r"ask for a window"):
+    with pytest.raises(ViewTooLargeError, match=r"ask for a window"):
         game.view()
     assert game.view(SIDE - 3, SIDE - 4, 3, 4).to_strings() == ["HHHH"] * 3
 
@@ -131,14 +139,14 @@ def test_a_flood_too_big_to_squeeze_is_refused_with_a_reason() -> None:
     game = Game(3, 30_000_000, 1, placer=FixedPlacer([(1, 1000)]))
     with (
         patch.object(compressed, "SQUEEZED_LIMIT", 2),
-        pytest.raises(IllegalMoveError, match=r"edge to edge.*remove flags"),
+        pytest.raises(EngineLimitError, match=r"edge to edge.*remove flags"),
     ):
         game.reveal(1, 0)
 
 
 def test_a_refused_first_reveal_leaves_the_game_unstarted() -> None:
     game = Game(3, 30_000_000, 1, placer=FixedPlacer([(1, 1000)]))
-    with patch.object(compressed, "SQUEEZED_LIMIT", 2), pytest.raises(IllegalMoveError):
+    with patch.object(compressed, "SQUEEZED_LIMIT", 2), pytest.raises(EngineLimitError):
         game.reveal(1, 0)
     assert not game.started
     assert game.record().moves == ()
@@ -153,7 +161,7 @@ def test_a_chord_refused_midway_is_not_applied_at_all() -> None:
     before = (game.view(0, 997, 3, 8), game.record())
     with (
         patch.object(compressed, "SQUEEZED_LIMIT", 2),
-        pytest.raises(IllegalMoveError, match=r"cannot chord \(0, 1001\): .*edge to edge"),
+        pytest.raises(EngineLimitError, match=r"cannot chord \(0, 1001\): .*edge to edge"),
     ):
         game.chord(0, 1001)
     assert (game.view(0, 997, 3, 8), game.record()) == before

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import ndimage
 
-from mines.engine import EngineLimitError
+from mines.errors import EngineLimitError
 from mines.sparse.blocks import Blocks
 from mines.sparse.cells import Flat, distinct, neighbours
 

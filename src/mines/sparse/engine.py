@@ -7,14 +7,8 @@ import sys
 import numpy as np
 import numpy.typing as npt
 
-from mines.engine import (
-    CellChanges,
-    CellState,
-    EngineKind,
-    EngineLimitError,
-    PositionChanges,
-    Symbols,
-)
+from mines.engine import CellChanges, CellState, EngineKind, PositionChanges, Symbols
+from mines.errors import EngineLimitError
 from mines.placement import Positions
 from mines.sparse.blocks import Blocks
 from mines.sparse.cells import EMPTY, CellSet, Flat, contains, in_window, neighbours, union
