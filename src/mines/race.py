@@ -400,9 +400,11 @@ class Race:
     def view(self, player: int | None) -> BoardView:
         """What `player` sees (a watcher passes None): the board, shown mines, their flags."""
         with self._lock:
-            board = self._boards[0] if player is None or not self._boards else None
-            if player is not None and self._boards:
+            board: _Board | None = None  # None: the lobby, or a watcher of a duel (the start)
+            if self._boards and player is not None:
                 board = self._board_of(player)
+            elif self._boards and self.settings.mode is RaceMode.SHARED:
+                board = self._boards[0]
             game = board.game if board else self._shared
             symbols = np.array(game.view().array, dtype=np.uint8)
             if board is not None:

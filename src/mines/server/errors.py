@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
+from mines.race import JoinRefusedError
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
 from mines.server.storage import StorageError
 
@@ -26,6 +27,7 @@ class InvalidRequestError(MinesError):
 
 
 STATUS: dict[type[Exception], int] = {
+    JoinRefusedError: 409,
     InvalidBoardError: 422,
     InvalidRequestError: 422,
     IllegalMoveError: 409,
