@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 import numpy as np
 
+from mines.clock import Clock
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
 from mines.game import Game
@@ -17,7 +17,6 @@ from mines.placement import FirstClick, FixedPlacer, neighbourhood, placer_for_r
 from mines.symbols import Cell, GameStatus
 from mines.view import BoardView
 
-Clock = Callable[[], float]
 PublicCell = tuple[int, int, str, int]
 """A cell an event shows everyone: (row, col, symbol, the player who opened it)."""
 

@@ -15,8 +15,11 @@ from mines import (
     GameStatus,
     IllegalMoveError,
     InvalidBoardError,
+    InvalidViewError,
     MinesError,
+    MinesNotPlacedError,
     RandomPlacer,
+    ViewTooLargeError,
 )
 
 
@@ -230,14 +233,14 @@ def test_view_is_immutable_and_windows_use_board_coordinates() -> None:
         window.status = GameStatus.WON  # type: ignore[misc]
     with pytest.raises(ValueError, match="read-only"):
         window.array[0, 0] = 0
-    with pytest.raises(IllegalMoveError, match="does not fit"):
+    with pytest.raises(InvalidViewError, match="does not fit"):
         game.view(3, 0, 2, 2)
 
 
 def test_full_view_over_the_limit_asks_for_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("mines.game.VIEW_CELL_LIMIT", 10)
     game = Game(4, 4, 1, seed=0)
-    with pytest.raises(IllegalMoveError, match=r"ask for a window: game.view\(top, left"):
+    with pytest.raises(ViewTooLargeError, match=r"ask for a window: game.view\(top, left"):
         game.view()
     assert game.view(0, 0, 2, 5 - 1).height == 2
 
@@ -383,7 +386,7 @@ def test_placer_and_seed_are_exclusive_and_placers_are_checked() -> None:
 def test_three_bv() -> None:
     # One opening (with its border) plus the isolated 1s around the far mine.
     game = fixed(3, 5, [(0, 4)])
-    with pytest.raises(IllegalMoveError, match="once the mines are placed"):
+    with pytest.raises(MinesNotPlacedError, match="once the mines are placed"):
         _ = game.three_bv
     game.reveal(2, 0)
     assert game.three_bv == 1

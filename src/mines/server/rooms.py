@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from mines.clock import Clock
 from mines.errors import InvalidBoardError
 from mines.moves import MoveKind
 from mines.params import check_board
@@ -19,7 +20,6 @@ from mines.server.auth import ForbiddenError, NotAuthenticatedError, hash_token,
 from mines.server.errors import GameNotFoundError
 from mines.server.present import view_json
 
-Clock = Callable[[], float]
 Publish = Callable[[str, dict[str, Any]], None]
 
 ROOM_CELL_LIMIT = 2_500
