@@ -17,6 +17,16 @@ ConstraintKey = tuple[tuple[int, ...], int]
 """A constraint as (sorted unknown cells, mines among them)."""
 
 
+class NoArrangementError(InvalidBoardError):
+    """No arrangement of the mines fits these numbers: the solver's own signal, for its callers.
+
+    Search code that tries what a cell could show catches exactly this, so an
+    `InvalidBoardError` from anywhere else (a bug) is never read as an impossible number.
+    It stays an `InvalidBoardError` for callers of `analyze`, to whom it means a view that
+    contradicts itself.
+    """
+
+
 @lru_cache(maxsize=4096)
 def choose(n: int, k: int) -> int:
     """C(n, k), and 0 when k is out of 0..n (no arrangement), as counting needs."""
@@ -222,7 +232,7 @@ def combine(components: list[Component], off_cells: int, mines_left: int) -> Cou
         everything = convolve(everything, component.weights)
     total = sum(w * choose(off_cells, mines_left - t) for t, w in everything.items())
     if total == 0:
-        raise InvalidBoardError(
+        raise NoArrangementError(
             f"no arrangement of {mines_left} undecided mine(s) fits the numbers "
             f"and the {off_cells} cell(s) away from them"
         )
