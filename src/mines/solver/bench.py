@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
+from mines.clock import Clock
 from mines.game import Game
 from mines.placement import FixedPlacer, RandomPlacer
 from mines.solver.analysis import analyze
@@ -23,9 +23,6 @@ def first_click(condition: str, rows: int, cols: int, mines: int) -> tuple[int, 
     """Where a benchmark game is opened: the corner (0, 0) when only the first click is safe,
     as the published records do; else where the bot chooses, (3, 3) on Expert."""
     return (0, 0) if condition == "safe" else opening_click(rows, cols, mines)
-
-
-Clock = Callable[[], float]
 
 
 @dataclass(frozen=True, slots=True)

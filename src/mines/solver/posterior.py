@@ -7,9 +7,14 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 
-from mines.errors import InvalidBoardError
 from mines.solver.analysis import Solved
-from mines.solver.counting import choose, convolve, search_groups, split_components
+from mines.solver.counting import (
+    NoArrangementError,
+    choose,
+    convolve,
+    search_groups,
+    split_components,
+)
 from mines.solver.rules import UNKNOWN
 
 
@@ -72,7 +77,7 @@ class LayoutSampler:
         self._after = after
         self._choices: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
         if not self._rest(0, 0):
-            raise InvalidBoardError(
+            raise NoArrangementError(
                 f"no arrangement of {self.mines} undecided mine(s) fits the numbers "
                 f"and the {len(self.off)} cell(s) away from them"
             )
