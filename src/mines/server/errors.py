@@ -19,6 +19,7 @@ from mines.errors import (
     MinesError,
     MinesNotPlacedError,
 )
+from mines.race import JoinRefusedError
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
 from mines.server.storage import StorageError
 
@@ -34,6 +35,7 @@ class InvalidRequestError(MinesError):
 
 
 STATUS: dict[type[Exception], int] = {
+    JoinRefusedError: 409,
     InvalidBoardError: 422,
     InvalidRequestError: 422,
     InvalidMoveError: 422,

@@ -7,6 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from mines.errors import InvalidBoardError
+from mines.placement import FirstClick
 from mines.presets import PRESETS, preset
 from mines.view import BoardView
 
@@ -26,8 +27,8 @@ def register(subparsers: Any) -> None:
     solver.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     solver.add_argument(
         "--first-click",
-        choices=("opening", "safe"),
-        default="opening",
+        choices=(FirstClick.OPENING, FirstClick.SAFE),
+        default=FirstClick.OPENING,
         help="opening: the first click opens an area, at (3, 3) on expert and (2, 2) on the "
         "sparser presets; safe: only the first click, "
         "in the corner (0, 0), is safe",

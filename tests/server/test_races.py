@@ -1,0 +1,266 @@
+"""Race rooms over HTTP and WebSocket: the lobby, refusals, numbered events and no leaks."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mines.server.app import create_app
+from mines.server.rooms import RoomService
+from tests.server.conftest import FakeClock, Server, layout
+
+SEED = 4242
+FIRST = (4, 4)
+
+
+@pytest.fixture
+def race_client(sqlite_url: str, clock: FakeClock) -> Iterator[tuple[TestClient, FakeClock]]:
+    server = Server(sqlite_url, clock)
+    app = create_app(server.service, RoomService(server.service.storage, clock=clock))
+    with TestClient(app) as client:  # the lifespan wires the room events to the hub
+        yield client, clock
+    server.close()
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def open_room(client: TestClient, players: int = 3, **body: Any) -> tuple[str, list[str]]:
+    created = client.post(
+        "/api/races", json={"player": "host", "preset": "beginner", "seed": SEED, **body}
+    )
+    assert created.status_code == 201, created.text
+    room_id = created.json()["room"]["id"]
+    tokens = [created.json()["token"]]
+    for i in range(1, players):
+        joined = client.post(f"/api/races/{room_id}/join", json={"player": f"guest {i}"})
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["player"] == i
+        tokens.append(joined.json()["token"])
+    return room_id, tokens
+
+
+def started(client: TestClient, clock: FakeClock, players: int = 3) -> tuple[str, list[str]]:
+    room_id, tokens = open_room(client, players)
+    answer = client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0]))
+    assert answer.status_code == 200, answer.text
+    clock.now += 3
+    return room_id, tokens
+
+
+def move(client: TestClient, room_id: str, token: str, verb: str, cell: tuple[int, int]) -> Any:
+    return client.post(
+        f"/api/races/{room_id}/{verb}", json={"row": cell[0], "col": cell[1]}, headers=auth(token)
+    )
+
+
+def test_refusals_say_what_was_wrong(race_client: tuple[TestClient, FakeClock]) -> None:
+    client, _ = race_client
+    assert client.get("/api/races/nope").status_code == 404
+    room_id, tokens = open_room(client, 2, max_players=2)
+    full = client.post(f"/api/races/{room_id}/join", json={"player": "late"})
+    assert full.status_code == 409
+    assert "full" in full.json()["detail"]
+    assert move(client, room_id, tokens[1], "reveal", FIRST).status_code == 409  # not started
+    assert client.post(f"/api/races/{room_id}/start").status_code == 401
+    assert client.post(f"/api/races/{room_id}/start", headers=auth(tokens[1])).status_code == 403
+    assert client.post(f"/api/races/{room_id}/start", headers=auth("forged")).status_code == 403
+    assert client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0])).status_code == 200
+    late = client.post(f"/api/races/{room_id}/join", json={"player": "later"})
+    assert late.status_code == 409
+    bad_name = client.post("/api/races", json={"player": "\u200bx", "preset": "beginner"})
+    assert bad_name.status_code == 422
+    too_big = client.post("/api/races", json={"player": "a", "rows": 50, "cols": 51, "mines": 9})
+    assert too_big.status_code == 422
+
+
+def test_a_race_streams_numbered_events_and_leaks_nothing(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, clock = race_client
+    room_id, tokens = started(client, clock)
+    mines = layout(SEED, 9, 9, 10, FIRST)
+    answers: list[Any] = []
+    with client.websocket_connect(f"/api/races/{room_id}/live?token={tokens[2]}") as ws:
+        first = ws.receive_json()
+        assert first["type"] == "room"
+        seen = first["room"]["seq"]
+        answers.append(move(client, room_id, tokens[0], "reveal", FIRST).json())
+        flag = next(iter(mines))
+        answers.append(move(client, room_id, tokens[1], "flag", flag).json())
+        assert answers[-1]["flagged"] is True
+        safe = [(r, c) for r in range(9) for c in range(9) if (r, c) not in mines]
+        for turn, cell in enumerate(safe):
+            answer = move(client, room_id, tokens[turn % 3], "reveal", cell)
+            answers.append(answer.json())
+            if answer.json()["state"] == "over":
+                break
+        events: list[dict[str, Any]] = []
+        while not events or events[-1]["kind"] != "over":
+            message = ws.receive_json()
+            assert message["type"] == "event"
+            events.append(message["event"])
+    assert [e["seq"] for e in events] == list(range(seen + 1, seen + 1 + len(events)))
+    scores = events[-1]["scores"]
+    assert sum(scores) == len(safe)
+    assert sum(len(e["cells"]) for e in events) == len(safe)
+    for answer in answers[:-1]:  # a race in progress shows no hidden mine, nor others' flags
+        for r, line in enumerate(answer["view"]["cells"]):
+            for c, symbol in enumerate(line):
+                assert symbol not in "MXW"
+                if symbol == "F":
+                    assert answer["you"] == 1
+                    assert (r, c) == flag
+    assert all(s in "012345678" for e in events for _, _, s, _ in e["cells"])
+    over = client.get(f"/api/races/{room_id}").json()
+    assert over["state"] == "over"
+    assert over["seed"] == SEED
+    assert over["winner"] == max(range(3), key=lambda i: scores[i])
+
+
+def test_a_player_who_reloads_gets_the_room_with_their_own_flags(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, clock = race_client
+    room_id, tokens = started(client, clock, players=2)
+    move(client, room_id, tokens[0], "reveal", FIRST)
+    mines = layout(SEED, 9, 9, 10, FIRST)
+    flag = next(iter(mines))
+    move(client, room_id, tokens[1], "flag", flag)
+    again = client.get(f"/api/races/{room_id}", headers=auth(tokens[1])).json()
+    assert again["you"] == 1
+    assert again["view"]["cells"][flag[0]][flag[1]] == "F"
+    watcher = client.get(f"/api/races/{room_id}").json()
+    assert watcher["you"] is None
+    assert watcher["view"]["cells"][flag[0]][flag[1]] == "H"
+    hit = move(client, room_id, tokens[0], "reveal", flag).json()
+    assert hit["players"][0]["out"] is True
+    assert move(client, room_id, tokens[0], "reveal", (0, 0)).status_code == 409
+    assert hit["view"]["cells"][flag[0]][flag[1]] == "X"
+
+
+def test_a_room_survives_a_restart(sqlite_url: str, clock: FakeClock) -> None:
+    first = Server(sqlite_url, clock)
+    client = TestClient(create_app(first.service, RoomService(first.service.storage, clock=clock)))
+    room_id, tokens = open_room(client, 2)
+    client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0]))
+    clock.now += 3
+    move(client, room_id, tokens[1], "reveal", FIRST)
+    flag = next(iter(layout(SEED, 9, 9, 10, FIRST)))
+    move(client, room_id, tokens[0], "flag", flag)
+    before = client.get(f"/api/races/{room_id}", headers=auth(tokens[0])).json()
+    first.close()
+    again = Server(sqlite_url, clock)
+    client = TestClient(create_app(again.service, RoomService(again.service.storage, clock=clock)))
+    after = client.get(f"/api/races/{room_id}", headers=auth(tokens[0])).json()
+    assert after == before
+    assert after["view"]["cells"][flag[0]][flag[1]] == "F"
+    assert move(client, room_id, tokens[1], "reveal", (8, 8)).status_code == 200
+    again.close()
+
+
+def until_over(watch: Any) -> list[dict[str, Any]]:
+    """The events a watcher receives up to the race's end; a watcher that stops receiving
+    fails the test after a generous bound instead of hanging it."""
+    events: list[dict[str, Any]] = []
+
+    def read() -> None:
+        while not events or events[-1]["kind"] != "over":
+            events.append(watch.receive_json()["event"])
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(60)
+    assert not reader.is_alive(), f"the watcher got no end of the race; it got {events}"
+    return events
+
+
+@pytest.mark.postgres
+def test_two_processes_deliver_the_same_events_in_the_same_order(
+    pg_url: str, clock: FakeClock
+) -> None:
+    """Two servers on one database, players on both, a watcher on each: one event sequence."""
+    servers = [Server(pg_url, clock) for _ in range(2)]
+    apps = [create_app(s.service, RoomService(s.service.storage, clock=clock)) for s in servers]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        created = a.post(
+            "/api/races", json={"player": "host", "preset": "beginner", "seed": SEED}
+        ).json()
+        room_id, tokens = created["room"]["id"], [created["token"]]
+        for i, client in enumerate((b, a, b), start=1):
+            tokens.append(
+                client.post(f"/api/races/{room_id}/join", json={"player": f"p{i}"}).json()["token"]
+            )
+        clients = [a, b, a, b]  # player i moves through clients[i]
+        with (
+            a.websocket_connect(f"/api/races/{room_id}/live") as watch_a,
+            b.websocket_connect(f"/api/races/{room_id}/live") as watch_b,
+        ):
+            seen = [watch_a.receive_json()["room"]["seq"], watch_b.receive_json()["room"]["seq"]]
+            assert b.post(f"/api/races/{room_id}/start", headers=auth(tokens[0])).status_code == 200
+            clock.now += 3
+            move(b, room_id, tokens[1], "reveal", FIRST)
+            mines = layout(SEED, 9, 9, 10, FIRST)
+            safe = [(r, c) for r in range(9) for c in range(9) if (r, c) not in mines]
+            for turn, cell in enumerate(safe):
+                player = turn % 4
+                answer = move(clients[player], room_id, tokens[player], "reveal", cell)
+                assert answer.status_code == 200, answer.text
+                if answer.json()["state"] == "over":
+                    break
+            streams = [until_over(watch_a), until_over(watch_b)]
+    assert seen[0] == seen[1]
+    assert streams[0] == streams[1]
+    assert [e["seq"] for e in streams[0]] == list(range(seen[0] + 1, seen[0] + 1 + len(streams[0])))
+    assert sum(streams[0][-1]["scores"]) == len(safe)
+    for server in servers:
+        server.close()
+
+
+@pytest.mark.postgres
+def test_simultaneous_moves_on_two_processes_are_serialised(pg_url: str, clock: FakeClock) -> None:
+    servers = [Server(pg_url, clock) for _ in range(2)]
+    apps = [create_app(s.service, RoomService(s.service.storage, clock=clock)) for s in servers]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        room_id, tokens = started(a, clock, players=4)
+        move(b, room_id, tokens[1], "reveal", FIRST)
+        mines = layout(SEED, 9, 9, 10, FIRST)
+        safe = [(r, c) for r in range(9) for c in range(9) if (r, c) not in mines]
+        statuses: list[int] = []
+        barrier = threading.Barrier(4)
+
+        failures: list[str] = []
+
+        def play(player: int) -> None:
+            client = (a, b)[player % 2]
+            barrier.wait()
+            try:
+                for cell in safe[player::2] + safe:
+                    answer = move(client, room_id, tokens[player], "reveal", cell)
+                    statuses.append(answer.status_code)
+                    if answer.status_code != 200 or answer.json()["state"] == "over":
+                        return
+            except Exception as error:  # the test client re-raises what the server raised
+                failures.append(repr(error))
+
+        threads = [threading.Thread(target=play, args=(p,)) for p in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        replay = a.get(f"/api/races/{room_id}/replay").json()
+        other = b.get(f"/api/races/{room_id}/replay").json()
+    assert failures == []
+    assert set(statuses) <= {200, 409}  # 409 only once the race is over
+    assert replay == other
+    scores = replay["events"][-1]["scores"]
+    assert sum(scores) == len(safe)
+    opened = [cell for event in replay["events"] for cell in event["cells"]]
+    assert len(opened) == len({(r, c) for r, c, _, _ in opened}) == len(safe)
+    for server in servers:
+        server.close()
