@@ -14,7 +14,8 @@ from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
 from mines.game import Game
 from mines.placement import FirstClick, FixedPlacer, neighbourhood, placer_for_rule
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.view import BoardView
 
 PublicCell = tuple[int, int, str, int]

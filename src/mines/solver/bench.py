@@ -16,7 +16,7 @@ from mines.solver.blocks import BlockLog
 from mines.solver.bot import Bot, opening_click
 from mines.solver.noguess import NoGuessPlacer
 from mines.solver.progress import RunProgress
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 
 
 def first_click(condition: str, rows: int, cols: int, mines: int) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from mines.solver.endgame import BUDGET, MAX_CELLS, MAX_LAYOUTS, solve_endgame
 from mines.solver.fifty import enabling_weight, trap_weights
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import neighbours
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.view import BoardView
 
 LOW_MINE_DENSITY = 0.18
