@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from mines.server.errors import install_handlers
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
-from mines.server.routers import games, leaderboard, live
+from mines.server.routers import games, leaderboard, live, meta, replay
 
 STATIC = Path(__file__).parent / "static"
 
@@ -46,7 +46,7 @@ def create_app(service: GameService) -> FastAPI:
     app.state.service = service
     app.state.hub = game_hub
     install_handlers(app)
-    for module in (games, leaderboard, live):
+    for module in (games, leaderboard, live, meta, replay):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
