@@ -16,9 +16,14 @@ from mines.server.deps import WINDOW_PARAMETERS, service, window
 from mines.server.errors import InvalidRequestError
 from mines.server.games import NO_GUESS_RULE, GameService
 from mines.server.present import Box, Window, resolve_window, view_json
+from mines.server.schemas import ErrorOut
 from mines.view import BoardView
 
 router = APIRouter(prefix="/api/games", tags=["replay"])
+
+FINISHED_GAME_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (404, 409, 422)
+}
 
 REPLAY_WORK_LIMIT = 20_000_000
 """Window cells times moves: the most a replay may compare, so one request cannot stall others."""
@@ -27,6 +32,7 @@ REPLAY_WORK_LIMIT = 20_000_000
 @router.get(
     "/{game_id}/replay",
     summary="Replay frames of a finished game",
+    responses=FINISHED_GAME_ERRORS,
     openapi_extra=WINDOW_PARAMETERS,
 )
 async def get_replay(game_id: str, request: Request) -> dict[str, Any]:
@@ -35,7 +41,9 @@ async def get_replay(game_id: str, request: Request) -> dict[str, Any]:
     return await run_in_threadpool(frames, service(request), game_id, window(request.query_params))
 
 
-@router.get("/{game_id}/summary", summary="Result of a finished game")
+@router.get(
+    "/{game_id}/summary", summary="Result of a finished game", responses=FINISHED_GAME_ERRORS
+)
 async def get_summary(game_id: str, request: Request) -> dict[str, Any]:
     """Status, time, 3BV and the board's preset, for a client's personal statistics."""
     return await run_in_threadpool(summary, service(request), game_id)
