@@ -12,7 +12,7 @@ import numpy as np
 from mines.clock import Clock, PinnedClock
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
-from mines.game import Game
+from mines.game import Game, chord_targets
 from mines.placement import FirstClick, FixedPlacer, neighbourhood, placer_for_rule
 from mines.symbols import Cell, GameStatus
 from mines.view import BoardView
@@ -309,16 +309,13 @@ class Race:
             around = [
                 cell for cell in neighbourhood(self.rows, self.cols, row, col) if cell != (row, col)
             ]
-            marked = [cell for cell in around if cell in who.flags or cell in board.exploded]
-            hidden = [
-                cell
-                for cell in around
-                if cell not in marked and board.symbol(*cell) == Cell.HIDDEN.value
-            ]
-            if len(marked) != number or not hidden:
+            marked = {cell for cell in around if cell in who.flags or cell in board.exploded}
+            hidden = {cell for cell in around if board.symbol(*cell) == Cell.HIDDEN.value}
+            targets = chord_targets(number, around, marked, hidden)
+            if not targets:
                 return None
             self._log(RaceAction.CHORD, player, row, col)
-            return self._apply(who, board, hidden)
+            return self._apply(who, board, targets)
 
     def toggle_flag(self, player: int, row: int, col: int) -> bool:
         """Flag or unflag a hidden cell on the player's own flags; True when now flagged."""
