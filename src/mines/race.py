@@ -13,8 +13,9 @@ from mines.clock import Clock, PinnedClock
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
 from mines.game import Game, chord_targets
-from mines.placement import FirstClick, FixedPlacer, neighbourhood, placer_for_rule
-from mines.symbols import Cell, GameStatus
+from mines.placement import FixedPlacer, PlacementRule, neighbourhood, placer_for_rule
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.view import BoardView
 
 PublicCell = tuple[int, int, str, int]
@@ -220,11 +221,11 @@ class Race:
         mines: int,
         *,
         seed: int,
-        rule: FirstClick | str = FirstClick.OPENING,
+        rule: PlacementRule | str = PlacementRule.OPENING,
         settings: RaceSettings | None = None,
         clock: Clock | None = None,
     ) -> None:
-        if str(rule) == FirstClick.ANY:
+        if str(rule) == PlacementRule.ANY:
             raise InvalidBoardError(
                 "a race needs a safe first click: use the rule 'opening', 'safe' or 'noguess'"
             )
@@ -352,7 +353,7 @@ class Race:
         moves: list[RaceMove],
         *,
         seed: int,
-        rule: FirstClick | str = FirstClick.OPENING,
+        rule: PlacementRule | str = PlacementRule.OPENING,
         settings: RaceSettings | None = None,
         clock: Clock | None = None,
     ) -> Race:
