@@ -144,6 +144,17 @@ def test_a_loss_shows_the_mines() -> None:
     assert info["status"] == "LOST"
 
 
+class IdEnv(MinesEnv):
+    """The single env on the game a game ID stands for."""
+
+    def __init__(self, game_id: str, **options: Any):
+        self.game_id = game_id
+        super().__init__(**options)
+
+    def _new_game(self, seed: int) -> Game:
+        return Game.from_id(self.game_id)
+
+
 def _play(env: MinesEnv, seed: int) -> tuple[list[int], np.ndarray, dict[str, Any]]:
     """A masked random episode; returns its actions, last observation and last info."""
     rng = np.random.default_rng(seed)
@@ -168,8 +179,8 @@ def test_no_mine_information_before_the_end(flags: bool) -> None:
     for seed in range(30):
         actions, observation, info = _play(env, seed)
         # At the end the ID is given, and it is the real one: it replays to the same board.
-        replayed = MinesEnv(flags=flags)
-        replayed._game = Game.from_id(info["game_id"])
+        replayed = IdEnv(info["game_id"], flags=flags)
+        replayed.reset()
         for action in actions:
             last, *_ = replayed.step(action)
         assert np.array_equal(last, observation)

@@ -77,6 +77,7 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = spaces.Discrete(self._actions)
         self._cells = rows * cols
         self._game = self._new_game(0)
+        self._observe()
         self._steps = 0
         self._truncated = False
 
@@ -85,12 +86,14 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         return Game(self.rows, self.cols, self.mines, placer=placer)
 
     def _observe(self) -> Observation:
-        observation: Observation = OBSERVED[self._game.view().array]
-        return observation
+        """Look at the game again; the envs keep the last look, so a step views the game once."""
+        self._observation = OBSERVED[self._game.view().array]
+        self._observation.setflags(write=False)
+        return self._observation
 
     def action_masks(self) -> Mask:
         """1 for each action that changes the board now (sb3-contrib's `MaskablePPO` reads it)."""
-        observation = self._observe().reshape(-1)
+        observation = self._observation.reshape(-1)
         playing = self._game.status is GameStatus.IN_PROGRESS
         hidden: npt.NDArray[np.bool_] = observation == HIDDEN
         if not self.flags:
@@ -113,7 +116,7 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         self._game = self._new_game(int(self.np_random.integers(2**48)))
         self._steps = 0
         self._truncated = False
-        return self._observe(), self._info()
+        return self._observe().copy(), self._info()
 
     def step(
         self, action: np.int64 | int
@@ -125,13 +128,13 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
             raise ValueError(f"action must be from 0 to {self._actions - 1}, got {action!r}")
         flag, cell = divmod(int(action), self._cells)
         row, col = divmod(cell, self.cols)
-        opened_before = int(np.count_nonzero(self._observe() >= 0))
+        before = self._observation
         changed = True
         try:
             if flag:
                 game.toggle_flag(row, col)
             else:
-                changed = game.view(row, col, 1, 1).array[0, 0] == ord("H")
+                changed = bool(before[row, col] == HIDDEN)
                 game.reveal(row, col)
         except IllegalMoveError:  # a flag on an open cell, an open on a flagged one: no change
             changed = False
@@ -139,7 +142,9 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         observation = self._observe()
         status = game.status
         won, lost = status is GameStatus.WON, status is GameStatus.LOST
-        opened = 0 if lost else int(np.count_nonzero(observation >= 0)) - opened_before
+        opened = 0
+        if not lost:
+            opened = int(np.count_nonzero(observation >= 0)) - int(np.count_nonzero(before >= 0))
         reward = rewards(
             self.reward_scheme,
             opened=np.array(opened),
@@ -150,7 +155,7 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         )
         terminated = status.is_over
         self._truncated = not terminated and self._steps >= self.max_steps
-        return observation, float(reward), terminated, self._truncated, self._info()
+        return observation.copy(), float(reward), terminated, self._truncated, self._info()
 
     def render(self) -> str | Image | None:
         if self.render_mode == "ansi":
