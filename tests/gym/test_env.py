@@ -212,6 +212,8 @@ def test_bad_arguments() -> None:
         MinesEnv(reward="dense")
     with pytest.raises(ValueError, match="max_steps must be a positive integer"):
         MinesEnv(max_steps=0)
+    with pytest.raises(ValueError, match="flags must be True or False"):
+        MinesEnv(flags=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown preset"):
         MinesEnv(preset="huge")
     env = MinesEnv()

@@ -90,9 +90,9 @@ def action_count(rows: int, cols: int, flags: bool) -> int:
     return rows * cols * (2 if flags else 1)
 
 
-def check_options(rows: int, cols: int, max_steps: int | None, flags: bool) -> int:
+def step_limit(rows: int, cols: int, max_steps: int | None, flags: bool) -> int:
     """The episode's step limit: `max_steps`, or by default one step per action."""
-    if isinstance(flags, bool) is False:
+    if not isinstance(flags, bool):
         raise ValueError(f"flags must be True or False, got {flags!r}")
     if max_steps is None:
         return action_count(rows, cols, flags)

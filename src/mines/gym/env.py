@@ -19,10 +19,10 @@ from mines.gym.encoding import (
     Observation,
     RewardScheme,
     action_count,
-    check_options,
     observation_space,
     reward_scheme,
     rewards,
+    step_limit,
 )
 from mines.gym.render import Image, draw
 from mines.placement import placer_for_rule
@@ -70,7 +70,7 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         self.first_click = first_click
         self.flags = flags
         self.reward_scheme = reward_scheme(reward)
-        self.max_steps = check_options(rows, cols, max_steps, flags)
+        self.max_steps = step_limit(rows, cols, max_steps, flags)
         self.render_mode = render_mode
         self.observation_space = observation_space(rows, cols)
         self._actions = action_count(rows, cols, flags)

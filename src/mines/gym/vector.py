@@ -15,10 +15,10 @@ from mines.gym.encoding import (
     Mask,
     RewardScheme,
     action_count,
-    check_options,
     observation_space,
     reward_scheme,
     rewards,
+    step_limit,
 )
 from mines.presets import preset as find_preset
 
@@ -69,7 +69,7 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         self.rows, self.cols, self.mines = rows, cols, mines
         self.flags = flags
         self.reward_scheme = reward_scheme(reward)
-        self.max_steps = check_options(rows, cols, max_steps, flags)
+        self.max_steps = step_limit(rows, cols, max_steps, flags)
         self.render_mode = render_mode
         self.single_observation_space = observation_space(rows, cols)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
