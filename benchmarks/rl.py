@@ -16,41 +16,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-import gymnasium
-import numpy as np
-import numpy.typing as npt
-from gymnasium import spaces
-
-from mines.gym import FLAG, MinesEnv
+from mines.gym import MinesEnv
 from mines.gym.agents import BotAgent, EpisodeStats, RandomAgent, evaluate
 from mines.gym.encoding import Observation
-
-CODES = np.arange(FLAG, 9, dtype=np.int8)
-"""Every observation code, one input plane each."""
+from mines.gym.wrappers import OneHotObservation, planes
 
 MISSING = """the training stack is not installed; it stays out of ./dev test because torch is large:
   .venv/bin/pip install torch==2.13.0      # a CPU build (elsewhere: --index-url https://download.pytorch.org/whl/cpu)
   .venv/bin/pip install -e '.[rl]'         # sb3-contrib, stable-baselines3, matplotlib"""
-
-
-def planes(observation: Observation) -> npt.NDArray[np.float32]:
-    """One 0/1 plane per observation code."""
-    one_hot: npt.NDArray[np.float32] = (observation[None] == CODES[:, None, None]).astype(
-        np.float32
-    )
-    return one_hot
-
-
-class OneHot(gymnasium.ObservationWrapper[npt.NDArray[np.float32], np.int64, Observation]):
-    """Observations as one 0/1 plane per code, which a small network reads far better than -3..8."""
-
-    def __init__(self, env: MinesEnv):
-        super().__init__(env)
-        rows, cols = env.observation_space.shape or (0, 0)
-        self.observation_space = spaces.Box(0.0, 1.0, (CODES.size, rows, cols), np.float32)
-
-    def observation(self, observation: Observation) -> npt.NDArray[np.float32]:
-        return planes(observation)
 
 
 class PolicyAgent:
@@ -104,7 +77,9 @@ def main() -> int:
     bot_stats = evaluate(MinesEnv(**board), BotAgent(args.mines), args.final_episodes)
     print(f"solver's Bot, {label}: {bot_stats}", flush=True)
 
-    envs = vec_env.DummyVecEnv([lambda: OneHot(MinesEnv(**board)) for _ in range(args.envs)])
+    envs = vec_env.DummyVecEnv(
+        [lambda: OneHotObservation(MinesEnv(**board)) for _ in range(args.envs)]
+    )
     model = sb3.MaskablePPO(
         "MlpPolicy",
         envs,
