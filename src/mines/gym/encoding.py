@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from mines.params import check_board
+from mines.presets import preset as find_preset
 from mines.symbols import Cell
 
 HIDDEN = -1
@@ -99,3 +102,39 @@ def step_limit(rows: int, cols: int, max_steps: int | None, flags: bool) -> int:
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be a positive integer or None, got {max_steps!r}")
     return max_steps
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The options both envs take, checked once: the board, its rule, actions, rewards, limit."""
+
+    rows: int
+    cols: int
+    mines: int
+    first_click: str
+    flags: bool
+    reward: RewardScheme
+    max_steps: int
+
+    @classmethod
+    def check(
+        cls,
+        rows: int,
+        cols: int,
+        mines: int,
+        *,
+        preset: str | None,
+        first_click: str,
+        flags: bool,
+        reward: RewardScheme | str,
+        max_steps: int | None,
+    ) -> Options:
+        if preset is not None:  # a named size such as "beginner" overrides rows, cols, mines
+            rows, cols, mines = find_preset(preset)[1:]
+        rows, cols, mines = check_board(rows, cols, mines)
+        limit = step_limit(rows, cols, max_steps, flags)
+        return cls(rows, cols, mines, first_click, flags, reward_scheme(reward), limit)
+
+    @property
+    def actions(self) -> int:
+        return action_count(self.rows, self.cols, self.flags)

@@ -17,16 +17,13 @@ from mines.gym.encoding import (
     OBSERVED,
     Mask,
     Observation,
+    Options,
     RewardScheme,
-    action_count,
     observation_space,
-    reward_scheme,
     rewards,
-    step_limit,
 )
 from mines.gym.render import Image, draw
 from mines.placement import placer_for_rule
-from mines.presets import preset as find_preset
 from mines.symbols import GameStatus
 
 RENDER_MODES = ("ansi", "rgb_array")
@@ -58,24 +55,29 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         max_steps: int | None = None,
         render_mode: str | None = None,
     ):
-        if preset is not None:  # a named size such as "beginner" overrides rows, cols, mines
-            rows, cols, mines = find_preset(preset)[1:]
-        Game(rows, cols, mines)  # checks the board before any space is built on it
+        options = Options.check(
+            rows,
+            cols,
+            mines,
+            preset=preset,
+            first_click=first_click,
+            flags=flags,
+            reward=reward,
+            max_steps=max_steps,
+        )
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
                 f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
             )
         placer_for_rule(first_click, 0)  # an unknown rule fails here, with the known ones
-        self.rows, self.cols, self.mines = rows, cols, mines
-        self.first_click = first_click
-        self.flags = flags
-        self.reward_scheme = reward_scheme(reward)
-        self.max_steps = step_limit(rows, cols, max_steps, flags)
+        self.rows, self.cols, self.mines = options.rows, options.cols, options.mines
+        self.first_click, self.flags = first_click, flags
+        self.reward_scheme, self.max_steps = options.reward, options.max_steps
         self.render_mode = render_mode
-        self.observation_space = observation_space(rows, cols)
-        self._actions = action_count(rows, cols, flags)
+        self.observation_space = observation_space(self.rows, self.cols)
+        self._actions = options.actions
         self.action_space = spaces.Discrete(self._actions)
-        self._cells = rows * cols
+        self._cells = self.rows * self.cols
         self._game = self._new_game(0)
         self._observe()
         self._steps = 0

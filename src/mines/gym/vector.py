@@ -13,14 +13,11 @@ from gymnasium.vector.utils import batch_space
 from mines.gym.batch import IN_PROGRESS, LOST, STATUSES, WON, Boards
 from mines.gym.encoding import (
     Mask,
+    Options,
     RewardScheme,
-    action_count,
     observation_space,
-    reward_scheme,
     rewards,
-    step_limit,
 )
-from mines.presets import preset as find_preset
 
 Observations = npt.NDArray[np.int8]
 Actions = npt.NDArray[np.integer[Any]]
@@ -57,26 +54,33 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         max_steps: int | None = None,
         render_mode: str | None = None,
     ):
-        if preset is not None:
-            rows, cols, mines = find_preset(preset)[1:]
+        options = Options.check(
+            rows,
+            cols,
+            mines,
+            preset=preset,
+            first_click=first_click,
+            flags=flags,
+            reward=reward,
+            max_steps=max_steps,
+        )
         if render_mode is not None:
             raise ValueError(
                 f"the batched env does not render (got render_mode={render_mode!r}); "
                 "render a single env: gymnasium.make(..., render_mode='rgb_array')"
             )
-        self.boards = Boards(num_envs, rows, cols, mines, first_click)
+        self.rows, self.cols, self.mines = options.rows, options.cols, options.mines
+        self.boards = Boards(num_envs, self.rows, self.cols, self.mines, first_click)
         self.num_envs = num_envs
-        self.rows, self.cols, self.mines = rows, cols, mines
         self.flags = flags
-        self.reward_scheme = reward_scheme(reward)
-        self.max_steps = step_limit(rows, cols, max_steps, flags)
+        self.reward_scheme, self.max_steps = options.reward, options.max_steps
         self.render_mode = render_mode
-        self.single_observation_space = observation_space(rows, cols)
+        self.single_observation_space = observation_space(self.rows, self.cols)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self._actions = action_count(rows, cols, flags)
+        self._actions = options.actions
         self.single_action_space = spaces.Discrete(self._actions)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._cells = rows * cols
+        self._cells = self.rows * self.cols
         self._steps = np.zeros(num_envs, dtype=np.int32)
         self._ended = np.zeros(num_envs, dtype=bool)
         self._everyone = np.ones(num_envs, dtype=bool)
