@@ -23,7 +23,7 @@ from mines.gym.encoding import (
     rewards,
 )
 from mines.gym.render import Image, draw
-from mines.placement import placer_for_rule
+from mines.placement import PlacementRule, placer_for_rule
 from mines.symbols import GameStatus
 
 RENDER_MODES = ("ansi", "rgb_array")
@@ -49,7 +49,7 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         mines: int = 10,
         *,
         preset: str | None = None,
-        first_click: str = "opening",
+        first_click: str = PlacementRule.OPENING,
         flags: bool = False,
         reward: RewardScheme | str = RewardScheme.PROGRESS,
         max_steps: int | None = None,

@@ -18,6 +18,7 @@ from mines.gym.encoding import (
     observation_space,
     rewards,
 )
+from mines.placement import PlacementRule
 
 Observations = npt.NDArray[np.int8]
 Actions = npt.NDArray[np.integer[Any]]
@@ -48,7 +49,7 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         mines: int = 10,
         *,
         preset: str | None = None,
-        first_click: str = "opening",
+        first_click: str = PlacementRule.OPENING,
         flags: bool = False,
         reward: RewardScheme | str = RewardScheme.PROGRESS,
         max_steps: int | None = None,
