@@ -133,6 +133,7 @@ def test_progress_is_quiet_off_a_terminal_and_shown_on_one() -> None:
         bar.advance(5, status="won 50.00%", per_second=2.0)
     assert not bar.shown
     assert quiet.getvalue() == ""
+    pytest.importorskip("rich", reason="the progress bar is drawn by rich (the bench extra)")
     shown = io.StringIO()
     with RunProgress(10, unit="games", stream=shown, enabled=True) as bar:
         bar.advance(5, status="won 50.00% (95% 20%-80%)", per_second=2.0)
