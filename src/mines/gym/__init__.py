@@ -1,8 +1,12 @@
 """A Gymnasium environment for reinforcement learning on `mines` games."""
 
-import gymnasium
+from mines.extras import require_extra
 
-from mines.gym.env import MinesEnv
+require_extra("gym", "mines.gym")
+
+import gymnasium  # noqa: E402 (only once it is known to be there)
+
+from mines.gym.env import MinesEnv  # noqa: E402
 
 ENV_ID = "mines/Minesweeper-v0"
 
