@@ -44,7 +44,7 @@ def test_serve_without_the_server_extra(
     assert main(["serve", "--port", "1"]) == 1
     err = capsys.readouterr().err
     assert err == (
-        "mines: mines serve needs fastapi and uvicorn, which are not installed: "
+        "mines: mines serve needs FastAPI and uvicorn, which are not installed: "
         'pip install "mines[server]"\n'
     )
 
@@ -74,7 +74,7 @@ def test_play_without_textual_plays_in_line_mode(
     assert main(["play", "--seed", "1"]) == 0
     out, err = capsys.readouterr()
     assert err == (
-        "mines: the terminal app needs textual, which is not installed: "
+        "mines: the terminal app needs Textual, which is not installed: "
         'pip install "mines[tui]"; playing in line mode instead\n'
     )
     assert "Bye." in out
@@ -86,5 +86,5 @@ def test_import_gym_without_gymnasium(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ImportError) as raised:
         importlib.import_module("mines.gym")
     assert str(raised.value) == (
-        'mines.gym needs gymnasium, which is not installed: pip install "mines[gym]"'
+        'mines.gym needs Gymnasium, which is not installed: pip install "mines[gym]"'
     )

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import importlib.util
 
-EXTRAS: dict[str, tuple[str, ...]] = {
-    "tui": ("textual",),
-    "server": ("fastapi", "uvicorn", "psycopg"),
-    "gym": ("gymnasium",),
+EXTRAS: dict[str, dict[str, str]] = {
+    "tui": {"textual": "Textual"},
+    "server": {"fastapi": "FastAPI", "uvicorn": "uvicorn", "psycopg": "psycopg"},
+    "gym": {"gymnasium": "Gymnasium"},
 }
-"""Each extra of pyproject.toml, by the modules of its packages that `mines` imports."""
+"""Each extra of pyproject.toml: the modules of its packages that `mines` imports, and the
+names those packages go by."""
 
 
 class MissingExtraError(ImportError):
@@ -18,7 +19,8 @@ class MissingExtraError(ImportError):
 
 def missing_extra(extra: str, purpose: str) -> str | None:
     """The sentence that names what `purpose` lacks and how to install it, or None if nothing."""
-    missing = [name for name in EXTRAS[extra] if importlib.util.find_spec(name) is None]
+    modules = EXTRAS[extra]
+    missing = [modules[name] for name in modules if importlib.util.find_spec(name) is None]
     if not missing:
         return None
     names = " and ".join([", ".join(missing[:-1]), missing[-1]] if missing[:-1] else missing)
