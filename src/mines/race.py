@@ -465,14 +465,32 @@ class Race:
             for p in self.players
         )
 
+    def openers(self, player: int | None) -> list[str]:
+        """Who opened each cell of the board `player` sees, one string per row: a player's
+        id as a digit, `*` for the cells a duel opened for everyone, `.` for unopened."""
+        with self._lock:
+            board = self._seen_board(player)
+            if board is None:
+                return ["." * self.cols] * self.rows
+            marks = np.full(board.opener.shape, ord("."), dtype=np.uint8)
+            played = board.opener >= 0
+            marks[played] = board.opener[played].astype(np.uint8) + ord("0")
+            marks[board.opener == ROOM] = ord("*")
+            return [bytes(row).decode("ascii") for row in marks]
+
+    def _seen_board(self, player: int | None) -> _Board | None:
+        """The board `player` sees: theirs; for a watcher the shared one (None: the lobby, or
+        a watcher of a duel, who sees the start)."""
+        if self._boards and player is not None:
+            return self._board_of(player)
+        if self._boards and self.settings.mode is RaceMode.SHARED:
+            return self._boards[0]
+        return None
+
     def view(self, player: int | None) -> BoardView:
         """What `player` sees (a watcher passes None): the board, shown mines, their flags."""
         with self._lock:
-            board: _Board | None = None  # None: the lobby, or a watcher of a duel (the start)
-            if self._boards and player is not None:
-                board = self._board_of(player)
-            elif self._boards and self.settings.mode is RaceMode.SHARED:
-                board = self._boards[0]
+            board = self._seen_board(player)
             game = board.game if board else self._shared
             symbols = np.array(game.view().array, dtype=np.uint8)
             if board is not None:

@@ -310,3 +310,16 @@ def test_a_race_replays_exactly_from_its_moves() -> None:
     assert again.players == race.players
     for who in (None, 0, 1, 2):
         assert again.view(who) == race.view(who)
+
+
+def test_openers_say_who_opened_each_cell() -> None:
+    race, _ = racing(players=2)
+    first = race.reveal(1, 4, 4)
+    assert first is not None
+    openers = race.openers(None)
+    for r, c, _, who in first.cells:
+        assert openers[r][c] == str(who) == "1"
+    hidden = sum(line.count(".") for line in openers)
+    assert hidden == 81 - len(first.cells)
+    duel, _ = racing(players=2, settings=RaceSettings(mode=RaceMode.DUEL))
+    assert set("".join(duel.openers(0))) == {"*", "."}

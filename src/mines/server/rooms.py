@@ -304,6 +304,7 @@ class RoomService:
                 for p, share in zip(race.players, race.progress(), strict=True)
             ],
             "view": view_json(race.view(player), 0.0),
+            "openers": race.openers(player),
             "seed": race.seed if race.state is RaceState.OVER else None,
         }
 

@@ -87,6 +87,8 @@ class RoomOut(BaseModel):
     winner: int | None
     players: list[RacePlayer]
     view: RoomView
+    openers: list[str]
+    """Who opened each cell: a player's id as a digit, `*` opened for all, `.` not opened."""
     seed: int | None
     flagged: bool | None = None
 
