@@ -63,6 +63,8 @@ class EventKind(StrEnum):
     MINE = "mine"
     """A player revealed a mine: it is shown, and the player is out or frozen."""
     OVER = "over"
+    REMATCH = "rematch"
+    """The host started a new round in the room: a new layout, the same players, scores at 0."""
 
 
 class RaceAction(StrEnum):
@@ -73,6 +75,7 @@ class RaceAction(StrEnum):
     OPEN = "open"
     FLAG = "flag"
     CHORD = "chord"
+    REMATCH = "rematch"
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,8 @@ class RaceMove:
     col: int = 0
     name: str = ""
     """The name a player joined with (JOIN only)."""
+    seed: int = 0
+    """The new round's seed (REMATCH only)."""
 
 
 class JoinRefusedError(MinesError):
@@ -240,6 +245,8 @@ class Race:
         self.moves: list[RaceMove] = []
         """Every accepted move in order; `Race.replay` of them rebuilds this race exactly."""
         self._boards: list[_Board] = []
+        self.finished: tuple[int, int] = (0, 0)
+        """How many moves and events the log held when the last round ended."""
         self._lock = threading.RLock()
 
     # --- the lobby ---------------------------------------------------------------------------
@@ -275,6 +282,25 @@ class Race:
             else:
                 self._boards = self._duel_boards()
             self._emit(EventKind.STARTED, player)
+
+    def rematch(self, player: int, seed: int) -> None:
+        """The host starts a new round once the race is over: a new layout from `seed`, the
+        same players (others may still join), every score back at 0."""
+        with self._lock:
+            if player != 0:
+                raise IllegalMoveError("only the host (who created the room) asks for a rematch")
+            if self.state is not RaceState.OVER:
+                raise IllegalMoveError("a rematch starts once the race is over")
+            self.seed = seed
+            self._shared = Game(
+                self.rows, self.cols, self.mines, placer=placer_for_rule(self.rule, seed)
+            )
+            self._boards = []
+            self.state = RaceState.LOBBY
+            self.starts_at = 0.0
+            self.players = [Player(p.id, p.name) for p in self.players]
+            self._log(RaceAction.REMATCH, player, seed=seed)
+            self._emit(EventKind.REMATCH, player)
 
     def _duel_boards(self) -> list[_Board]:
         """A board each with one layout, the first click made for everyone in the centre."""
@@ -341,6 +367,8 @@ class Race:
             self.reveal(move.player, move.row, move.col)
         elif move.action is RaceAction.CHORD:
             self.chord(move.player, move.row, move.col)
+        elif move.action is RaceAction.REMATCH:
+            self.rematch(move.player, move.seed)
         else:
             self.toggle_flag(move.player, move.row, move.col)
 
@@ -366,10 +394,16 @@ class Race:
         return race
 
     def _log(
-        self, action: RaceAction, player: int, row: int = 0, col: int = 0, name: str = ""
+        self,
+        action: RaceAction,
+        player: int,
+        row: int = 0,
+        col: int = 0,
+        name: str = "",
+        seed: int = 0,
     ) -> float:
         now = self._clock()
-        self.moves.append(RaceMove(action, player, now, row, col, name))
+        self.moves.append(RaceMove(action, player, now, row, col, name, seed))
         return now
 
     def _mover(self, player: int, verb: str, row: int, col: int) -> tuple[Player, _Board]:
@@ -425,6 +459,7 @@ class Race:
         if any(b.cleared for b in self._boards) or all(p.out for p in self.players):
             self.state = RaceState.OVER
             self._emit(EventKind.OVER, self.winner)
+            self.finished = (len(self.moves), len(self.events))
         return event
 
     def _emit(

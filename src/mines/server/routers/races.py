@@ -151,6 +151,19 @@ async def start_room(room_id: str, request: Request, credentials: Credentials) -
     return answer
 
 
+@router.post(
+    "/{room_id}/rematch",
+    response_model=RoomOut,
+    responses=_errors(401, 403, 404, 409),
+    summary="A new round in the same room once the race is over (the host only)",
+)
+async def rematch_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
+    answer: dict[str, Any] = await run_in_threadpool(
+        rooms(request).rematch, room_id, _token(credentials)
+    )
+    return answer
+
+
 @router.get(
     "/{room_id}", response_model=RoomOut, responses=_errors(403, 404), summary="Read a room"
 )

@@ -33,7 +33,7 @@ import { sayError } from "./words.js";
 /**
  * @typedef {object} RaceEvent
  * @property {number} seq
- * @property {"joined" | "started" | "opened" | "mine" | "over"} kind
+ * @property {"joined" | "started" | "opened" | "mine" | "over" | "rematch"} kind
  * @property {number | null} player
  * @property {[number, number, string, number][]} cells
  * @property {number[]} scores
@@ -107,6 +107,7 @@ class RaceApp {
     $("join-form").addEventListener("submit", (event) => { event.preventDefault(); this.join(); });
     $("copy-link").addEventListener("click", () => this.copyLink());
     $("start-race").addEventListener("click", () => this.start());
+    $("rematch").addEventListener("click", () => this.rematch());
     $("mode").addEventListener("click", () => this.setMode(this.mode === "reveal" ? "flag" : "reveal"));
     listen($("board"), {
       primary: (r, c) => this.move(/^[1-8]$/.test(this.board.symbolAt(r, c)) ? "chord" : "reveal", r, c),
@@ -181,6 +182,14 @@ class RaceApp {
   async start() {
     try {
       this.show(await request("POST", `/api/races/${this.id}/start`, undefined, this.token));
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  async rematch() {
+    try {
+      this.show(await request("POST", `/api/races/${this.id}/rematch`, undefined, this.token));
     } catch (error) {
       this.fail(error);
     }
@@ -270,6 +279,7 @@ class RaceApp {
     $("share").hidden = room.state !== "lobby";
     inputOf("share-link").value = `${location.origin}/race/${room.id}`;
     $("start-race").hidden = !(room.state === "lobby" && room.you === 0);
+    $("rematch").hidden = !(room.state === "over" && room.you === 0);
     this.board.render(room.view);
     room.openers.forEach((line, r) => {
       for (let c = 0; c < line.length; c++) this.mark(r, c, line[c] === "." ? -1 : line[c] === "*" ? -2 : Number(line[c]));
