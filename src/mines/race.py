@@ -13,7 +13,8 @@ from mines.clock import Clock
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
 from mines.game import Game
-from mines.placement import FirstClick, FixedPlacer, neighbourhood, placer_for_rule
+from mines.grid import block_around
+from mines.placement import FirstClick, FixedPlacer, placer_for_rule
 from mines.symbols import Cell, GameStatus
 from mines.view import BoardView
 
@@ -280,7 +281,7 @@ class Race:
             if number is None:
                 return None
             around = [
-                cell for cell in neighbourhood(self.rows, self.cols, row, col) if cell != (row, col)
+                cell for cell in block_around(self.rows, self.cols, row, col) if cell != (row, col)
             ]
             marked = [cell for cell in around if cell in who.flags or cell in board.exploded]
             hidden = [
