@@ -1,11 +1,11 @@
 """No-guess generator benchmark: time and peak memory of `NoGuessPlacer.place`, by board size.
 
-Run with `./dev bench noguess`. Every generation runs in a fresh subprocess, so its peak
-memory is the process's ru_maxrss above what the imports took; each case runs several
-seeds and is judged on the median, so one slow seed on a busy machine does not flip the
-verdict. Targets are per cell, as arrays cost: the generator used to build a tuple of
-neighbours per cell, which on 1000x1000 took 470 MiB and 29 s; numpy arrays of the board
-take a few bytes per cell.
+Run with `./dev bench noguess`. Every generation runs in a fresh subprocess, timed in CPU
+seconds (a busy machine slows the wall clock more than the CPU time); its peak memory is the
+process's ru_maxrss above what the imports took. Each case runs several seeds and is judged
+on the median, so one slow seed does not flip the verdict. Targets are per cell, as arrays
+cost: the generator used to build a tuple of neighbours per cell, which on 1000x1000 took
+470 MiB and 29 s; numpy arrays of the board take a few bytes per cell.
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ def child(rows: int, cols: int, mines: int, seed: int) -> dict[str, float]:
     from mines.solver import NoGuessPlacer
 
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    start = time.perf_counter()
+    start = time.process_time()
     NoGuessPlacer(seed).place(rows, cols, mines, (rows // 2, cols // 2))
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {"seconds": elapsed, "peak_bytes": (peak - base) * 1024.0}
 

@@ -12,7 +12,7 @@ from mines.dense import DenseEngine
 from mines.engine import CellState
 from mines.errors import InvalidBoardError
 from mines.grid import Flat, block_around, dilate, neighbours
-from mines.placement import Positions, skip_excluded
+from mines.placement import PlacementRule, Positions, skip_excluded
 from mines.solver.counting import ConstraintKey, Counter
 from mines.solver.rules import Constraint, deduce_from
 
@@ -155,7 +155,7 @@ class NoGuessPlacer:
 
     @property
     def rule(self) -> str:
-        return "noguess"
+        return PlacementRule.NOGUESS.value
 
     @property
     def seed(self) -> int:

@@ -17,7 +17,7 @@ from mines.server.deps import hub
 from mines.server.games import SEED_LIMIT
 from mines.server.leaderboard import PLAYER_PATTERN
 from mines.server.rooms import RoomService, RoomSpec
-from mines.server.schemas import Cell, ErrorOut, PresetName
+from mines.server.schemas import ErrorOut, MoveTarget, PresetName
 
 router = APIRouter(prefix="/api/races", tags=["races"])
 bearer = HTTPBearer(auto_error=False, description="the player token returned by create or join")
@@ -170,7 +170,7 @@ async def replay_room(room_id: str, request: Request) -> dict[str, Any]:
 
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
     async def move(
-        room_id: str, cell: Cell, request: Request, credentials: Credentials
+        room_id: str, cell: MoveTarget, request: Request, credentials: Credentials
     ) -> dict[str, Any]:
         answer: dict[str, Any] = await run_in_threadpool(
             rooms(request).move, room_id, _token(credentials), kind, (cell.row, cell.col)
