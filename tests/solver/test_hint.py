@@ -54,7 +54,8 @@ def rule_game(rule: str, rows: int = 9, cols: int = 9, mines: int = 10) -> Game:
 def test_before_the_first_click_an_opening_rule_makes_every_cell_safe(rule: str) -> None:
     game = rule_game(rule)
     found = hint(game, near=(2, 3))
-    assert (found.row, found.col, found.safe, found.mine_probability) == (2, 3, True, 0)
+    assert (found.row, found.col, found.safe) == (2, 3, True)
+    assert found.mine_probability == 0
     assert "opens an area" in found.reason
     game.reveal(found.row, found.col)
     assert game.view(2, 3, 1, 1)[2, 3] is Cell.ZERO, "the promise holds: it opened an area"

@@ -17,17 +17,7 @@ from mines.tui.app import MinesApp
 from mines.tui.clock import PausableClock
 from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES
-
-
-class FakeTime:
-    """A time source the test moves by hand."""
-
-    def __init__(self, now: float = 100.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
+from tests.fake_time import FakeTime
 
 AppMaker = Callable[..., MinesApp]
 

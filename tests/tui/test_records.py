@@ -17,7 +17,7 @@ from mines.tui.stats import format_stats, tally
 from mines.tui.store import RecordStore, SavedGame, data_dir, read_saved
 from mines.tui.themes import CELL_WIDTH, THEMES
 from mines.tui.undo import without_last_move
-from tests.tui.conftest import FakeTime
+from tests.fake_time import FakeTime
 
 
 def test_data_dir_prefers_the_variable_then_xdg_then_home() -> None:

@@ -12,7 +12,8 @@ from mines.tui.board import Board
 from mines.tui.clock import PausableClock
 from mines.tui.themes import CELL_WIDTH, THEMES
 from mines.view import BoardView
-from tests.tui.conftest import AppMaker, FakeTime
+from tests.fake_time import FakeTime
+from tests.tui.conftest import AppMaker
 
 
 def big_app(rows: int, cols: int, mines: int, fake_time: FakeTime) -> MinesApp:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -12,8 +13,8 @@ from mines.errors import MinesError
 # Each module has `register(subparsers)`; it imports its heavy dependencies only when run.
 COMMAND_MODULES = (
     "mines.cli.play",
-    "mines.tui.replay_command",
-    "mines.tui.stats_command",
+    "mines.cli.replay",
+    "mines.cli.stats",
     "mines.server.cli",
     "mines.solver.cli",
 )
@@ -27,15 +28,25 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+CLOSED_PIPE = 141
+"""The exit status of a command whose reader went away (128 + SIGPIPE), as `yes | head` has."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         status: int = args.handler(args)
     except MinesError as error:
         print(f"mines: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader (`| head`) has gone: stop quietly, and point stdout at nothing so that
+        # the flush at exit does not raise the same error again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return CLOSED_PIPE
     return status
 
 

@@ -209,8 +209,7 @@ class MinesApp(App[None]):
             return  # the player moved on while the solver thought
         self.hints_used += 1
         self.board.move_cursor(hint.row, hint.col)
-        risk = "is safe" if hint.safe else f"risks a mine, {float(hint.mine_probability):.0%}"
-        self.say(f"Hint: ({hint.row}, {hint.col}) {risk}. {hint.reason}")
+        self.say(f"Hint: {hint.reason}")
 
     def action_pause(self) -> None:
         paused = not self.clock.paused
