@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from mines.engine import CellChanges
-from mines.errors import IllegalMoveError, InvalidBoardError
+from mines.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.solver import hint
@@ -118,7 +118,7 @@ class LineGame:
     def view(self, where: str) -> None:
         try:
             target = Move.parse(f"O{where.strip()}")
-        except IllegalMoveError:
+        except (IllegalMoveError, InvalidMoveError):
             self.say(f"error: view needs a cell as ROW,COL, e.g. view 10,20; got {where!r}")
             return
         if not (0 <= target.row < self.game.rows and 0 <= target.col < self.game.cols):
@@ -149,7 +149,7 @@ class LineGame:
             move = Move.parse(text)
             before = self.opened
             game.play(move)
-        except IllegalMoveError as error:
+        except (IllegalMoveError, InvalidMoveError) as error:
             self.say(f"error: {error}")
             return True
         self.follow(move.row, move.col)

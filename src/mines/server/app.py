@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
@@ -14,14 +15,16 @@ from fastapi.staticfiles import StaticFiles
 from mines.server.errors import install_handlers
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
-from mines.server.routers import games, leaderboard, live
+from mines.server.rooms import RoomService
+from mines.server.routers import games, leaderboard, live, races
 
 STATIC = Path(__file__).parent / "static"
 
 
-def create_app(service: GameService) -> FastAPI:
+def create_app(service: GameService, rooms: RoomService | None = None) -> FastAPI:
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
+    race_rooms = rooms or RoomService()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -32,6 +35,12 @@ def create_app(service: GameService) -> FastAPI:
             loop.call_soon_threadsafe(game_hub.publish, game_id, REFRESH)
 
         stop = service.storage.listen(moved_elsewhere)
+
+        # Race events leave the room's lock in order; queued to the loop, they stay in order.
+        def publish_race(room_id: str, message: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(game_hub.publish, races.room_key(room_id), message)
+
+        race_rooms.publish = publish_race
         try:
             yield
         finally:
@@ -45,8 +54,9 @@ def create_app(service: GameService) -> FastAPI:
     )
     app.state.service = service
     app.state.hub = game_hub
+    app.state.rooms = race_rooms
     install_handlers(app)
-    for module in (games, leaderboard, live):
+    for module in (games, leaderboard, live, races):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

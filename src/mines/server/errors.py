@@ -10,7 +10,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
+from mines.errors import (
+    GameInProgressError,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidMoveError,
+    InvalidViewError,
+    MinesError,
+    MinesNotPlacedError,
+)
+from mines.race import JoinRefusedError
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
 from mines.server.storage import StorageError
 
@@ -26,9 +35,14 @@ class InvalidRequestError(MinesError):
 
 
 STATUS: dict[type[Exception], int] = {
+    JoinRefusedError: 409,
     InvalidBoardError: 422,
     InvalidRequestError: 422,
+    InvalidMoveError: 422,
+    InvalidViewError: 422,
     IllegalMoveError: 409,
+    GameInProgressError: 409,
+    MinesNotPlacedError: 409,
     GameNotFoundError: 404,
     NotAuthenticatedError: 401,
     ForbiddenError: 403,

@@ -12,8 +12,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from mines.engine import DENSE_CELL_LIMIT, CellChanges
-from mines.errors import IllegalMoveError, MinesError
+from mines.clock import PinnedClock
+from mines.engine import CellChanges
+from mines.engine_choice import DENSE_CELL_LIMIT
+from mines.errors import GameInProgressError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.params import check_board
@@ -28,7 +30,6 @@ from mines.server.auth import (
     hash_token,
     new_token,
 )
-from mines.server.clock import MoveClock
 from mines.server.errors import GameNotFoundError, InvalidRequestError
 from mines.server.present import (
     Changed,
@@ -77,7 +78,7 @@ class LiveGame:
     """A stored game rebuilt in memory, current up to `version` stored moves."""
 
     game: Game
-    clock: MoveClock
+    clock: PinnedClock
     version: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     changes: list[CellChanges] = field(default_factory=list)
@@ -220,7 +221,7 @@ class GameService:
                     self._catch_up(live, locked.moves_after(live.version))
                     game, move = live.game, Move(kind, row, col)
                     was_started, now = game.started, self._wall()
-                    with live.clock.pinned(now):
+                    with live.clock.pinned_at(now):
                         game.play(move)
                     changes = list(live.changes)
                     live.changes.clear()
@@ -247,7 +248,7 @@ class GameService:
         """The whole record of a finished game; refused while it is in progress."""
         with self._reading(game_id) as (row, game):
             if not game.status.is_over:
-                raise IllegalMoveError(
+                raise GameInProgressError(
                     "a game's record is published once the game is over; this game is in progress"
                 )
             return {"id": row.id, "created_at": row.created_at, **game.record().to_dict()}
@@ -305,7 +306,7 @@ class GameService:
         return row
 
     def _build(self, row: GameRow, placer: MinePlacer) -> LiveGame:
-        clock = MoveClock(self._wall)
+        clock = PinnedClock(self._wall)
         try:
             game = Game(row.rows, row.cols, row.mines, placer=placer, clock=clock)
         except ImportError:
@@ -334,7 +335,7 @@ class GameService:
         for stored in moves:
             if stored.seq <= live.version:
                 continue
-            with live.clock.pinned(stored.at):
+            with live.clock.pinned_at(stored.at):
                 live.game.play(Move.parse(stored.move))
             live.version = stored.seq
         live.changes.clear()
