@@ -8,6 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets._footer import FooterKey
 
 from mines.game import Game
@@ -251,12 +252,23 @@ def footer_keys(app: MinesApp) -> dict[str, str]:
     return {key.key: key.description for key in app.query(FooterKey)}
 
 
+async def settled_footer(app: MinesApp, pilot: Pilot[None]) -> dict[str, str]:
+    """The footer's keys once it has recomposed after a change of bindings (it does so late)."""
+    keys: dict[str, str] = {}
+    for _ in range(20):
+        await pilot.pause(0.05)
+        now = footer_keys(app)
+        if now and now == keys:
+            return now
+        keys = now
+    return keys
+
+
 @pytest.mark.parametrize("practice", [False, True])
 async def test_the_footer_shows_only_keys_that_work_now(make_app: AppMaker, practice: bool) -> None:
     app = make_app(4, 4, [(0, 0)], practice=practice)
     async with app.run_test(size=(160, 24)) as pilot:
-        await pilot.pause()
-        keys = footer_keys(app)
+        keys = await settled_footer(app, pilot)
         assert ("u" in keys) is practice
         for key in ["n", "1", "2", "3", "t", "p", "q"]:
             assert key in keys
@@ -296,3 +308,44 @@ async def test_mono_takes_the_colour_out_of_the_app_too(make_app: AppMaker) -> N
         assert app.theme == "mines-mono"
         await pilot.press("t")
         assert app.theme != "mines-mono"
+
+
+# --- unfinished games ----------------------------------------------------------------------
+
+
+async def test_a_game_left_at_quit_is_kept_and_resumed_next_time(
+    make_app: AppMaker, fake_time: FakeTime, tmp_path: Path
+) -> None:
+    app = make_app(4, 4, [(0, 0), (3, 3)])
+    async with app.run_test() as pilot:
+        await pilot.press("l", "space", "j", "f")
+        fake_time.now += 7
+        left = app.game.view().to_strings()
+        await pilot.press("q", "q")
+        await pilot.pause()
+    assert app.unfinished_saved
+    store = RecordStore(tmp_path / "records")
+    assert store.unfinished() is not None
+    games, _ = store.load()
+    assert games == [], "an unfinished game is not a finished one"
+
+    again = make_app(4, 4, [(0, 0), (3, 3)])
+    async with again.run_test() as pilot:
+        assert "left unfinished" in text_of(again, "#message")
+        assert "r" in await settled_footer(again, pilot)
+        await pilot.press("r")
+        assert again.game.view().to_strings() == left
+        assert again.game.elapsed == 7.0, "the timer goes on from where it stood"
+        assert store.unfinished() is None
+        assert "r" not in await settled_footer(again, pilot)
+        await pilot.press("j", "l", "space")
+        assert again.game.view(2, 2, 1, 1)[2, 2] is not Cell.HIDDEN, "it plays on"
+
+
+async def test_a_game_not_started_is_not_kept_at_quit(make_app: AppMaker, tmp_path: Path) -> None:
+    app = make_app(4, 4, [(0, 0)])
+    async with app.run_test() as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.unfinished_saved
+    assert RecordStore(tmp_path / "records").unfinished() is None

@@ -23,7 +23,9 @@ async def test_the_replay_app_steps_forward_and_back() -> None:
         await pilot.press("n", "n")
         assert app.step == 3
         assert board.game.status is GameStatus.WON
-        assert "WON" in str(app.query_one("#status").render())
+        status = str(app.query_one("#status").render())
+        assert "move 3 of 3: chord (0, 1) at 3.00s" in status
+        assert "Won!" in status, "the end in the game's words"
         await pilot.press("b")
         assert app.step == 2
         assert not board.game.status.is_over
@@ -32,3 +34,14 @@ async def test_the_replay_app_steps_forward_and_back() -> None:
         assert board.game.view(0, 0, 1, 1)[0, 0] is Cell.HIDDEN
         await pilot.press("f")
         assert board.game.view(0, 0, 1, 1)[0, 0] is Cell.HIDDEN, "a replay takes no moves"
+
+
+async def test_full_stop_and_comma_step_as_documented() -> None:
+    app = ReplayApp(won_record(), THEMES["classic"], delay=1000.0)
+    async with app.run_test() as pilot:
+        await pilot.press("space")
+        await pilot.press("full_stop", "full_stop")
+        assert app.step == 2
+        assert "move 2 of 3: flag (0, 0) at 1.50s" in str(app.query_one("#status").render())
+        await pilot.press("comma")
+        assert app.step == 1

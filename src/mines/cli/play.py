@@ -73,5 +73,7 @@ def play_app(args: argparse.Namespace) -> int:
     )
     app.run()
     if app.saved:
-        print(f"Games saved: {len(app.saved)}, in {data_dir()} (see mines stats).")
+        print(f"Finished games saved: {len(app.saved)}, in {data_dir()} (see mines stats).")
+    if app.unfinished_saved:
+        print("The unfinished game is kept: mines play offers to resume it (r).")
     return 0

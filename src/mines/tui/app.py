@@ -17,13 +17,15 @@ from textual.widgets import Footer, Static
 from mines.errors import MinesError
 from mines.game import Game
 from mines.presets import preset, preset_of
+from mines.replay import replay
 from mines.solver import Hint
 from mines.solver import hint as solver_hint
 from mines.symbols import GameStatus
 from mines.tui.board import STILL_WORKING, Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
-from mines.tui.store import RecordStore
+from mines.tui.stats import Kind, board_name, is_new_best, kind_of
+from mines.tui.store import RecordStore, SavedGame
 from mines.tui.themes import THEMES, Theme
 from mines.tui.undo import without_last_move
 from mines.tui.words import state_word, verdict
@@ -104,6 +106,7 @@ class MinesApp(App[None]):
         # elsewhere the key still answers, saying what undo is for.
         Binding("u", "undo", "Undo", tooltip="Undo the last move (practice games only)"),
         Binding("u", "undo_elsewhere", "Undo", show=False),
+        Binding("r", "resume", "Resume", tooltip="Resume the game left unfinished last time"),
         Binding("t", "next_theme", "Theme", tooltip="Next theme (classic, colorblind, mono)"),
         Binding("f1,i", "help", "Help"),
         Binding("q", "quit", "Quit"),
@@ -146,6 +149,9 @@ class MinesApp(App[None]):
         self._ended: GameStatus | None = None
         self._pending: str | None = None
         """An abandoning action asked once, waiting for its key again."""
+        self.unfinished_saved = False
+        """Whether quitting kept the game in progress, for `mines play` to offer next time."""
+        self._resumable = store.unfinished() if store is not None else None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -164,6 +170,13 @@ class MinesApp(App[None]):
         self.board.focus()
         self.update_status()
         self.say("Arrows/hjkl/WASD move, space reveals, f flags. F1 for help.")
+        if self._resumable is not None:
+            record = self._resumable.record
+            when = self._resumable.saved_at[:16].replace("T", " ")
+            self.say(
+                f"A {board_name(record.rows, record.cols, record.mines)} game left unfinished"
+                f"{' on ' + when if when else ''} is saved: r resumes it."
+            )
         self.set_interval(0.1, self.update_status)
         self._fit(self.size.width, self.size.height)
 
@@ -240,15 +253,27 @@ class MinesApp(App[None]):
         self._ended = status
 
     def _finish(self, status: GameStatus) -> None:
+        best = ""
         if self._store is not None:
             try:
+                earlier, _ = self._store.load()
                 path = self._store.save(self.game, practice=self.practice, hints=self.hints_used)
                 self.saved.append(str(path))
             except OSError as error:
                 self.say(f"Could not save the record: {error}")
                 return
+            saved = SavedGame(
+                self.game.record(),
+                practice=self.practice,
+                hints=self.hints_used,
+                three_bv=self.game.three_bv,
+            )
+            if is_new_best(saved, earlier):
+                board = board_name(self.game.rows, self.game.cols, self.game.mines)
+                no_guess = "no-guess " if kind_of(saved) is Kind.NO_GUESS else ""
+                best = f" A new best {no_guess}time for {board}!"
         undo = " u undoes the last move." if self.practice else ""
-        self.say(f"{verdict(status)} {self.game.elapsed:.1f}s. n for a new game.{undo}")
+        self.say(f"{verdict(status)} {self.game.elapsed:.1f}s.{best} n for a new game.{undo}")
 
     def on_board_busy(self, message: Board.Busy) -> None:
         if message.busy:
@@ -285,6 +310,8 @@ class MinesApp(App[None]):
             return self.practice and not self._paused
         if action == "undo_elsewhere":
             return not self.practice
+        if action == "resume":
+            return self._resumable is not None and not self._paused
         return not self._paused or action in WHILE_PAUSED
 
     def _confirmed(self, action: str, key: str) -> bool:
@@ -295,16 +322,48 @@ class MinesApp(App[None]):
         if pending == key:
             return True
         self._pending = key
-        what = "quit" if action == "quit" else "start a new game"
-        self.say(
-            f"This game is still going: press {key} again to {what} and abandon it, "
-            "any other key to keep playing."
-        )
+        if action == "quit":
+            then = "quit; it is kept, and offered next time" if self._store else "quit"
+        else:
+            then = "leave it for another game; it is not kept"
+        self.say(f"This game is still going: press {key} again to {then}. Any other key plays on.")
         return False
 
     async def action_quit(self) -> None:
-        if self._confirmed("quit", "q"):
-            self.exit()
+        if not self._confirmed("quit", "q"):
+            return
+        if self._store is not None and self.game.started and not self.game.status.is_over:
+            try:
+                self._store.save_unfinished(
+                    self.game, practice=self.practice, hints=self.hints_used
+                )
+                self.unfinished_saved = True
+            except OSError as error:
+                self.say(f"Could not keep the game: {error}. Press q again to quit anyway.")
+                self._pending = "q"
+                return
+        self.exit()
+
+    def action_resume(self) -> None:
+        saved = self._resumable
+        if saved is None or not self._confirmed("resume", "r"):
+            return
+        record = saved.record
+        try:
+            game = replay(record, clock=self.clock, started_at=self.clock() - record.elapsed)
+        except MinesError as error:
+            self.say(f"The unfinished game cannot be resumed: {error}")
+            return
+        self._resumable = None
+        if self._store is not None:
+            self._store.drop_unfinished()
+        self.practice, self.hints_used = saved.practice, saved.hints
+        self._play(game)
+        last = record.moves[-1].move if record.moves else None
+        if last is not None:
+            self.board.move_cursor(last.row, last.col)
+        self.refresh_bindings()
+        self.say("Resumed: the timer goes on from where it stood.")
 
     def action_new_game(self) -> None:
         if self._confirmed("new_game", "n"):
