@@ -34,7 +34,7 @@ from mines.placement import (
 from mines.placement import neighbourhood as block_around
 from mines.presets import preset
 from mines.record import GameRecord, TimedMove
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.view import BoardView
 
 CellsObserver = Callable[[CellChanges], None]

@@ -9,7 +9,7 @@ from typing import Any
 from mines.cli.lines import play_lines
 from mines.cli.options import add_app_options, add_game_options, game_from_options
 from mines.game import Game
-from mines.placement import placer_for_rule
+from mines.placement import PlacementRule, placer_for_rule
 
 
 def register(subparsers: Any) -> None:
@@ -34,7 +34,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.no_guess:
-        args.first_click = "noguess"
+        args.first_click = PlacementRule.NOGUESS
     if args.plain or not sys.stdout.isatty():
         return play_lines(game_from_options(args), sys.stdin, sys.stdout)
     try:

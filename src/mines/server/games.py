@@ -19,7 +19,7 @@ from mines.errors import GameInProgressError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.params import check_board
-from mines.placement import MinePlacer, placer_for_rule
+from mines.placement import MinePlacer, PlacementRule, placer_for_rule
 from mines.presets import preset
 from mines.replay import RecordedPlacer
 from mines.server import leaderboard
@@ -50,7 +50,7 @@ from mines.server.storage import (
 )
 from mines.symbols import GameStatus
 
-NO_GUESS_RULE = "noguess"
+NO_GUESS_RULE = PlacementRule.NOGUESS.value
 SEED_LIMIT = 2**63 - 1
 """Seeds are stored as 64-bit signed integers."""
 
@@ -277,8 +277,8 @@ class GameService:
 
     def _rule(self, spec: GameSpec) -> str:
         if not spec.no_guess:
-            return spec.first_click or "opening"
-        if spec.first_click not in (None, "opening"):
+            return spec.first_click or PlacementRule.OPENING.value
+        if spec.first_click not in (None, PlacementRule.OPENING):
             raise InvalidRequestError(
                 'a no-guess board always starts with an opening; drop "first_click" or set it '
                 'to "opening"'

@@ -10,11 +10,11 @@ import numpy.typing as npt
 
 from mines.errors import InvalidBoardError
 from mines.game import Game
-from mines.placement import FirstClick, neighbourhood
-from mines.solver.analysis import Position, Solved, mines_phrase, solve
+from mines.placement import PlacementRule, neighbourhood
+from mines.solver.analysis import Counting, Position, Solved, mines_phrase, solve
 from mines.solver.bot import Bot
 from mines.solver.counting import Counter, split_components
-from mines.solver.rules import UNKNOWN, Constraint, Reason, deduce
+from mines.solver.rules import UNKNOWN, Constraint, DeductionRule, Reason, deduce
 from mines.solver.topology import neighbours
 from mines.symbols import Cell
 from mines.view import BoardView
@@ -33,7 +33,7 @@ _DIGITS = np.full(256, UNKNOWN, dtype=np.int64)
 _DIGITS[ord("0") : ord("9")] = np.arange(9)
 _FLAG = ord(Cell.FLAG.value)
 _HIDDEN = ord(Cell.HIDDEN.value)
-_RULE_ORDER = {"single": 0, "pair": 1, "count": 2}
+_RULE_ORDER = {rule: order for order, rule in enumerate(DeductionRule)}
 """Simpler rules first: a hint is easiest to follow when it needs only one number."""
 
 Coord = tuple[int, int]
@@ -85,7 +85,7 @@ def first_click_hint(game: Game, near: Coord | None = None) -> Hint:
     row, col = _clamp(near or (rows // 2, cols // 2), rows, cols)
     rule = game.placer.rule
     cells = rows * cols
-    opening_rules = {FirstClick.OPENING.value, "noguess"}
+    opening_rules = {PlacementRule.OPENING, PlacementRule.NOGUESS}
     if rule in opening_rules and mines <= cells - len(neighbourhood(rows, cols, row, col)):
         return Hint(
             row,
@@ -95,7 +95,7 @@ def first_click_hint(game: Game, near: Coord | None = None) -> Hint:
             f"Before the first click every cell is safe: this game's rule ({rule}) keeps the "
             f"first click and its neighbours free of mines, so ({row}, {col}) opens an area.",
         )
-    if rule in opening_rules | {FirstClick.SAFE.value} and mines < cells:
+    if rule in opening_rules | {PlacementRule.SAFE} and mines < cells:
         return Hint(
             row,
             col,
@@ -135,7 +135,7 @@ def _chance(chance: Fraction) -> str:
 
 def _whole_board_hint(view: BoardView, near: Coord | None) -> Hint:
     position = Position.from_view(view)
-    solved = solve(position, Counter(), count="if-stuck")
+    solved = solve(position, Counter(), count=Counting.IF_STUCK)
     if not solved.safe_cells():
         solved = solve(position, Counter())
     symbols = view.array.reshape(-1)
@@ -190,7 +190,7 @@ class _Frame:
     def premises(self, cell: int) -> list[int]:
         """The cells settled earlier around this cell's numbers: what its rule stood on."""
         reason = self.reasons[cell]
-        if reason.rule == "count":
+        if reason.rule is DeductionRule.COUNT:
             return []
         before = self.order[cell]
         found = {
@@ -238,7 +238,7 @@ class _Frame:
     def explain(self, chain: list[int]) -> str:
         steps = self.steps(chain)
         last = chain[-1]
-        if len(steps) <= STEPS_SPELLED_OUT or self.reasons[last].rule == "count":
+        if len(steps) <= STEPS_SPELLED_OUT or self.reasons[last].rule is DeductionRule.COUNT:
             return " ".join(self.sentence(cells) for cells in steps)
         values = self.position.values
         sources = sorted({s for cell in chain for s in self.reasons[cell].sources})
@@ -265,7 +265,7 @@ class _Frame:
         def number(source: int) -> str:
             return f"the {values[source]} at {self.where(source)}"
 
-        if reason.rule == "single":
+        if reason.rule is DeductionRule.SINGLE:
             (source,) = reason.sources
             earlier = {p for c in cells for p in self.premises(c) if self.known[p]}
             mines = [str(self.where(p)) for p in sorted(earlier, key=self.order.__getitem__)]
@@ -280,7 +280,7 @@ class _Frame:
                 f"{number(source)} already has its {_plural(len(mines), 'mine', count=False)} "
                 f"at {_listing(mines)}, so {where} {verdict}."
             )
-        if reason.rule == "pair":
+        if reason.rule is DeductionRule.PAIR:
             return self.pair_sentence(cells, where, verdict)
         return _capital(
             f"every arrangement of {mines_phrase(self.position.mines)} that fits all the "

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from mines.moves import MoveKind
 from mines.server.deps import WINDOW_PARAMETERS, hub, service, window
 from mines.server.games import GameSpec
-from mines.server.schemas import Cell, CreatedOut, ErrorOut, GameOut, MoveOut, NewGame
+from mines.server.schemas import CreatedOut, ErrorOut, GameOut, MoveOut, MoveTarget, NewGame
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")
@@ -60,7 +60,7 @@ async def get_record(game_id: str, request: Request) -> dict[str, Any]:
 
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
     async def move(
-        game_id: str, cell: Cell, request: Request, credentials: Credentials
+        game_id: str, cell: MoveTarget, request: Request, credentials: Credentials
     ) -> JSONResponse:
         token = None if credentials is None else credentials.credentials
         box = window(request.query_params)
