@@ -349,3 +349,21 @@ async def test_a_game_not_started_is_not_kept_at_quit(make_app: AppMaker, tmp_pa
         await pilot.pause()
     assert not app.unfinished_saved
     assert RecordStore(tmp_path / "records").unfinished() is None
+
+
+async def test_the_cells_a_chord_would_open_are_marked_around_a_number(
+    make_app: AppMaker,
+) -> None:
+    app = make_app(4, 4, [(0, 0)])
+    async with app.run_test() as pilot:
+        await pilot.press("l", "space")  # (0, 1) shows 1; the cursor stays on it
+        await pilot.pause()
+        marked = THEMES["classic"].neighbour_segment()
+        top = list(app.board.render_line(0))
+        assert top[0] == marked, "(0, 0), hidden beside the 1, is marked"
+        second = list(app.board.render_line(1))
+        assert second[0] == marked
+        assert second[3] != marked, "(1, 3) is not beside the 1"
+        await pilot.press("j", "j", "j")
+        await pilot.pause()
+        assert list(app.board.render_line(0))[0] != marked, "off the number, no marks"

@@ -19,7 +19,7 @@ from mines.solver.topology import neighbours
 from mines.symbols import Cell
 from mines.view import BoardView
 
-WHOLE_BOARD_CELLS = 40_000
+WHOLE_BOARD_CELLS = 10_000
 """Boards up to this many cells are analysed whole, exactly; bigger ones through windows."""
 WINDOW_SIDES = (24, 64, 160)
 """Square windows tried in turn around the cursor (or the last move) on a big board."""
@@ -86,24 +86,16 @@ def first_click_hint(game: Game, near: Coord | None = None) -> Hint:
     rule = game.placer.rule
     cells = rows * cols
     opening_rules = {PlacementRule.OPENING, PlacementRule.NOGUESS}
+    promise = ""
     if rule in opening_rules and mines <= cells - len(neighbourhood(rows, cols, row, col)):
-        return Hint(
-            row,
-            col,
-            True,
-            Fraction(0),
-            f"Before the first click every cell is safe: this game's rule ({rule}) keeps the "
-            f"first click and its neighbours free of mines, so ({row}, {col}) opens an area.",
+        promise = f"first click and its neighbours free of mines, so ({row}, {col}) opens an area"
+    elif rule in opening_rules | {PlacementRule.SAFE} and mines < cells:
+        promise = (
+            f"first click free of a mine, so ({row}, {col}) is safe, though it may show a number"
         )
-    if rule in opening_rules | {PlacementRule.SAFE} and mines < cells:
-        return Hint(
-            row,
-            col,
-            True,
-            Fraction(0),
-            f"Before the first click every cell is safe: this game's rule ({rule}) keeps the "
-            f"first click free of a mine, so ({row}, {col}) is safe, though it may show a number.",
-        )
+    if promise:
+        reason = f"Before the first click every cell is safe: this game's rule ({rule}) keeps the "
+        return Hint(row, col, True, Fraction(0), f"{reason}{promise}.")
     # No promise ("any", a fixed layout, a rule we do not know): every cell is as likely a
     # mine as any other, and a corner, with the fewest neighbours, most often opens an area.
     chance = Fraction(mines, cells)

@@ -111,6 +111,7 @@ class Board(ScrollView, can_focus=True):
         # After a win every cell still hidden is a mine: it is drawn flagged, as players expect.
         self._won_segments = {**self._segments, _HIDDEN: self._segments[_FLAG]}
         self._won_cursor_segments = {**self._cursor_segments, _HIDDEN: self._cursor_segments[_FLAG]}
+        self._neighbour_segment = theme.neighbour_segment()
         self.refresh()
 
     # --- drawing -----------------------------------------------------------------------------
@@ -152,11 +153,24 @@ class Board(ScrollView, can_focus=True):
         table = self._won_segments if won else self._segments
         segments = [table[code] for code in codes]
         cursor_row, cursor_col = self.cursor
+        if abs(cursor_row - row) <= 1 and not won and self._on_number(view):
+            # The hidden cells a chord of the number under the cursor would open.
+            for col in range(max(cursor_col - 1, view.left), cursor_col + 2):
+                if col < view.left + view.width and codes[col - view.left] == _HIDDEN:
+                    segments[col - view.left] = self._neighbour_segment
         if cursor_row == row and view.left <= cursor_col < view.left + view.width:
             cursor_table = self._won_cursor_segments if won else self._cursor_segments
             segments[cursor_col - view.left] = cursor_table[codes[cursor_col - view.left]]
         skip = scroll_x - view.left * CELL_WIDTH
         return Strip(segments, len(segments) * CELL_WIDTH).crop(skip, skip + width)
+
+    def _on_number(self, view: BoardView) -> bool:
+        """Whether the cursor is on a revealed number that is in sight."""
+        row, col = self.cursor
+        inside = (
+            view.top <= row < view.top + view.height and view.left <= col < view.left + view.width
+        )
+        return inside and view[row, col].is_revealed_number
 
     def _cell_region(self, row: int, col: int, cells: int = 1) -> Region:
         scroll_x, scroll_y = self.scroll_offset
@@ -194,7 +208,11 @@ class Board(ScrollView, can_focus=True):
         col = max(0, min(col, self._game.cols - 1))
         old_row, old_col = self.cursor
         self.cursor = (row, col)
-        self.refresh(self._cell_region(old_row, old_col), self._cell_region(row, col))
+        # The cursor's cell and the 3x3 around it, where a number's neighbours are marked.
+        self.refresh(
+            *(self._cell_region(r, old_col - 1, 3) for r in range(old_row - 1, old_row + 2)),
+            *(self._cell_region(r, col - 1, 3) for r in range(row - 1, row + 2)),
+        )
         self._follow_cursor()
         self.post_message(self.CursorMoved())
 

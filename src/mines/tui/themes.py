@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich.color import Color
 from rich.color_triplet import ColorTriplet
@@ -23,6 +23,8 @@ class Theme:
     glyphs: dict[Cell, str]
     styles: dict[Cell, Style]
     cursor: Style
+    neighbour: Style = field(default_factory=lambda: Style(underline=True))
+    """Added to the hidden cells around the number under the cursor: the cells a chord opens."""
 
     def segments(self, *, cursor: bool) -> dict[int, Segment]:
         """Segments keyed by the ASCII code of each symbol, as `BoardView.array` holds them."""
@@ -31,6 +33,11 @@ class Theme:
             style = self.cursor_style(cell) if cursor else self.styles[cell]
             table[ord(cell.value)] = Segment(self.glyphs[cell].ljust(CELL_WIDTH), style)
         return table
+
+    def neighbour_segment(self) -> Segment:
+        """A hidden cell beside the number under the cursor."""
+        glyph = self.glyphs[Cell.HIDDEN].ljust(CELL_WIDTH)
+        return Segment(glyph, self.styles[Cell.HIDDEN] + self.neighbour)
 
     def cursor_style(self, cell: Cell) -> Style:
         """The cell under the cursor: the cursor's colour, and a glyph colour that reads on it.
