@@ -12,9 +12,10 @@ import numpy as np
 from mines.clock import Clock, PinnedClock
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
-from mines.game import Game
-from mines.placement import FirstClick, FixedPlacer, neighbourhood, placer_for_rule
-from mines.symbols import Cell, GameStatus
+from mines.game import Game, chord_targets
+from mines.placement import FixedPlacer, PlacementRule, neighbourhood, placer_for_rule
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.view import BoardView
 
 PublicCell = tuple[int, int, str, int]
@@ -220,11 +221,11 @@ class Race:
         mines: int,
         *,
         seed: int,
-        rule: FirstClick | str = FirstClick.OPENING,
+        rule: PlacementRule | str = PlacementRule.OPENING,
         settings: RaceSettings | None = None,
         clock: Clock | None = None,
     ) -> None:
-        if str(rule) == FirstClick.ANY:
+        if str(rule) == PlacementRule.ANY:
             raise InvalidBoardError(
                 "a race needs a safe first click: use the rule 'opening', 'safe' or 'noguess'"
             )
@@ -309,16 +310,13 @@ class Race:
             around = [
                 cell for cell in neighbourhood(self.rows, self.cols, row, col) if cell != (row, col)
             ]
-            marked = [cell for cell in around if cell in who.flags or cell in board.exploded]
-            hidden = [
-                cell
-                for cell in around
-                if cell not in marked and board.symbol(*cell) == Cell.HIDDEN.value
-            ]
-            if len(marked) != number or not hidden:
+            marked = {cell for cell in around if cell in who.flags or cell in board.exploded}
+            hidden = {cell for cell in around if board.symbol(*cell) == Cell.HIDDEN.value}
+            targets = chord_targets(number, around, marked, hidden)
+            if not targets:
                 return None
             self._log(RaceAction.CHORD, player, row, col)
-            return self._apply(who, board, hidden)
+            return self._apply(who, board, targets)
 
     def toggle_flag(self, player: int, row: int, col: int) -> bool:
         """Flag or unflag a hidden cell on the player's own flags; True when now flagged."""
@@ -355,7 +353,7 @@ class Race:
         moves: list[RaceMove],
         *,
         seed: int,
-        rule: FirstClick | str = FirstClick.OPENING,
+        rule: PlacementRule | str = PlacementRule.OPENING,
         settings: RaceSettings | None = None,
         clock: Clock | None = None,
     ) -> Race:

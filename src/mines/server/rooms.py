@@ -21,7 +21,7 @@ from mines.clock import Clock, PinnedClock
 from mines.errors import GameInProgressError, InvalidBoardError
 from mines.moves import MoveKind
 from mines.params import check_board
-from mines.placement import FirstClick
+from mines.placement import FirstClick, PlacementRule
 from mines.presets import preset
 from mines.race import (
     OnMine,
@@ -339,7 +339,7 @@ def _stored_spec(spec: RoomSpec) -> dict[str, Any]:
         "cols": cols,
         "mines": mines,
         "seed": spec.seed if spec.seed is not None else secrets.randbits(63),
-        "rule": "noguess" if spec.no_guess else spec.first_click,
+        "rule": PlacementRule.NOGUESS.value if spec.no_guess else spec.first_click,
         "mode": spec.mode,
         "on_mine": spec.on_mine,
         "freeze_seconds": spec.freeze_seconds,
