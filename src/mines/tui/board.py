@@ -172,6 +172,17 @@ class Board(ScrollView, can_focus=True):
         )
         return inside and view[row, col].is_revealed_number
 
+    def _cursor_regions(self, row: int, col: int) -> list[Region]:
+        """What to repaint when the cursor comes or goes: its cell, and the 3x3 around it when
+        it is on a number, whose hidden neighbours are marked."""
+        view = self._visible
+        inside = view is not None and (
+            view.top <= row < view.top + view.height and view.left <= col < view.left + view.width
+        )
+        if view is not None and inside and not view[row, col].is_revealed_number:
+            return [self._cell_region(row, col)]
+        return [self._cell_region(r, col - 1, 3) for r in range(row - 1, row + 2)]
+
     def _cell_region(self, row: int, col: int, cells: int = 1) -> Region:
         scroll_x, scroll_y = self.scroll_offset
         return Region(col * CELL_WIDTH - scroll_x, row - scroll_y, cells * CELL_WIDTH, 1)
@@ -208,11 +219,7 @@ class Board(ScrollView, can_focus=True):
         col = max(0, min(col, self._game.cols - 1))
         old_row, old_col = self.cursor
         self.cursor = (row, col)
-        # The cursor's cell and the 3x3 around it, where a number's neighbours are marked.
-        self.refresh(
-            *(self._cell_region(r, old_col - 1, 3) for r in range(old_row - 1, old_row + 2)),
-            *(self._cell_region(r, col - 1, 3) for r in range(row - 1, row + 2)),
-        )
+        self.refresh(*self._cursor_regions(old_row, old_col), *self._cursor_regions(row, col))
         self._follow_cursor()
         self.post_message(self.CursorMoved())
 
