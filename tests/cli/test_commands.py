@@ -44,6 +44,16 @@ def test_replay_through_a_pipe_prints_every_move(tmp_path: Path) -> None:
     assert "\n0 F1HH\n" in out, "the board after the flag, with its row number"
 
 
+def test_the_replay_of_an_unfinished_game_says_so(tmp_path: Path) -> None:
+    game = Game(3, 3, 1, seed=2)
+    game.reveal(1, 1)
+    path = tmp_path / "left.json"
+    path.write_text(game.record().to_json())
+    out = run_mines("replay", str(path), data=tmp_path).stdout
+    assert "End of the record: the game was left unfinished" in out
+    assert "Boom" not in out
+
+
 def test_replay_of_a_bad_file_says_what_is_wrong(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text("[1, 2]")
     result = run_mines("replay", str(tmp_path / "bad.json"), data=tmp_path)

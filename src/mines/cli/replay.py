@@ -62,5 +62,10 @@ def replay_lines(record: GameRecord, out: TextIO) -> int:
     for step, (game, timed) in enumerate(replay_steps(record), start=1):
         print(f"Move {step} of {total}, at {timed.time:.2f}s: {describe(timed.move)}.", file=out)
         print(render(game, window_around(game, (timed.move.row, timed.move.col), WINDOW)), file=out)
-    print(f"End: {verdict(record.status)} Time {record.elapsed:.2f}s.", file=out)
+    if record.status.is_over:
+        print(f"End: {verdict(record.status)} Time {record.elapsed:.2f}s.", file=out)
+    else:
+        print(
+            f"End of the record: the game was left unfinished at {record.elapsed:.2f}s.", file=out
+        )
     return 0
