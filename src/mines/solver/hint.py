@@ -10,7 +10,8 @@ import numpy.typing as npt
 
 from mines.errors import InvalidBoardError
 from mines.game import Game
-from mines.placement import PlacementRule, neighbourhood
+from mines.grid import block_around, count_around, dilate
+from mines.placement import PlacementRule
 from mines.solver.analysis import Counting, Position, Solved, mines_phrase, solve
 from mines.solver.bot import Bot
 from mines.solver.counting import Counter, split_components
@@ -87,7 +88,7 @@ def first_click_hint(game: Game, near: Coord | None = None) -> Hint:
     cells = rows * cols
     opening_rules = {PlacementRule.OPENING, PlacementRule.NOGUESS}
     promise = ""
-    if rule in opening_rules and mines <= cells - len(neighbourhood(rows, cols, row, col)):
+    if rule in opening_rules and mines <= cells - len(block_around(rows, cols, row, col)):
         promise = f"first click and its neighbours free of mines, so ({row}, {col}) opens an area"
     elif rule in opening_rules | {PlacementRule.SAFE} and mines < cells:
         promise = (
@@ -390,29 +391,14 @@ def _nearest(game: Game, near: Coord, side: int, *, unknown: bool) -> Coord | No
     if unknown:
         mask = hidden & ~_plainly_mines(symbols, hidden)
     else:
-        padded = np.pad(hidden, 1, constant_values=True)
-        mask = symbols == _HIDDEN
-        for dr in range(3):
-            for dc in range(3):
-                mask &= padded[dr : dr + height, dc : dc + width]
+        # Calm: hidden, with nothing revealed around it (beyond the window counts as hidden).
+        mask = (symbols == _HIDDEN) & ~dilate(~hidden)
     spots = np.argwhere(mask)
     if not len(spots):
         return None
     here = np.array([near[0] - top, near[1] - left])
     r, c = spots[np.abs(spots - here).max(axis=1).argmin()]
     return top + int(r), left + int(c)
-
-
-def _around(mask: npt.NDArray[np.bool_]) -> list[npt.NDArray[np.bool_]]:
-    """The mask shifted onto each cell from each of its eight neighbours (off the edge: False)."""
-    height, width = mask.shape
-    padded = np.pad(mask, 1, constant_values=False)
-    return [
-        padded[dr : dr + height, dc : dc + width]
-        for dr in range(3)
-        for dc in range(3)
-        if (dr, dc) != (1, 1)
-    ]
 
 
 def _plainly_mines(
@@ -424,10 +410,8 @@ def _plainly_mines(
     them leads the search to where a player still has something to find out.
     """
     values = _DIGITS[symbols]
-    room = np.sum(_around(hidden), axis=0)
-    full = (values > 0) & (room == values)
-    beside: npt.NDArray[np.bool_] = np.logical_or.reduce(_around(full))
-    return hidden & beside
+    full = (values > 0) & (count_around(hidden) == values)
+    return hidden & dilate(full)
 
 
 def _look(game: Game, centre: Coord, side: int, *, want_guess: bool) -> Hint | None:
