@@ -36,7 +36,8 @@ WORKING = "Working…"
 THINKING = "Thinking…"
 
 
-def _solver_hint(game: Game, near: tuple[int, int]) -> Hint:
+def solver_hint_near(game: Game, near: tuple[int, int]) -> Hint:
+    """The solver's hint, looking near the cursor first on a big board."""
     return solver_hint(game, near=near)
 
 
@@ -121,8 +122,9 @@ class MinesApp(App[None]):
         theme: Theme,
         store: RecordStore | None = None,
         practice: bool = False,
-        hint: HintMaker = _solver_hint,
+        hint: HintMaker = solver_hint_near,
         cursor: tuple[int, int] | None = None,
+        marks: bool = False,
     ) -> None:
         """`cursor` is where the cursor starts: the middle of the board unless given."""
         super().__init__()
@@ -136,6 +138,7 @@ class MinesApp(App[None]):
         self._store = store
         self._hint = hint
         self._start_cursor = cursor
+        self._marks = marks
         self._unsubscribe: Callable[[], None] = game.on_status(self._game_over)
         self._status_shown = ""
         # Counts moves and new games, so that a hint arriving after either is dropped.
@@ -157,7 +160,7 @@ class MinesApp(App[None]):
         yield Static(id="status")
         yield Static(id="position")
         with Middle(id="middle"), Center():
-            yield Board(self.game, self._theme, id="board")
+            yield Board(self.game, self._theme, marks=self._marks, id="board")
             yield Static("Paused. Press p to go on.", id="paused")
         yield Static(id="message")
         yield Static(id="too-small")
