@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,7 +86,9 @@ def fake_venv(tmp_path: Path) -> tuple[Path, Path]:
     bin_dir.mkdir(parents=True)
     for tool in TOOLS:
         script = bin_dir / tool
-        script.write_text(f'#!/bin/sh\necho "{tool} $*" >> "{log}"\n', encoding="utf-8")
+        # `python -c` (how ./dev runs a benchmark) goes to the real Python that runs the tests.
+        real = f'[ "$1" = -c ] && exec "{sys.executable}" "$@"\n' if tool == "python" else ""
+        script.write_text(f'#!/bin/sh\n{real}echo "{tool} $*" >> "{log}"\n', encoding="utf-8")
         script.chmod(0o755)
     return tmp_path / "venv", log
 
@@ -133,6 +136,17 @@ def test_a_changed_pyproject_reinstalls_what_was_there(fake_venv: tuple[Path, Pa
     log.unlink()
     assert dev("play", venv=venv).returncode == 0
     assert installs(log) == ["server,tui"]
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_every_benchmark_runs_as_its_help_says(name: str, fake_venv: tuple[Path, Path]) -> None:
+    venv, _ = fake_venv
+    done = dev("bench", name, "--help", venv=venv)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: "), done.stdout
+    # Its own docstring says how it runs: through ./dev bench, by its name.
+    doc = (ROOT / "benchmarks" / f"{name}.py").read_text(encoding="utf-8")
+    assert f"./dev bench {name}" in doc, f"benchmarks/{name}.py does not say how to run it"
 
 
 def test_progress_lines_say_what_is_happening(fake_venv: tuple[Path, Path]) -> None:
