@@ -1,10 +1,15 @@
 """Gymnasium environments for reinforcement learning on `mines` games: one board, or N at once."""
 
-import gymnasium
+from mines.extras import require_extra
 
-from mines.gym.encoding import FLAG, HIDDEN, MINE, RewardScheme
-from mines.gym.env import MinesEnv
-from mines.gym.vector import MinesVectorEnv
+require_extra("gym", "mines.gym")
+
+# Only once Gymnasium is known to be there: without it, the line above names the extra.
+import gymnasium  # noqa: E402
+
+from mines.gym.encoding import FLAG, HIDDEN, MINE, RewardScheme  # noqa: E402
+from mines.gym.env import MinesEnv  # noqa: E402
+from mines.gym.vector import MinesVectorEnv  # noqa: E402
 
 ENV_ID = "mines/Minesweeper-v0"
 
