@@ -21,6 +21,7 @@ from mines.errors import (
     ViewTooLargeError,
 )
 from mines.gameid import GameId
+from mines.grid import block_around
 from mines.moves import Move, MoveKind
 from mines.params import check_board
 from mines.placement import (
@@ -31,7 +32,6 @@ from mines.placement import (
     check_positions,
     placer_for_rule,
 )
-from mines.placement import neighbourhood as block_around
 from mines.presets import preset
 from mines.record import GameRecord, TimedMove
 from mines.status import GameStatus
@@ -95,6 +95,9 @@ class Game:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise InvalidBoardError(f"seed must be a non-negative integer, got {seed!r}")
         self.placer: MinePlacer = placer or RandomPlacer(seed)
+        validate = getattr(self.placer, "validate", None)
+        if callable(validate):
+            validate(self.rows, self.cols, self.mines)
         self._clock: Clock = clock or time.monotonic
         self._engine: Engine = choose_engine(self.rows, self.cols, engine)
         self._safe_cells = self.rows * self.cols - self.mines

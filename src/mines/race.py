@@ -13,7 +13,8 @@ from mines.clock import Clock, PinnedClock
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
 from mines.game import Game, chord_targets
-from mines.placement import FixedPlacer, PlacementRule, neighbourhood, placer_for_rule
+from mines.grid import block_around
+from mines.placement import FixedPlacer, PlacementRule, placer_for_rule
 from mines.status import GameStatus
 from mines.symbols import Cell
 from mines.view import BoardView
@@ -308,7 +309,7 @@ class Race:
             if number is None:
                 return None
             around = [
-                cell for cell in neighbourhood(self.rows, self.cols, row, col) if cell != (row, col)
+                cell for cell in block_around(self.rows, self.cols, row, col) if cell != (row, col)
             ]
             marked = {cell for cell in around if cell in who.flags or cell in board.exploded}
             hidden = {cell for cell in around if board.symbol(*cell) == Cell.HIDDEN.value}
