@@ -12,7 +12,7 @@ import numpy as np
 from mines.clock import Clock, PinnedClock
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
-from mines.game import Game, chord_targets
+from mines.game import Game, check_cell, chord_targets
 from mines.grid import block_around
 from mines.placement import FixedPlacer, PlacementRule, placer_for_rule
 from mines.status import GameStatus
@@ -426,14 +426,7 @@ class Race:
             raise IllegalMoveError(
                 f"cannot {verb}: you are frozen for {who.frozen_until - now:.1f} s"
             )
-        for name, value in (("row", row), ("col", col)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise IllegalMoveError(f"{name} must be an integer, got {value!r}")
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise IllegalMoveError(
-                f"cannot {verb} ({row}, {col}): outside the board "
-                f"(rows 0..{self.rows - 1}, cols 0..{self.cols - 1})"
-            )
+        check_cell(verb, row, col, self.rows, self.cols)
         return who, self._board_of(player)
 
     def _board_of(self, player: int) -> _Board:

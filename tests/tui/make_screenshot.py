@@ -14,7 +14,7 @@ from mines.symbols import Cell
 from mines.tui.app import MinesApp
 from mines.tui.clock import PausableClock
 from mines.tui.themes import THEMES
-from tests.tui.conftest import FakeTime
+from tests.fake_time import FakeTime
 
 OUTPUT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.svg"
 
@@ -39,7 +39,7 @@ async def main() -> None:
     clock = PausableClock(time)
     game = Game(16, 30, 99, seed=4242, clock=clock)
     app = MinesApp(game, make_game=lambda r, c, m: game, clock=clock, theme=THEMES["classic"])
-    async with app.run_test(size=(72, 22)) as pilot:
+    async with app.run_test(size=(80, 22)) as pilot:
         play_some(game)
         time.now = 42.3
         app.board.move_cursor(9, 17)

@@ -2,6 +2,7 @@
 
 import { ApiError, request, windowQuery } from "./api.js";
 import { Board } from "./board.js";
+import { $, inputOf, selectOf } from "./dom.js";
 import { fillChoices, readForm, showProblems } from "./form.js";
 import { listen } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
@@ -23,16 +24,6 @@ const WINDOW_MAX = { rows: 100, cols: 100 };  // the most cells shown at once; b
 const PAN_STEP = 10;
 const KIND_LETTER = { reveal: "O", flag: "F", chord: "C" };
 
-/** @param {string} id */
-function $(id) {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`the page has no #${id}`);
-  return element;
-}
-/** @param {string} id */
-const inputOf = (id) => /** @type {HTMLInputElement} */ ($(id));
-/** @param {string} id */
-const selectOf = (id) => /** @type {HTMLSelectElement} */ ($(id));
 
 class App {
   /** @param {Meta} meta */
@@ -86,7 +77,8 @@ class App {
       moveCursor: (dr, dc) => this.moveCursor(dr, dc),
       pan: (dr, dc) => this.pan(dr, dc),
       newGame: () => this.newGame(),
-      inspect: (r, c) => { this.board.setCursor(r, c); this.describeCell(); },
+      inspect: (r, c) => { this.board.setCursor(r, c); this.describeCell(r, c); },
+      hover: (r, c) => { if (this.chancesOn) this.describeCell(r, c); },
       pressing: (down) => this.setFace(down && this.playable() ? "oh" : null),
       mode: () => this.mode,
       cursor: () => this.board.cursor,
@@ -540,9 +532,11 @@ class App {
     }
   }
 
-  /** The chance readout for the cell under the cursor. */
-  describeCell() {
-    const [row, col] = this.board.cursor;
+  /**
+   * The chance readout for a cell, the cursor's unless another is named.
+   * @param {number} [row] @param {number} [col]
+   */
+  describeCell(row = this.board.cursor[0], col = this.board.cursor[1]) {
     const cell = this.board.cells[this.board.index(row, col)];
     const chance = cell ? cell.dataset.chance : undefined;
     $("cell-info").textContent = chance ? `Row ${row + 1}, column ${col + 1}: ${chance} chance of a mine${cell.dataset.certain ? ` (certainly ${cell.dataset.certain === "safe" ? "safe" : "a mine"})` : ""}.` : "";

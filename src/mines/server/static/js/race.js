@@ -2,6 +2,7 @@
 
 import { ApiError, request } from "./api.js";
 import { Board } from "./board.js";
+import { $, inputOf, selectOf } from "./dom.js";
 import { listen } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
 import { sayError } from "./words.js";
@@ -50,16 +51,6 @@ const RACE_WORDS = {
   not_authenticated: "Join the race to play; until then you are watching.",
 };
 
-/** @param {string} id */
-function $(id) {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`the page has no #${id}`);
-  return element;
-}
-/** @param {string} id */
-const inputOf = (id) => /** @type {HTMLInputElement} */ ($(id));
-/** @param {string} id */
-const selectOf = (id) => /** @type {HTMLSelectElement} */ ($(id));
 
 /** The room ID in the address (/race/ID), or null on the lobby page. */
 function roomInAddress() {
