@@ -17,7 +17,7 @@ from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.rooms import RoomService
-from mines.server.routers import games, leaderboard, live, races
+from mines.server.routers import games, leaderboard, live, meta, races, replay
 
 STATIC = Path(__file__).parent / "static"
 
@@ -59,12 +59,17 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.state.hub = game_hub
     app.state.rooms = race_rooms
     install_handlers(app)
-    for module in (games, leaderboard, live, races):
+    for module in (games, leaderboard, live, races, meta, replay):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/", include_in_schema=False)
     async def client() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/race", include_in_schema=False)
+    @app.get("/race/{room_id}", include_in_schema=False)
+    async def race_client(room_id: str = "") -> FileResponse:
+        return FileResponse(STATIC / "race.html")  # the page reads the room from its address
 
     return app

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -10,6 +9,7 @@ from pathlib import Path
 from typing import Protocol
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
+from mines.datadir import data_dir
 from mines.errors import MinesError
 
 
@@ -105,12 +105,9 @@ class Storage(Protocol):
     def close(self) -> None: ...
 
 
-def default_database(data_dir: Path | None = None) -> str:
-    """The SQLite file in the data folder: $MINES_DATA, else ~/.local/share/mines."""
-    folder = data_dir or Path(
-        os.environ.get("MINES_DATA") or Path.home() / ".local" / "share" / "mines"
-    )
-    return f"sqlite:///{folder / 'mines.sqlite3'}"
+def default_database(folder: Path | None = None) -> str:
+    """The SQLite file `mines.sqlite3` in `folder`, by default the data folder of `mines`."""
+    return f"sqlite:///{(folder or data_dir()) / 'mines.sqlite3'}"
 
 
 def open_storage(url: str) -> Storage:
