@@ -108,3 +108,21 @@ def pg_url() -> Iterator[str]:
     finally:
         admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         admin.close()
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> Iterator[str]:
+    """The address of a `mines serve` child process on a SQLite file of its own."""
+    from tests.server.browsing import serving  # Playwright is imported only by browser tests
+
+    with serving(tmp_path) as address:
+        yield address
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's chromium, driven by Playwright."""
+    from tests.server.browsing import chromium
+
+    with chromium() as running:
+        yield running
