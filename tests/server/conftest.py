@@ -11,9 +11,9 @@ from fastapi.testclient import TestClient
 
 from mines.placement import RandomPlacer
 from mines.server.app import create_app
+from mines.server.database import open_storage
 from mines.server.games import GameService
 from mines.server.settings import Settings
-from mines.server.storage import open_storage
 
 
 class FakeClock:

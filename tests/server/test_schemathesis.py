@@ -12,9 +12,9 @@ from schemathesis import Case
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from mines.server.app import create_app
+from mines.server.database import open_storage
 from mines.server.games import GameService
 from mines.server.settings import Settings
-from mines.server.storage import open_storage
 
 DATABASE = Path(tempfile.mkdtemp(prefix="mines-schemathesis-")) / "games.sqlite3"
 # Small limits keep generated boards quick; the checks are the same at any size.

@@ -8,12 +8,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from mines.server.errors import install_handlers
+from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
+from mines.server.middleware import BodyLimit, SecurityHeaders
 from mines.server.routers import games, leaderboard, live
 
 STATIC = Path(__file__).parent / "static"
@@ -45,7 +47,11 @@ def create_app(service: GameService) -> FastAPI:
     )
     app.state.service = service
     app.state.hub = game_hub
+    app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
     install_handlers(app)
+    # The last added runs first: headers go on every answer, the body cap's 413 included.
+    app.add_middleware(BodyLimit, limit=service.settings.body_limit)
+    app.add_middleware(SecurityHeaders)
     for module in (games, leaderboard, live):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -53,5 +59,11 @@ def create_app(service: GameService) -> FastAPI:
     @app.get("/", include_in_schema=False)
     async def client() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def icon() -> Response:
+        return Response(
+            favicon(), media_type="image/x-icon", headers={"Cache-Control": "max-age=86400"}
+        )
 
     return app

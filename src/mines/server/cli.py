@@ -5,8 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from mines.server.database import default_database
 from mines.server.settings import MAX_CELLS, Settings
-from mines.server.storage import default_database
+
+WS_MAX_SIZE = 64 * 1024
+"""The largest WebSocket frame the protocol layer accepts; past it the socket closes with 1009."""
 
 
 def _port(text: str) -> int:
@@ -48,15 +51,21 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from mines.server.app import create_app
+    from mines.server.database import open_storage
     from mines.server.games import GameService
-    from mines.server.storage import open_storage
 
     settings = Settings(database=args.db or default_database(), max_cells=args.max_cells)
     service = GameService(open_storage(settings.database), settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"mines server at http://{host}:{args.port}/  (games in {settings.database})", flush=True)
     try:
-        uvicorn.run(create_app(service), host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(
+            create_app(service),
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            ws_max_size=WS_MAX_SIZE,
+        )
     finally:
         service.close()
     return 0

@@ -29,7 +29,13 @@ from mines.server.auth import (
     new_token,
 )
 from mines.server.clock import MoveClock
-from mines.server.errors import GameNotFoundError, InvalidRequestError
+from mines.server.errors import (
+    CellFlaggedError,
+    GameInProgressError,
+    GameNotFoundError,
+    GameOverError,
+    InvalidRequestError,
+)
 from mines.server.present import (
     Changed,
     Window,
@@ -47,7 +53,7 @@ from mines.server.storage import (
     StorageError,
     StoredMove,
 )
-from mines.symbols import GameStatus
+from mines.symbols import Cell, GameStatus
 
 NO_GUESS_RULE = "noguess"
 SEED_LIMIT = 2**63 - 1
@@ -135,6 +141,19 @@ def _weight(live: LiveGame) -> int:
     return cells if cells <= DENSE_CELL_LIMIT else game.mines
 
 
+def _play(game: Game, move: Move) -> None:
+    """Play a move; a refusal says which kind (the game is over, the cell is flagged, ...)."""
+    try:
+        game.play(move)
+    except IllegalMoveError as refused:
+        if game.status.is_over:
+            raise GameOverError(str(refused)) from None
+        cell = (move.row, move.col)
+        if move.kind is MoveKind.OPEN and game.view(*cell, 1, 1)[cell] is Cell.FLAG:
+            raise CellFlaggedError(str(refused)) from None
+        raise
+
+
 class GameService:
     """The game logic of the server, free of HTTP: every public method is one request."""
 
@@ -206,7 +225,7 @@ class GameService:
         try:
             with self.storage.locked(game_id) as locked:
                 if locked is None:
-                    raise GameNotFoundError(f"no game has the ID {game_id!r}")
+                    raise GameNotFoundError(game_id)
                 check_token(token, locked.row.token_hash)
                 stored = locked.row
                 if not (0 <= row < stored.rows and 0 <= col < stored.cols):
@@ -221,7 +240,7 @@ class GameService:
                     game, move = live.game, Move(kind, row, col)
                     was_started, now = game.started, self._wall()
                     with live.clock.pinned(now):
-                        game.play(move)
+                        _play(game, move)
                     changes = list(live.changes)
                     live.changes.clear()
                     # The game logs a move exactly when it changes a cell; no-ops are not stored.
@@ -243,11 +262,15 @@ class GameService:
                 self._cache.drop(game_id)
             raise
 
+    def check_access(self, game_id: str, token: str) -> None:
+        """Raise unless the game exists and `token` is its token (nothing else is read)."""
+        check_token(token, self._load(game_id).token_hash)
+
     def record(self, game_id: str) -> dict[str, Any]:
         """The whole record of a finished game; refused while it is in progress."""
         with self._reading(game_id) as (row, game):
             if not game.status.is_over:
-                raise IllegalMoveError(
+                raise GameInProgressError(
                     "a game's record is published once the game is over; this game is in progress"
                 )
             return {"id": row.id, "created_at": row.created_at, **game.record().to_dict()}
@@ -301,7 +324,7 @@ class GameService:
     def _load(self, game_id: str) -> GameRow:
         row = self.storage.load(game_id)
         if row is None:
-            raise GameNotFoundError(f"no game has the ID {game_id!r}")
+            raise GameNotFoundError(game_id)
         return row
 
     def _build(self, row: GameRow, placer: MinePlacer) -> LiveGame:

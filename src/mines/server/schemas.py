@@ -96,6 +96,18 @@ class LeaderboardOut(BaseModel):
     entries: list[LeaderboardEntry]
 
 
+class FieldProblem(BaseModel):
+    field: str
+    """Where the problem is: `body.rows`, `query.top`, ..."""
+    problem: str
+
+
 class ErrorOut(BaseModel):
+    code: str
+    """A stable snake_case code; the table in docs/server.md lists them all."""
     detail: str
     """What was wrong, in words a person can read."""
+    errors: list[FieldProblem] | None = None
+    """Validation errors only: the first few problems."""
+    error_count: int | None = None
+    """Validation errors only: how many problems there were in all."""

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol
-from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from mines.errors import MinesError
 
@@ -103,35 +100,3 @@ class Storage(Protocol):
         ...
 
     def close(self) -> None: ...
-
-
-def default_database(data_dir: Path | None = None) -> str:
-    """The SQLite file in the data folder: $MINES_DATA, else ~/.local/share/mines."""
-    folder = data_dir or Path(
-        os.environ.get("MINES_DATA") or Path.home() / ".local" / "share" / "mines"
-    )
-    return f"sqlite:///{folder / 'mines.sqlite3'}"
-
-
-def open_storage(url: str) -> Storage:
-    """The storage a URL names: `sqlite:///path/to/file[?synchronous=full]` or
-    `postgresql://...[?schema=name]`."""
-    parts = urlsplit(url)
-    query = parse_qs(parts.query)
-    if parts.scheme == "sqlite":
-        from mines.server.sqlite import SqliteStorage
-
-        path = parts.path if parts.netloc == "" else f"{parts.netloc}{parts.path}"
-        if not path or path == "/":
-            raise StorageError(f"a SQLite URL needs a file: sqlite:///path/to/file, got {url!r}")
-        synchronous = query.get("synchronous", ["normal"])[0]
-        return SqliteStorage(Path(path), synchronous=synchronous)
-    if parts.scheme in {"postgresql", "postgres"}:
-        from mines.server.postgres import PostgresStorage
-
-        schema = query.pop("schema", [None])[0]
-        rest = "&".join(f"{key}={value}" for key, values in query.items() for value in values)
-        return PostgresStorage(urlunsplit(parts._replace(query=rest)), schema=schema)
-    raise StorageError(
-        f"unknown database URL {url!r}; use sqlite:///path/to/file or postgresql://host/dbname"
-    )

@@ -8,27 +8,33 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from mines.moves import MoveKind
-from mines.server.deps import WINDOW_PARAMETERS, hub, service, window
+from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
+from mines.server.deps import WINDOW_PARAMETERS, error_responses, hub, service, window
+from mines.server.errors import InvalidRequestError, validation_answer
 from mines.server.games import GameSpec
-from mines.server.schemas import Cell, CreatedOut, ErrorOut, GameOut, MoveOut, NewGame
+from mines.server.schemas import Cell, CreatedOut, GameOut, MoveOut, NewGame
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorOut} for code in codes}
+CELL_BODY: dict[str, Any] = {
+    "required": True,
+    "content": {"application/json": {"schema": Cell.model_json_schema()}},
+}
+"""The move body in the OpenAPI schema; the route reads it itself, after the token."""
 
 
 @router.post(
     "",
     status_code=201,
     response_model=CreatedOut,
-    responses=_errors(422),
+    responses=error_responses(422),
     summary="New game",
     openapi_extra=WINDOW_PARAMETERS,
 )
@@ -43,7 +49,7 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
 @router.get(
     "/{game_id}",
     response_model=GameOut,
-    responses=_errors(404, 422),
+    responses=error_responses(404, 422),
     summary="Read",
     openapi_extra=WINDOW_PARAMETERS,
 )
@@ -52,21 +58,34 @@ async def get_game(game_id: str, request: Request) -> dict[str, Any]:
     return {"id": game_id, "view": view}
 
 
-@router.get("/{game_id}/record", responses=_errors(404, 409), summary="Record of a finished game")
+@router.get(
+    "/{game_id}/record", responses=error_responses(404, 409), summary="Record of a finished game"
+)
 async def get_record(game_id: str, request: Request) -> dict[str, Any]:
     record: dict[str, Any] = await run_in_threadpool(service(request).record, game_id)
     return record
 
 
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
-    async def move(
-        game_id: str, cell: Cell, request: Request, credentials: Credentials
-    ) -> JSONResponse:
+    async def move(game_id: str, request: Request, credentials: Credentials) -> JSONResponse:
         token = None if credentials is None else credentials.credentials
-        box = window(request.query_params)
+        if not token:
+            raise NotAuthenticatedError(MISSING_TOKEN)
+        game_service = service(request)
+        # The body is read only after the token: a stranger learns nothing from a 422.
+        try:
+            cell = Cell.model_validate_json(await request.body())
+            box = window(request.query_params)
+        except (ValidationError, InvalidRequestError) as problem:
+            await run_in_threadpool(game_service.check_access, game_id, token)
+            if isinstance(problem, InvalidRequestError):
+                raise
+            return validation_answer(
+                [{**item, "loc": ("body", *item["loc"])} for item in problem.errors()]
+            )
         game_hub = hub(request)
         result = await run_in_threadpool(
-            partial(service(request).move, watched=game_hub.watchers(game_id) > 0),
+            partial(game_service.move, watched=game_hub.watchers(game_id) > 0),
             game_id,
             token,
             kind,
@@ -92,8 +111,8 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         name=verb,
         summary=summary,
         response_model=MoveOut,
-        responses=_errors(401, 403, 404, 409, 422),
-        openapi_extra=WINDOW_PARAMETERS,
+        responses=error_responses(401, 403, 404, 409, 422),
+        openapi_extra={**WINDOW_PARAMETERS, "requestBody": CELL_BODY},
     )
 
 
