@@ -8,10 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from mines.server.errors import CODES, HTTP_CODES
-from mines.server.middleware import CONTENT_SECURITY_POLICY
+from mines.server.middleware import CONTENT_SECURITY_POLICY, BodyLimit
 from mines.server.routers.live import (
     CLOSE_TOO_BIG,
     CLOSE_TOO_MANY,
@@ -108,6 +109,28 @@ def test_a_chunked_body_over_the_cap_is_413(server: Server) -> None:
     assert small.status_code == 201
 
 
+async def test_a_declared_length_over_the_cap_is_refused_without_reading() -> None:
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        raise AssertionError("the app must not run")
+
+    async def receive() -> Message:
+        raise AssertionError("the body must not be read")
+
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/",
+        "headers": [(b"content-length", b"999999")],
+    }
+    await BodyLimit(app, limit=100)(scope, receive, send)
+    assert sent[0]["status"] == 413
+
+
 def test_a_long_id_is_not_echoed(server: Server) -> None:
     long_id = "a" * 60_000
     answer = server.client.get(f"/api/games/{long_id}")
@@ -161,6 +184,7 @@ def test_a_binary_websocket_frame_closes_the_socket_cleanly(server: Server) -> N
     with server.client.websocket_connect(f"/api/games/{game['id']}/live") as socket:
         assert socket.receive_json()["type"] == "view"
         socket.send_bytes(b"\x00\x01")
+        server.move(game, "flag", 0, 0)  # an open socket would get this move
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
     assert closed.value.code == CLOSE_UNSUPPORTED_DATA
@@ -174,6 +198,7 @@ def test_an_oversized_websocket_message_closes_the_socket(server: Server) -> Non
         server.move(game, "flag", 0, 0)
         assert socket.receive_json()["type"] == "move"
         socket.send_text("x" * (MESSAGE_LIMIT + 1))
+        server.move(game, "flag", 0, 0)
         with pytest.raises(WebSocketDisconnect) as closed:
             socket.receive_json()
     assert closed.value.code == CLOSE_TOO_BIG
@@ -184,13 +209,17 @@ def test_one_address_holds_only_so_many_websockets(sqlite_url: str, clock: FakeC
     try:
         game = capped.create()
         url = f"/api/games/{game['id']}/live"
-        with capped.client.websocket_connect(url) as one, capped.client.websocket_connect(url) as two:
+        with (
+            capped.client.websocket_connect(url) as one,
+            capped.client.websocket_connect(url) as two,
+        ):
             one.receive_json()
             two.receive_json()
-            with capped.client.websocket_connect(url) as three, pytest.raises(
-                WebSocketDisconnect
-            ) as closed:
-                three.receive_json()
+            with (
+                capped.client.websocket_connect(url) as three,
+                pytest.raises(WebSocketDisconnect) as closed,
+            ):
+                three.receive_json()  # an admitted socket would get the view
             assert closed.value.code == CLOSE_TOO_MANY
         # Closed sockets free their places.
         with capped.client.websocket_connect(url) as again:
@@ -201,9 +230,12 @@ def test_one_address_holds_only_so_many_websockets(sqlite_url: str, clock: FakeC
 
 def test_a_websocket_with_a_bad_window_is_closed_with_4422(server: Server) -> None:
     game = server.create()
-    with server.client.websocket_connect(f"/api/games/{game['id']}/live?top=1_0") as socket:
-        with pytest.raises(WebSocketDisconnect) as closed:
-            socket.receive_json()
+    url = f"/api/games/{game['id']}/live?top=1_0"
+    with (
+        server.client.websocket_connect(url) as socket,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        socket.receive_json()
     assert closed.value.code == 4422
 
 

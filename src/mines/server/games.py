@@ -275,6 +275,11 @@ class GameService:
                 )
             return {"id": row.id, "created_at": row.created_at, **game.record().to_dict()}
 
+    def mark_assisted(self, game_id: str) -> None:
+        """Record that the game's player had help (a hint, an analysis): it will never rank."""
+        if not self.storage.mark_assisted(game_id):
+            raise GameNotFoundError(game_id)
+
     def leaderboard(self, preset_name: str, no_guess: bool, limit: int) -> list[dict[str, Any]]:
         name = preset(preset_name).name
         return leaderboard.entries(self.storage.leaderboard(name, no_guess, limit))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from mines.server.games import SEED_LIMIT
-from mines.server.leaderboard import PLAYER_PATTERN
+from mines.server.leaderboard import PLAYER_PATTERN, normalize_player
 
 COORDINATE_LIMIT = 10**9
 """Board coordinates and sizes beyond this are refused before they reach the game."""
@@ -31,6 +31,12 @@ class NewGame(BaseModel):
     first_click: Literal["opening", "safe", "any"] | None = None
     no_guess: Annotated[bool, Field(strict=True)] = False
     player: Annotated[str, Field(pattern=PLAYER_PATTERN)] | None = None
+
+    @field_validator("player", mode="before")
+    @classmethod
+    def _normal_name(cls, value: object) -> object:
+        # Normalised before the pattern is checked, so look-alike names become one name.
+        return normalize_player(value) if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _one_board(self) -> NewGame:

@@ -7,9 +7,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol
 
-from mines.server.storage import GameRow, MoveWrite, Result, StoredMove
+from mines.server.storage import GameRow, MoveWrite, Result, StorageError, StoredMove
 
-TABLES = (
+SCHEMA_V1 = (
     """CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY,
         token_hash TEXT NOT NULL,
@@ -42,15 +42,39 @@ TABLES = (
     )""",
     "CREATE INDEX IF NOT EXISTS results_rank ON results (preset, no_guess, time)",
 )
+"""The tables as they were before the schema had a version (databases made until then)."""
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    SCHEMA_V1,
+    # 2: whether a player had help (hints, analysis); assisted games never rank.
+    ("ALTER TABLE games ADD COLUMN assisted BOOLEAN NOT NULL DEFAULT FALSE",),
+)
+"""`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
+SCHEMA_VERSION = len(MIGRATIONS)
 
 GAME_COLUMNS = (
     "id, token_hash, nrows, ncols, nmines, rule, seed, player, preset, created_at, "
-    "layout, status, version"
+    "layout, status, version, assisted"
 )
+
+
+LEADERBOARD = """
+SELECT game_id, preset, no_guess, player, time, finished_at FROM (
+    SELECT r.game_id, r.preset, r.no_guess, r.player, r.time, r.finished_at,
+        ROW_NUMBER() OVER (PARTITION BY r.player ORDER BY r.time, r.finished_at) AS place
+    FROM results r JOIN games g ON g.id = r.game_id
+    WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted
+) best
+WHERE place = 1 ORDER BY time, finished_at LIMIT ?
+"""
+"""One entry per name (its best time), assisted games left out, best first."""
 
 
 class Cursor(Protocol):
     """The part of a DB-API cursor that both sqlite3 and psycopg provide."""
+
+    @property
+    def rowcount(self) -> int: ...
 
     def execute(self, query: str, params: Sequence[Any] = ..., /) -> Any: ...
 
@@ -61,7 +85,7 @@ class Cursor(Protocol):
 
 def game_row(values: Sequence[Any]) -> GameRow:
     (id_, token_hash, rows, cols, mines, rule, seed, player, preset, created, layout, status,
-     version) = values  # fmt: skip
+     version, assisted) = values  # fmt: skip
     return GameRow(
         id=id_,
         token_hash=token_hash,
@@ -76,6 +100,7 @@ def game_row(values: Sequence[Any]) -> GameRow:
         layout=layout,
         status=status,
         version=int(version),
+        assisted=bool(assisted),
     )
 
 
@@ -140,13 +165,37 @@ class SqlStorage(ABC):
         return query.replace("?", self.placeholder)
 
     def create_tables(self, cursor: Cursor) -> None:
-        for statement in TABLES:
-            cursor.execute(statement)
+        """Bring the tables to `SCHEMA_VERSION`, running each missing migration in order.
+
+        A database made before versioning has no version row: it is at 0, and the first
+        migration (CREATE TABLE IF NOT EXISTS) finds its tables already there.
+        """
+        cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        cursor.execute("SELECT version FROM schema_version")
+        found = cursor.fetchone()
+        version = 0 if found is None else int(found[0])
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"the database has schema version {version}, newer than this server's "
+                f"{SCHEMA_VERSION}; run a newer mines on it"
+            )
+        for statements in MIGRATIONS[version:]:
+            for statement in statements:
+                cursor.execute(statement)
+        if found is None:
+            cursor.execute(self.sql("INSERT INTO schema_version (version) VALUES (?)"), (0,))
+        cursor.execute(self.sql("UPDATE schema_version SET version = ?"), (SCHEMA_VERSION,))
+
+    def mark_assisted(self, game_id: str) -> bool:
+        """Record that the game's player had help; False when no game has this ID."""
+        with self.transaction(write=True) as cursor:
+            cursor.execute(self.sql("UPDATE games SET assisted = ? WHERE id = ?"), (True, game_id))
+            return bool(cursor.rowcount)
 
     def create(self, row: GameRow) -> None:
         with self.transaction(write=True) as cursor:
             cursor.execute(
-                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 13)})"),
+                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 14)})"),
                 (
                     row.id,
                     row.token_hash,
@@ -161,6 +210,7 @@ class SqlStorage(ABC):
                     row.layout,
                     row.status,
                     row.version,
+                    row.assisted,
                 ),
             )
 
@@ -193,10 +243,7 @@ class SqlStorage(ABC):
     def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
         with self.transaction(write=False) as cursor:
             cursor.execute(
-                self.sql(
-                    "SELECT game_id, preset, no_guess, player, time, finished_at FROM results "
-                    "WHERE preset = ? AND no_guess = ? ORDER BY time, finished_at LIMIT ?"
-                ),
+                self.sql(LEADERBOARD),
                 (preset, no_guess, limit),
             )
             return [

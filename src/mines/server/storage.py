@@ -36,6 +36,8 @@ class GameRow:
     layout: str | None
     status: str
     version: int
+    assisted: bool = False
+    """The player had help (hints or analysis): the game never ranks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +94,13 @@ class Storage(Protocol):
         """Lock one game's row (others wait) and commit on a clean exit, roll back on error."""
         ...
 
-    def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]: ...
+    def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
+        """Each name's best time, assisted games left out, best first."""
+        ...
+
+    def mark_assisted(self, game_id: str) -> bool:
+        """Record that the game's player had help; False when no game has this ID."""
+        ...
 
     def listen(self, on_move: Callable[[str], None]) -> Callable[[], None] | None:
         """Call `on_move(game_id)` from another thread when another process stores a move;
