@@ -1,7 +1,17 @@
 """A fast, correct, UI-free Minesweeper engine: `Game`, its views, placers and records."""
 
 from mines.engine import CellChanges, CellState, EngineKind
-from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
+from mines.errors import (
+    EngineLimitError,
+    GameInProgressError,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidMoveError,
+    InvalidViewError,
+    MinesError,
+    MinesNotPlacedError,
+    ViewTooLargeError,
+)
 from mines.game import Game
 from mines.gameid import GameId
 from mines.moves import Move, MoveKind
@@ -26,21 +36,27 @@ __all__ = [
     "CellChanges",
     "CellState",
     "EngineKind",
+    "EngineLimitError",
     "FirstClick",
     "FixedPlacer",
     "Game",
     "GameId",
+    "GameInProgressError",
     "GameRecord",
     "GameStatus",
     "IllegalMoveError",
     "InvalidBoardError",
+    "InvalidMoveError",
+    "InvalidViewError",
     "MinePlacer",
     "MinesError",
+    "MinesNotPlacedError",
     "Move",
     "MoveKind",
     "Preset",
     "RandomPlacer",
     "TimedMove",
+    "ViewTooLargeError",
     "placer_for_rule",
     "register_rule",
     "replay",

@@ -1,4 +1,4 @@
-"""The exceptions the engine raises, all rooted at `MinesError`."""
+"""The exceptions the engine raises, all rooted at `MinesError`, one class per kind of wrong."""
 
 
 class MinesError(Exception):
@@ -9,5 +9,36 @@ class InvalidBoardError(MinesError, ValueError):
     """A board, placement or game ID that cannot exist (wrong size, count or syntax)."""
 
 
+class InvalidMoveError(MinesError, ValueError):
+    """Move text that cannot be read, such as `X3,4` or `O3`; the message shows the syntax.
+
+    It is not an `IllegalMoveError`: that one says a move that was understood is not allowed.
+    """
+
+
 class IllegalMoveError(MinesError, ValueError):
     """A move that the rules do not allow now; the message says why."""
+
+
+class EngineLimitError(IllegalMoveError):
+    """A move the rules allow but the engine cannot carry out at this board's size or density.
+
+    It is an `IllegalMoveError` because the game refuses the move and stays as it was; the
+    message says what to do instead (for example, play such a board with `engine="dense"`).
+    """
+
+
+class InvalidViewError(MinesError, ValueError):
+    """A view window that is not on the board, or whose bounds are not integers."""
+
+
+class ViewTooLargeError(InvalidViewError):
+    """A view of more cells than one snapshot may hold: ask for a window of the board instead."""
+
+
+class MinesNotPlacedError(MinesError, ValueError):
+    """A question only the layout answers (such as the 3BV), asked before the first reveal."""
+
+
+class GameInProgressError(MinesError, ValueError):
+    """Something published only once a game is over (such as its full record) asked for earlier."""

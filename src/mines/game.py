@@ -8,8 +8,15 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from mines.clock import Clock
 from mines.engine import CellChanges, CellState, Engine, EngineKind, PositionChanges, choose_engine
-from mines.errors import IllegalMoveError, InvalidBoardError
+from mines.errors import (
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidViewError,
+    MinesNotPlacedError,
+    ViewTooLargeError,
+)
 from mines.gameid import GameId
 from mines.moves import Move, MoveKind
 from mines.params import check_board
@@ -27,7 +34,6 @@ from mines.record import GameRecord, TimedMove
 from mines.symbols import GameStatus
 from mines.view import BoardView
 
-Clock = Callable[[], float]
 CellsObserver = Callable[[CellChanges], None]
 StatusObserver = Callable[[GameStatus], None]
 
@@ -178,7 +184,9 @@ class Game:
         """The board's 3BV: the fewest left clicks that clear it, known once mines are placed."""
         with self._lock:
             if not self._started:
-                raise IllegalMoveError("3BV is known only once the mines are placed (first reveal)")
+                raise MinesNotPlacedError(
+                    "3BV is known only once the mines are placed (first reveal)"
+                )
             return self._engine.three_bv()
 
     def view(
@@ -190,19 +198,19 @@ class Game:
             width = self.cols - left if width is None else width
             for name, value in (("top", top), ("left", left), ("height", height), ("width", width)):
                 if isinstance(value, bool) or not isinstance(value, int):
-                    raise IllegalMoveError(f"view {name} must be an integer, got {value!r}")
+                    raise InvalidViewError(f"view {name} must be an integer, got {value!r}")
             if not (top >= 0 and left >= 0 and height >= 1 and width >= 1):
-                raise IllegalMoveError(
+                raise InvalidViewError(
                     "a view window needs top, left >= 0 and height, width >= 1, got "
                     f"top={top}, left={left}, height={height}, width={width}"
                 )
             if top + height > self.rows or left + width > self.cols:
-                raise IllegalMoveError(
+                raise InvalidViewError(
                     f"the window rows {top}..{top + height - 1}, cols {left}..{left + width - 1} "
                     f"does not fit the {self.rows}x{self.cols} board"
                 )
             if height * width > VIEW_CELL_LIMIT:
-                raise IllegalMoveError(
+                raise ViewTooLargeError(
                     f"a view of {height * width:,} cells is over the limit of {VIEW_CELL_LIMIT:,}; "
                     "ask for a window: game.view(top, left, height, width)"
                 )

@@ -6,10 +6,12 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from mines.errors import IllegalMoveError
+from mines.errors import InvalidMoveError
 
 
 class MoveKind(StrEnum):
+    """What a move does to its cell; the value is the letter that starts the move's text."""
+
     OPEN = "O"
     FLAG = "F"
     CHORD = "C"
@@ -31,7 +33,7 @@ class Move:
         """Read `O3,4`, `F3,4` or `C3,4` (also lower case or `o 3 4`); raise on anything else."""
         match = _MOVE.fullmatch(text)
         if match is None:
-            raise IllegalMoveError(
+            raise InvalidMoveError(
                 f"cannot read the move {text!r}: write O, F or C (open, flag, chord) "
                 "then row,col — for example O3,4"
             )
@@ -40,3 +42,7 @@ class Move:
 
     def __str__(self) -> str:
         return f"{self.kind.value}{self.row},{self.col}"
+
+    def __repr__(self) -> str:
+        # Python that builds the same move (with Move and MoveKind imported from mines).
+        return f"Move(MoveKind.{self.kind.name}, {self.row!r}, {self.col!r})"

@@ -1,9 +1,10 @@
-"""Rebuild a game from its `GameRecord`, move by move, with the recorded clock."""
+"""Rebuild a game from its `GameRecord`, move by move, each at its recorded time."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
+from mines.clock import Clock, PinnedClock
 from mines.errors import InvalidBoardError
 from mines.game import Game
 from mines.placement import FixedPlacer, MinePlacer, Positions, placer_for_rule
@@ -30,17 +31,7 @@ class RecordedPlacer:
         return self._fixed.place(rows, cols, mines, first_click)
 
 
-class RecordedClock:
-    """A clock that reads the time of the move being replayed."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def _start(record: GameRecord, clock: RecordedClock) -> Game:
+def _start(record: GameRecord, clock: Clock) -> Game:
     if record.revealed_at_start or record.flagged_at_start:
         return Game.from_position(
             record.rows,
@@ -58,24 +49,52 @@ def _start(record: GameRecord, clock: RecordedClock) -> Game:
     return Game(record.rows, record.cols, record.mines, placer=placer, clock=clock)
 
 
+def _stopped() -> float:
+    return 0.0
+
+
+def _rebuild(
+    record: GameRecord, stop: int | None, clock: Clock | None, started_at: float
+) -> tuple[Game, Iterator[TimedMove]]:
+    """The game at the record's start, and an iterator that plays its moves on it, in turn."""
+    pinned = PinnedClock(clock or _stopped, pinned=started_at)
+    game = _start(record, pinned)
+
+    def play() -> Iterator[TimedMove]:
+        for timed in record.moves[:stop]:
+            pinned.pinned = started_at + timed.time
+            game.play(timed.move)
+            yield timed
+        if clock is not None:
+            pinned.pinned = None  # from here on the game's timer runs on `clock`
+
+    return game, play()
+
+
 def replay_steps(record: GameRecord) -> Iterator[tuple[Game, TimedMove]]:
     """Yield the game after each recorded move, for playing a record back step by step."""
-    clock = RecordedClock()
-    game = _start(record, clock)
-    for timed in record.moves:
-        clock.now = timed.time
-        game.play(timed.move)
+    game, moves = _rebuild(record, None, None, 0.0)
+    for timed in moves:
         yield game, timed
 
 
-def replay(record: GameRecord) -> Game:
-    """The game a record describes, rebuilt exactly; raises if the record contradicts itself."""
-    clock = RecordedClock()
-    game = _start(record, clock)
-    for timed in record.moves:
-        clock.now = timed.time
-        game.play(timed.move)
-    if game.status is not record.status:
+def replay(
+    record: GameRecord,
+    *,
+    stop: int | None = None,
+    clock: Clock | None = None,
+    started_at: float = 0.0,
+) -> Game:
+    """The game a record describes, rebuilt exactly; raises if the record contradicts itself.
+
+    `stop` plays only `record.moves[:stop]` (the status is then not checked: undo uses it).
+    With `clock`, the moves are made at `started_at` plus their recorded times on that
+    clock, and the game's timer runs on it afterwards; without, the timer stays at the end.
+    """
+    game, moves = _rebuild(record, stop, clock, started_at)
+    for _ in moves:
+        pass
+    if stop is None and game.status is not record.status:
         raise InvalidBoardError(
             f"the record says {record.status.value} but its moves end {game.status.value}"
         )

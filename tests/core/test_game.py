@@ -15,8 +15,11 @@ from mines import (
     GameStatus,
     IllegalMoveError,
     InvalidBoardError,
+    InvalidViewError,
     MinesError,
+    MinesNotPlacedError,
     RandomPlacer,
+    ViewTooLargeError,
 )
 
 
@@ -230,14 +233,14 @@ def test_view_is_immutable_and_windows_use_board_coordinates() -> None:
         window.status = GameStatus.WON  # type: ignore[misc]
     with pytest.raises(ValueError, match="read-only"):
         window.array[0, 0] = 0
-    with pytest.raises(IllegalMoveError, match="does not fit"):
+    with pytest.raises(InvalidViewError, match="does not fit"):
         game.view(3, 0, 2, 2)
 
 
 def test_full_view_over_the_limit_asks_for_a_window(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("mines.game.VIEW_CELL_LIMIT", 10)
     game = Game(4, 4, 1, seed=0)
-    with pytest.raises(IllegalMoveError, match=r"ask for a window: game.view\(top, left"):
+    with pytest.raises(ViewTooLargeError, match=r"ask for a window: game.view\(top, left"):
         game.view()
     assert game.view(0, 0, 2, 5 - 1).height == 2
 
@@ -299,7 +302,52 @@ def test_loss_notifies_the_cells_it_shows() -> None:
     assert seen[-1] == {(0, 0), (2, 2), (1, 1)}
 
 
-def test_concurrent_moves_are_serialised() -> None:
+def test_a_move_waits_for_the_move_under_way() -> None:
+    """A flag sent while a reveal of the same cell is half done waits, then finds the cell open.
+
+    The reveal's clock call is the middle of its move: the clock lets the flag run there, and
+    waits until the flag is done or a bound has passed. Behind the game's lock the flag cannot
+    run until the reveal is over, so the bound passes; without the lock the flag lands inside
+    the reveal and the board ends with a revealed cell that is flagged as well.
+    """
+    flag_done = threading.Event()
+    in_reveal = threading.Event()
+    outcome: list[object] = []
+
+    def clock() -> float:
+        if threading.current_thread().name == "reveal" and not in_reveal.is_set():
+            in_reveal.set()
+            flag_done.wait(0.5)  # a bound, not an assertion: the lock keeps the flag out
+        return 0.0
+
+    game = fixed(3, 3, [(0, 0)], clock=clock)  # (1, 1) is a 1: the reveal opens it alone
+
+    def flag() -> None:
+        in_reveal.wait()
+        try:
+            outcome.append(game.toggle_flag(1, 1))
+        except IllegalMoveError as error:
+            outcome.append(error)
+        flag_done.set()
+
+    threads = [
+        threading.Thread(target=game.reveal, args=(1, 1), name="reveal"),
+        threading.Thread(target=flag, name="flag"),
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(outcome) == 1
+    assert isinstance(outcome[0], IllegalMoveError), outcome
+    assert "already revealed" in str(outcome[0])
+    assert game.view().to_strings() == ["HHH", "H1H", "HHH"]
+    assert game.mines_left == 1
+    assert [move.move.kind.name for move in game.record().moves] == ["OPEN"]
+
+
+def test_concurrent_flags_all_count() -> None:
+    """Four threads flagging many cells at once lose no flag and log every move."""
     game = Game(60, 60, 0, seed=0)
     flags = [(r, c) for r in range(60) for c in range(60) if (r + c) % 7 == 0]
     barrier = threading.Barrier(4)
@@ -338,7 +386,7 @@ def test_placer_and_seed_are_exclusive_and_placers_are_checked() -> None:
 def test_three_bv() -> None:
     # One opening (with its border) plus the isolated 1s around the far mine.
     game = fixed(3, 5, [(0, 4)])
-    with pytest.raises(IllegalMoveError, match="once the mines are placed"):
+    with pytest.raises(MinesNotPlacedError, match="once the mines are placed"):
         _ = game.three_bv
     game.reveal(2, 0)
     assert game.three_bv == 1

@@ -14,8 +14,10 @@ from mines import (
     GameStatus,
     IllegalMoveError,
     InvalidBoardError,
+    InvalidMoveError,
     Move,
     MoveKind,
+    TimedMove,
     replay,
     replay_steps,
 )
@@ -129,10 +131,18 @@ def test_bad_game_ids(text: str, says: str) -> None:
 def test_move_text() -> None:
     assert str(Move.parse("o 3 4")) == "O3,4"
     assert Move.parse("C10,2") == Move(MoveKind.CHORD, 10, 2)
-    with pytest.raises(IllegalMoveError, match="for example O3,4"):
+    with pytest.raises(InvalidMoveError, match="for example O3,4"):
         Move.parse("Z1,1")
 
 
 def test_game_status_values() -> None:
     assert GameStatus.WON == "WON"
     assert GameStatus.IN_PROGRESS.is_over is False
+
+
+def test_move_repr_is_python_that_builds_the_same_move() -> None:
+    for move in [Move.parse("O3,4"), Move(MoveKind.FLAG, 0, 12), Move(MoveKind.CHORD, -1, 2)]:
+        assert repr(move).startswith("Move(MoveKind.")
+        assert eval(repr(move), {"Move": Move, "MoveKind": MoveKind}) == move
+    timed = TimedMove(Move.parse("C1,2"), 0.5)
+    assert eval(repr(timed), {"Move": Move, "MoveKind": MoveKind, "TimedMove": TimedMove}) == timed

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from mines.clock import PinnedClock
 from mines.game import Game
-from mines.server.clock import MoveClock
 from mines.server.games import GameCache, LiveGame
 
 
 def live(rows: int, cols: int, mines: int) -> LiveGame:
-    clock = MoveClock(lambda: 0.0)
+    clock = PinnedClock(lambda: 0.0)
     return LiveGame(Game(rows, cols, mines, seed=1, clock=clock), clock)
 
 

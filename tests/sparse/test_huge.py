@@ -7,7 +7,7 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 
-from mines import FixedPlacer, Game, GameStatus, IllegalMoveError
+from mines import EngineLimitError, FixedPlacer, Game, GameStatus, ViewTooLargeError
 from mines.engine import CellChanges
 from mines.record import GameRecord
 from mines.replay import replay
@@ -34,7 +34,7 @@ def counts_around(layout: set[tuple[int, int]], row: int, col: int) -> int:
 def test_a_huge_board_gets_the_sparse_engine_and_refuses_a_full_view() -> None:
     game = huge_game()
     assert isinstance(game._engine, SparseEngine)
-    with pytest.raises(IllegalMoveError, match=r"ask for a window"):
+    with pytest.raises(ViewTooLargeError, match=r"ask for a window"):
         game.view()
     assert game.view(SIDE - 3, SIDE - 4, 3, 4).to_strings() == ["HHHH"] * 3
 
@@ -131,7 +131,7 @@ def test_a_flood_too_big_to_squeeze_is_refused_with_a_reason() -> None:
     game = Game(3, 30_000_000, 1, placer=FixedPlacer([(1, 1000)]))
     with (
         patch.object(compressed, "SQUEEZED_LIMIT", 2),
-        pytest.raises(IllegalMoveError, match=r"edge to edge.*remove flags"),
+        pytest.raises(EngineLimitError, match=r"edge to edge.*remove flags"),
     ):
         game.reveal(1, 0)
 

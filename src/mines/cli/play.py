@@ -7,7 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from mines.cli.options import add_game_options, game_from_options
-from mines.errors import IllegalMoveError
+from mines.errors import IllegalMoveError, InvalidMoveError
 from mines.game import Game
 from mines.moves import Move
 from mines.placement import placer_for_rule
@@ -120,7 +120,7 @@ def play_lines(game: Game, lines_in: TextIO, out: TextIO) -> int:
             continue
         try:
             game.play(Move.parse(text))
-        except IllegalMoveError as error:
+        except (IllegalMoveError, InvalidMoveError) as error:
             print(f"error: {error}", file=out)
             continue
         print(render(game), file=out)

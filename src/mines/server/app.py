@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, Response
@@ -16,14 +17,16 @@ from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.middleware import BodyLimit, SecurityHeaders
-from mines.server.routers import games, leaderboard, live
+from mines.server.rooms import RoomService
+from mines.server.routers import games, leaderboard, live, races
 
 STATIC = Path(__file__).parent / "static"
 
 
-def create_app(service: GameService) -> FastAPI:
+def create_app(service: GameService, rooms: RoomService | None = None) -> FastAPI:
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
+    race_rooms = rooms or RoomService()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -34,6 +37,12 @@ def create_app(service: GameService) -> FastAPI:
             loop.call_soon_threadsafe(game_hub.publish, game_id, REFRESH)
 
         stop = service.storage.listen(moved_elsewhere)
+
+        # Race events leave the room's lock in order; queued to the loop, they stay in order.
+        def publish_race(room_id: str, message: dict[str, Any]) -> None:
+            loop.call_soon_threadsafe(game_hub.publish, races.room_key(room_id), message)
+
+        race_rooms.publish = publish_race
         try:
             yield
         finally:
@@ -47,12 +56,13 @@ def create_app(service: GameService) -> FastAPI:
     )
     app.state.service = service
     app.state.hub = game_hub
+    app.state.rooms = race_rooms
     app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included.
     app.add_middleware(BodyLimit, limit=service.settings.body_limit)
     app.add_middleware(SecurityHeaders)
-    for module in (games, leaderboard, live):
+    for module in (games, leaderboard, live, races):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -11,7 +11,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
+from mines.errors import (
+    GameInProgressError,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidMoveError,
+    InvalidViewError,
+    MinesError,
+    MinesNotPlacedError,
+)
+from mines.race import JoinRefusedError
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
 from mines.server.storage import StorageError
 
@@ -23,12 +32,17 @@ ERRORS_SHOWN = 5
 """Validation answers list this many problems and count the rest."""
 
 
+def echo_id(text: str) -> str:
+    """A client's ID as an answer may repeat it: at most `ID_ECHO` characters, then `…`."""
+    return text if len(text) <= ID_ECHO else f"{text[:ID_ECHO]}…"
+
+
 class GameNotFoundError(MinesError):
     """No game has this ID (HTTP 404)."""
 
-    def __init__(self, game_id: str):
-        shown = game_id if len(game_id) <= ID_ECHO else f"{game_id[:ID_ECHO]}…"
-        super().__init__(f"no game has the ID {shown!r}")
+    @classmethod
+    def of(cls, game_id: str) -> GameNotFoundError:
+        return cls(f"no game has the ID {echo_id(game_id)!r}")
 
 
 class InvalidRequestError(MinesError):
@@ -41,10 +55,6 @@ class GameOverError(IllegalMoveError):
 
 class CellFlaggedError(IllegalMoveError):
     """A reveal of a flagged cell (HTTP 409)."""
-
-
-class GameInProgressError(IllegalMoveError):
-    """The record of a game that is not over yet (HTTP 409)."""
 
 
 class RetryLaterError(MinesError):
@@ -76,7 +86,11 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (GameOverError, 409, "game_over"),
     (CellFlaggedError, 409, "cell_flagged"),
     (GameInProgressError, 409, "game_in_progress"),
+    (MinesNotPlacedError, 409, "mines_not_placed"),
+    (JoinRefusedError, 409, "join_refused"),
     (IllegalMoveError, 409, "illegal_move"),
+    (InvalidMoveError, 422, "invalid_move"),
+    (InvalidViewError, 422, "invalid_view"),
     (NoGuessTooLargeError, 422, "no_guess_too_large"),
     (NoGuessTimeoutError, 422, "no_guess_timeout"),
     (InvalidBoardError, 422, "invalid_board"),

@@ -12,8 +12,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from mines.clock import PinnedClock
 from mines.engine import DENSE_CELL_LIMIT, CellChanges
-from mines.errors import IllegalMoveError, MinesError
+from mines.errors import GameInProgressError, IllegalMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.params import check_board
@@ -28,10 +29,8 @@ from mines.server.auth import (
     hash_token,
     new_token,
 )
-from mines.server.clock import MoveClock
 from mines.server.errors import (
     CellFlaggedError,
-    GameInProgressError,
     GameNotFoundError,
     GameOverError,
     InvalidRequestError,
@@ -83,7 +82,7 @@ class LiveGame:
     """A stored game rebuilt in memory, current up to `version` stored moves."""
 
     game: Game
-    clock: MoveClock
+    clock: PinnedClock
     version: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     changes: list[CellChanges] = field(default_factory=list)
@@ -225,7 +224,7 @@ class GameService:
         try:
             with self.storage.locked(game_id) as locked:
                 if locked is None:
-                    raise GameNotFoundError(game_id)
+                    raise GameNotFoundError.of(game_id)
                 check_token(token, locked.row.token_hash)
                 stored = locked.row
                 if not (0 <= row < stored.rows and 0 <= col < stored.cols):
@@ -239,7 +238,7 @@ class GameService:
                     self._catch_up(live, locked.moves_after(live.version))
                     game, move = live.game, Move(kind, row, col)
                     was_started, now = game.started, self._wall()
-                    with live.clock.pinned(now):
+                    with live.clock.pinned_at(now):
                         _play(game, move)
                     changes = list(live.changes)
                     live.changes.clear()
@@ -278,7 +277,7 @@ class GameService:
     def mark_assisted(self, game_id: str) -> None:
         """Record that the game's player had help (a hint, an analysis): it will never rank."""
         if not self.storage.mark_assisted(game_id):
-            raise GameNotFoundError(game_id)
+            raise GameNotFoundError.of(game_id)
 
     def leaderboard(self, preset_name: str, no_guess: bool, limit: int) -> list[dict[str, Any]]:
         name = preset(preset_name).name
@@ -329,11 +328,11 @@ class GameService:
     def _load(self, game_id: str) -> GameRow:
         row = self.storage.load(game_id)
         if row is None:
-            raise GameNotFoundError(game_id)
+            raise GameNotFoundError.of(game_id)
         return row
 
     def _build(self, row: GameRow, placer: MinePlacer) -> LiveGame:
-        clock = MoveClock(self._wall)
+        clock = PinnedClock(self._wall)
         try:
             game = Game(row.rows, row.cols, row.mines, placer=placer, clock=clock)
         except ImportError:
@@ -362,7 +361,7 @@ class GameService:
         for stored in moves:
             if stored.seq <= live.version:
                 continue
-            with live.clock.pinned(stored.at):
+            with live.clock.pinned_at(stored.at):
                 live.game.play(Move.parse(stored.move))
             live.version = stored.seq
         live.changes.clear()

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from mines.errors import InvalidBoardError
 from mines.solver.analysis import Position, Solved, solve
-from mines.solver.counting import ConstraintKey, Counter, Counts
+from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
 from mines.solver.endgame import BUDGET, MAX_CELLS, MAX_LAYOUTS, solve_endgame
 from mines.solver.fifty import enabling_weight, trap_weights
 from mines.solver.rules import UNKNOWN
@@ -267,7 +267,7 @@ class Bot:
             after_keys = [*rest, (around, extra)] if around else rest
             try:
                 after = self._counter.count(after_keys, off, solved.free_mines)
-            except InvalidBoardError:
+            except NoArrangementError:
                 continue  # the cell cannot show this number
             yield after_keys, after
 

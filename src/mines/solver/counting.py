@@ -17,6 +17,16 @@ ConstraintKey = tuple[tuple[int, ...], int]
 """A constraint as (sorted unknown cells, mines among them)."""
 
 
+class NoArrangementError(InvalidBoardError):
+    """No arrangement of the mines fits these numbers: the solver's own signal, for its callers.
+
+    Search code that tries what a cell could show catches exactly this, so an
+    `InvalidBoardError` from anywhere else (a bug) is never read as an impossible number.
+    It stays an `InvalidBoardError` for callers of `analyze`, to whom it means a view that
+    contradicts itself.
+    """
+
+
 @lru_cache(maxsize=4096)
 def _comb(n: int, k: int) -> int:
     return comb(n, k) if 0 <= k <= n else 0
@@ -203,7 +213,7 @@ def combine(components: list[Component], off_cells: int, mines_left: int) -> Cou
         everything = _convolve(everything, component.weights)
     total = sum(w * _comb(off_cells, mines_left - t) for t, w in everything.items())
     if total == 0:
-        raise InvalidBoardError(
+        raise NoArrangementError(
             f"no arrangement of {mines_left} undecided mine(s) fits the numbers "
             f"and the {off_cells} cell(s) away from them"
         )

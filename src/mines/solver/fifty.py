@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mines.errors import InvalidBoardError
 from mines.solver.analysis import Solved
-from mines.solver.counting import Counter
+from mines.solver.counting import Counter, NoArrangementError
 from mines.solver.rules import UNKNOWN
 
 Offset = tuple[int, int]
@@ -149,5 +148,5 @@ def _trap_weight(
     off = counts.off_cells - len(fixed.keys() - counts.cell_weight.keys())
     try:
         return counter.count(keys, off, solved.free_mines).total
-    except InvalidBoardError:
+    except NoArrangementError:
         return 0  # no arrangement has this trap

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import ndimage
 
-from mines.errors import IllegalMoveError
+from mines.errors import EngineLimitError
 from mines.sparse.blocks import Blocks
 from mines.sparse.cells import Flat, distinct, neighbours
 
@@ -39,7 +39,7 @@ class SqueezedBoard:
         self._col_starts = _parts(cols, np.concatenate([walls.left, walls.right]))
         height, width = self._row_starts.size, self._col_starts.size
         if height * width > SQUEEZED_LIMIT:
-            raise IllegalMoveError(
+            raise EngineLimitError(
                 f"mines and flags wall this {rows}x{cols} board off from edge to edge, and "
                 f"flooding it would take a {height}x{width} grid (the limit is "
                 f"{SQUEEZED_LIMIT:,} cells); remove flags from the wall, or play a board "

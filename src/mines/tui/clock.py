@@ -1,11 +1,10 @@
-"""Clocks the terminal app hands to its games: one that pauses, one that replays recorded times."""
+"""`PausableClock`: the clock the terminal app gives its games, which stands still when paused."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
-Clock = Callable[[], float]
+from mines.clock import Clock
 
 
 class PausableClock:
@@ -32,14 +31,3 @@ class PausableClock:
     def __call__(self) -> float:
         now = self._source() if self._paused_at is None else self._paused_at
         return now - self._paused_for
-
-
-class HeldClock:
-    """Reads a held time while a game is rebuilt move by move, and its source clock after."""
-
-    def __init__(self, source: Clock):
-        self._source = source
-        self.held: float | None = None
-
-    def __call__(self) -> float:
-        return self._source() if self.held is None else self.held

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from mines.clock import Clock
 from mines.errors import IllegalMoveError
 from mines.game import Game
-from mines.placement import MinePlacer
-from mines.replay import RecordedPlacer
-from mines.tui.clock import Clock, HeldClock
+from mines.replay import replay
 
 
 def without_last_move(game: Game, clock: Clock) -> Game:
@@ -18,16 +17,10 @@ def without_last_move(game: Game, clock: Clock) -> Game:
     record = game.record()
     if not record.moves:
         raise IllegalMoveError("nothing to undo: no move has been made")
-    kept = record.moves[:-1]
-    placer: MinePlacer = game.placer
-    if kept and record.layout is not None:
-        # Replaying the layout avoids generating it again (a no-guess layout is costly).
-        placer = RecordedPlacer(record.layout, record.rule, record.seed)
-    held = HeldClock(clock)
-    start = clock() - game.elapsed
-    rebuilt = Game(record.rows, record.cols, record.mines, placer=placer, clock=held)
-    for timed in kept:
-        held.held = start + timed.time
-        rebuilt.play(timed.move)
-    held.held = None
-    return rebuilt
+    kept = len(record.moves) - 1
+    if not kept:
+        # Before the first click nothing is placed: the next click places the mines afresh,
+        # as the placer's rule promises for wherever it lands.
+        return Game(record.rows, record.cols, record.mines, placer=game.placer, clock=clock)
+    # The record's layout is replayed rather than generated again (a no-guess one is costly).
+    return replay(record, stop=kept, clock=clock, started_at=clock() - game.elapsed)

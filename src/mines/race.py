@@ -1,0 +1,429 @@
+"""`Race`: several players on one board (or on copies of one layout), move by numbered move."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import numpy as np
+
+from mines.clock import Clock
+from mines.engine import CellChanges
+from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
+from mines.game import Game
+from mines.placement import FirstClick, FixedPlacer, neighbourhood, placer_for_rule
+from mines.symbols import Cell, GameStatus
+from mines.view import BoardView
+
+PublicCell = tuple[int, int, str, int]
+"""A cell an event shows everyone: (row, col, symbol, the player who opened it)."""
+
+ROOM = -2
+"""The opener of the cells a duel opens for everyone at its start."""
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
+
+
+class RaceMode(StrEnum):
+    """How the players share the layout."""
+
+    SHARED = "shared"
+    """One board: every reveal opens cells for everyone, and scores for whoever opened them."""
+    DUEL = "duel"
+    """A board each, all with the same layout: the first to clear theirs wins."""
+
+
+class OnMine(StrEnum):
+    """What a mine does to the player who reveals it; the others always go on."""
+
+    OUT = "out"
+    """The player is out; their score stands."""
+    FREEZE = "freeze"
+    """The player loses points and cannot move for a while."""
+
+
+class RaceState(StrEnum):
+    """Where a race stands: players join in the lobby, move while racing, and then it is over."""
+
+    LOBBY = "lobby"
+    RACING = "racing"
+    OVER = "over"
+
+
+class EventKind(StrEnum):
+    """What a public event of a race reports."""
+
+    JOINED = "joined"
+    STARTED = "started"
+    OPENED = "opened"
+    """Safe cells opened by one player's reveal or chord."""
+    MINE = "mine"
+    """A player revealed a mine: it is shown, and the player is out or frozen."""
+    OVER = "over"
+
+
+class JoinRefusedError(MinesError):
+    """A player cannot join: the room is full or the race has started (HTTP 409)."""
+
+
+@dataclass(frozen=True)
+class RaceSettings:
+    """The room's choices, fixed when it is created."""
+
+    mode: RaceMode = RaceMode.SHARED
+    on_mine: OnMine = OnMine.OUT
+    freeze_seconds: float = 5.0
+    freeze_penalty: int = 10
+    countdown: float = 3.0
+    max_players: int = MAX_PLAYERS
+
+    def __post_init__(self) -> None:
+        if not MIN_PLAYERS <= self.max_players <= MAX_PLAYERS:
+            raise InvalidBoardError(
+                f"a room holds {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.max_players}"
+            )
+        if not 0 < self.freeze_seconds <= 60:
+            raise InvalidBoardError(
+                f"freeze_seconds must be above 0 and at most 60, got {self.freeze_seconds}"
+            )
+        if not 0 <= self.freeze_penalty <= 1000:
+            raise InvalidBoardError(
+                f"freeze_penalty must be from 0 to 1000, got {self.freeze_penalty}"
+            )
+        if not 0 <= self.countdown <= 30:
+            raise InvalidBoardError(f"countdown must be from 0 to 30 seconds, got {self.countdown}")
+
+
+@dataclass
+class Player:
+    """One player of a race: what everyone may know of them, and their private flags."""
+
+    id: int
+    name: str
+    score: int = 0
+    out: bool = False
+    frozen_until: float = 0.0
+    mines_hit: int = 0
+    reached_at: int = 0
+    """The move number at which the score last changed: of two equal scores, the earlier wins."""
+    flags: set[tuple[int, int]] = field(default_factory=set, repr=False)
+
+
+@dataclass(frozen=True)
+class RaceEvent:
+    """One numbered public event: every player receives every event, in `seq` order.
+
+    `cells` lists the public cells the event changed as (row, col, symbol, opener): the
+    opener is the player id that opened the cell (or hit the mine). In a duel boards are
+    private, so cells are never listed; `progress` gives each player's share of cells opened.
+    """
+
+    seq: int
+    kind: EventKind
+    player: int | None
+    cells: tuple[PublicCell, ...] = ()
+    scores: tuple[int, ...] = ()
+    progress: tuple[float, ...] = ()
+
+
+class _Board:
+    """A game the race referees: mines are intercepted before the game sees them.
+
+    The game itself never holds a flag (flags are each player's own) and never reveals a
+    mine, so a mine shown to everyone does not end the board for the others.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.exploded: dict[tuple[int, int], int] = {}
+        self.opener = np.full((game.rows, game.cols), -1, dtype=np.int8)
+        self._mines: frozenset[tuple[int, int]] | None = None
+
+    def mines(self) -> frozenset[tuple[int, int]]:
+        """The layout, known once the first reveal has placed it (empty before)."""
+        if self._mines is None and self.game.started:
+            self._mines = frozenset(self.game.record().layout or ())
+        return self._mines or frozenset()
+
+    def symbol(self, row: int, col: int) -> str:
+        if (row, col) in self.exploded:
+            return Cell.EXPLODED.value
+        return self.game.view(row, col, 1, 1).symbol(row, col)
+
+    def open(self, player: int, cells: list[tuple[int, int]]) -> tuple[list[PublicCell], bool]:
+        """Reveal cells for `player`: the safe ones open (and flood), a mine is caught here."""
+        opened: list[PublicCell] = []
+        hit = False
+
+        def collect(changes: CellChanges) -> None:
+            for r, c in changes:
+                self.opener[r, c] = player
+                opened.append((int(r), int(c), "", player))
+
+        stop = self.game.on_cells(collect)
+        try:
+            for row, col in cells:
+                if self.game.started and (row, col) in self.mines():
+                    if (row, col) not in self.exploded:
+                        self.exploded[row, col] = player
+                        opened.append((row, col, Cell.EXPLODED.value, player))
+                    hit = True
+                elif self.symbol(row, col) == Cell.HIDDEN.value:
+                    self.game.reveal(row, col)
+        finally:
+            stop()
+        view = self.game.view()
+        return [(r, c, sym or view.symbol(r, c), who) for r, c, sym, who in opened], hit
+
+    @property
+    def cleared(self) -> bool:
+        return self.game.status is GameStatus.WON
+
+
+class Race:
+    """A room of 2 to 8 players racing on one layout; every move is serialised and numbered.
+
+    The host (the first to join) starts the race; moves before the countdown has run out or
+    after the end are refused with `IllegalMoveError`. Flags are private: a player flags and
+    chords with their own flags only, and no event carries a flag.
+    """
+
+    def __init__(
+        self,
+        rows: int,
+        cols: int,
+        mines: int,
+        *,
+        seed: int,
+        rule: FirstClick | str = FirstClick.OPENING,
+        settings: RaceSettings | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        if str(rule) == FirstClick.ANY:
+            raise InvalidBoardError(
+                "a race needs a safe first click: use the rule 'opening', 'safe' or 'noguess'"
+            )
+        self.rows, self.cols, self.mines, self.seed, self.rule = rows, cols, mines, seed, str(rule)
+        self.settings = settings or RaceSettings()
+        self._clock: Clock = clock or time.monotonic
+        self._shared = Game(rows, cols, mines, placer=placer_for_rule(self.rule, seed))
+        self.players: list[Player] = []
+        self.state = RaceState.LOBBY
+        self.starts_at = 0.0
+        self.events: list[RaceEvent] = []
+        self._boards: list[_Board] = []
+        self._lock = threading.RLock()
+
+    # --- the lobby ---------------------------------------------------------------------------
+
+    def join(self, name: str) -> Player:
+        """Add a player; the first one is the host."""
+        with self._lock:
+            if self.state is not RaceState.LOBBY:
+                raise JoinRefusedError("the race has started; you can watch it")
+            if len(self.players) >= self.settings.max_players:
+                raise JoinRefusedError(f"the room is full ({self.settings.max_players} players)")
+            if any(p.name.casefold() == name.casefold() for p in self.players):
+                raise JoinRefusedError(f"the name {name!r} is taken in this room")
+            player = Player(len(self.players), name)
+            self.players.append(player)
+            self._emit(EventKind.JOINED, player.id)
+            return player
+
+    def start(self, player: int) -> None:
+        """The host starts the race; moves are accepted once the countdown has run out."""
+        with self._lock:
+            if player != 0:
+                raise IllegalMoveError("only the host (who created the room) starts the race")
+            if self.state is not RaceState.LOBBY:
+                raise IllegalMoveError(f"the race is already {self.state.value}")
+            if len(self.players) < MIN_PLAYERS:
+                raise IllegalMoveError(f"a race needs at least {MIN_PLAYERS} players")
+            self.state = RaceState.RACING
+            self.starts_at = self._clock() + self.settings.countdown
+            if self.settings.mode is RaceMode.SHARED:
+                self._boards = [_Board(self._shared)]
+            else:
+                self._boards = self._duel_boards()
+            self._emit(EventKind.STARTED, player)
+
+    def _duel_boards(self) -> list[_Board]:
+        """A board each with one layout, the first click made for everyone in the centre."""
+        start = (self.rows // 2, self.cols // 2)
+        self._shared.reveal(*start)  # the room's rule places the mines around this click
+        layout = self._shared.record().layout or ()
+        boards = []
+        for _ in self.players:
+            board = _Board(Game(self.rows, self.cols, self.mines, placer=FixedPlacer(list(layout))))
+            board.open(ROOM, [start])
+            boards.append(board)
+        return boards
+
+    # --- moves -------------------------------------------------------------------------------
+
+    def reveal(self, player: int, row: int, col: int) -> RaceEvent | None:
+        """Open a cell for `player`; None when it opened nothing (an open cell, a flag)."""
+        with self._lock:
+            who, board = self._mover(player, "reveal", row, col)
+            if (row, col) in who.flags or board.symbol(row, col) != Cell.HIDDEN.value:
+                return None
+            return self._apply(who, board, [(row, col)])
+
+    def chord(self, player: int, row: int, col: int) -> RaceEvent | None:
+        """On a number with as many of the player's flags (and shown mines) around it, open
+        every other hidden neighbour; None when the chord does not apply."""
+        with self._lock:
+            who, board = self._mover(player, "chord", row, col)
+            number = Cell(board.symbol(row, col)).number
+            if number is None:
+                return None
+            around = [
+                cell for cell in neighbourhood(self.rows, self.cols, row, col) if cell != (row, col)
+            ]
+            marked = [cell for cell in around if cell in who.flags or cell in board.exploded]
+            hidden = [
+                cell
+                for cell in around
+                if cell not in marked and board.symbol(*cell) == Cell.HIDDEN.value
+            ]
+            if len(marked) != number or not hidden:
+                return None
+            return self._apply(who, board, hidden)
+
+    def toggle_flag(self, player: int, row: int, col: int) -> bool:
+        """Flag or unflag a hidden cell on the player's own flags; True when now flagged."""
+        with self._lock:
+            who, board = self._mover(player, "flag", row, col)
+            if board.symbol(row, col) != Cell.HIDDEN.value:
+                raise IllegalMoveError(f"cannot flag ({row}, {col}): it is not hidden")
+            if (row, col) in who.flags:
+                who.flags.discard((row, col))
+                return False
+            who.flags.add((row, col))
+            return True
+
+    def _mover(self, player: int, verb: str, row: int, col: int) -> tuple[Player, _Board]:
+        if not 0 <= player < len(self.players):
+            raise IllegalMoveError(f"no player {player} in this room")
+        if self.state is RaceState.LOBBY:
+            raise IllegalMoveError(f"cannot {verb}: the race has not started")
+        if self.state is RaceState.OVER:
+            raise IllegalMoveError(f"cannot {verb}: the race is over")
+        now = self._clock()
+        if now < self.starts_at:
+            raise IllegalMoveError(
+                f"cannot {verb}: the race starts in {self.starts_at - now:.1f} s"
+            )
+        who = self.players[player]
+        if who.out:
+            raise IllegalMoveError(f"cannot {verb}: you are out of this race")
+        if now < who.frozen_until:
+            raise IllegalMoveError(
+                f"cannot {verb}: you are frozen for {who.frozen_until - now:.1f} s"
+            )
+        for name, value in (("row", row), ("col", col)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise IllegalMoveError(f"{name} must be an integer, got {value!r}")
+        if not (0 <= row < self.rows and 0 <= col < self.cols):
+            raise IllegalMoveError(
+                f"cannot {verb} ({row}, {col}): outside the board "
+                f"(rows 0..{self.rows - 1}, cols 0..{self.cols - 1})"
+            )
+        return who, self._board_of(player)
+
+    def _board_of(self, player: int) -> _Board:
+        return self._boards[0 if self.settings.mode is RaceMode.SHARED else player]
+
+    def _apply(self, who: Player, board: _Board, cells: list[tuple[int, int]]) -> RaceEvent:
+        changed, hit = board.open(who.id, cells)
+        safe = [cell for cell in changed if cell[2] != Cell.EXPLODED.value]
+        seq = len(self.events) + 1
+        if safe:
+            who.score += len(safe)
+            who.reached_at = seq
+        if hit:
+            who.mines_hit += 1
+            if self.settings.on_mine is OnMine.OUT:
+                who.out = True
+            else:
+                who.score = max(0, who.score - self.settings.freeze_penalty)
+                who.reached_at = seq
+                who.frozen_until = self._clock() + self.settings.freeze_seconds
+        public = tuple(changed) if self.settings.mode is RaceMode.SHARED else ()
+        event = self._emit(EventKind.MINE if hit else EventKind.OPENED, who.id, public)
+        if any(b.cleared for b in self._boards) or all(p.out for p in self.players):
+            self.state = RaceState.OVER
+            self._emit(EventKind.OVER, self.winner)
+        return event
+
+    def _emit(
+        self, kind: EventKind, player: int | None, cells: tuple[PublicCell, ...] = ()
+    ) -> RaceEvent:
+        event = RaceEvent(
+            seq=len(self.events) + 1,
+            kind=kind,
+            player=player,
+            cells=cells,
+            scores=tuple(p.score for p in self.players),
+            progress=self.progress(),
+        )
+        self.events.append(event)
+        return event
+
+    # --- what players see ---------------------------------------------------------------------
+
+    @property
+    def winner(self) -> int | None:
+        """The leader: the highest score (in a duel, whoever cleared), the earlier on a tie."""
+        if not self.players:
+            return None
+        if self.settings.mode is RaceMode.DUEL:
+            cleared = [i for i, board in enumerate(self._boards) if board.cleared]
+            if cleared:
+                return cleared[0]
+        best = min(self.players, key=lambda p: (-p.score, p.reached_at, p.id))
+        return best.id
+
+    def progress(self) -> tuple[float, ...]:
+        """Each player's share of the safe cells opened on their board (shared: the board's)."""
+        safe = self.rows * self.cols - self.mines
+        if not self._boards:
+            return tuple(0.0 for _ in self.players)
+        return tuple(
+            float((self._board_of(p.id).opener != -1).sum()) / safe if safe else 1.0
+            for p in self.players
+        )
+
+    def view(self, player: int | None) -> BoardView:
+        """What `player` sees (a watcher passes None): the board, shown mines, their flags."""
+        with self._lock:
+            board: _Board | None = None  # None: the lobby, or a watcher of a duel (the start)
+            if self._boards and player is not None:
+                board = self._board_of(player)
+            elif self._boards and self.settings.mode is RaceMode.SHARED:
+                board = self._boards[0]
+            game = board.game if board else self._shared
+            symbols = np.array(game.view().array, dtype=np.uint8)
+            if board is not None:
+                for r, c in board.exploded:
+                    symbols[r, c] = ord(Cell.EXPLODED.value)
+                if self.state is RaceState.OVER:
+                    for r, c in board.mines() - set(board.exploded):
+                        symbols[r, c] = ord(Cell.MINE.value)
+            flags = self.players[player].flags if player is not None else set()
+            for r, c in flags:
+                if symbols[r, c] == ord(Cell.HIDDEN.value):
+                    symbols[r, c] = ord(Cell.FLAG.value)
+            status = GameStatus.IN_PROGRESS
+            if self.state is RaceState.OVER:
+                status = GameStatus.WON if player == self.winner else GameStatus.LOST
+            shown = len(board.exploded) if board else 0
+            return BoardView.from_symbols(
+                symbols,
+                rows=self.rows,
+                cols=self.cols,
+                status=status,
+                mines_left=self.mines - shown - len(flags),
+            )

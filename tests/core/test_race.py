@@ -1,0 +1,288 @@
+"""Races: scoring each cell once, mines that put one player out, private flags, the ends, duels."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from mines import Cell, GameStatus, IllegalMoveError, InvalidBoardError
+from mines.race import (
+    EventKind,
+    JoinRefusedError,
+    OnMine,
+    Race,
+    RaceMode,
+    RaceSettings,
+    RaceState,
+)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def racing(
+    players: int = 3,
+    *,
+    rows: int = 9,
+    cols: int = 9,
+    mines: int = 10,
+    seed: int = 7,
+    settings: RaceSettings | None = None,
+) -> tuple[Race, FakeClock]:
+    clock = FakeClock()
+    settings = settings or RaceSettings(countdown=3)
+    race = Race(rows, cols, mines, seed=seed, settings=settings, clock=clock)
+    for i in range(players):
+        race.join(f"p{i}")
+    race.start(0)
+    clock.now = 3.0
+    return race, clock
+
+
+def layout_of(race: Race) -> frozenset[tuple[int, int]]:
+    return race._boards[0].mines()
+
+
+def hidden_safe(race: Race, player: int = 0) -> list[tuple[int, int]]:
+    mines = layout_of(race)
+    view = race.view(player)
+    return [
+        (r, c)
+        for r, c, cell in view.cells()
+        if cell in (Cell.HIDDEN, Cell.FLAG) and (r, c) not in mines
+    ]
+
+
+def test_moves_wait_for_the_start_and_the_countdown() -> None:
+    clock = FakeClock()
+    race = Race(9, 9, 10, seed=1, clock=clock)
+    race.join("ann")
+    with pytest.raises(IllegalMoveError, match="has not started"):
+        race.reveal(0, 4, 4)
+    with pytest.raises(IllegalMoveError, match="at least 2 players"):
+        race.start(0)
+    race.join("bob")
+    with pytest.raises(IllegalMoveError, match="only the host"):
+        race.start(1)
+    race.start(0)
+    with pytest.raises(IllegalMoveError, match=r"starts in 3\.0 s"):
+        race.reveal(1, 4, 4)
+    with pytest.raises(JoinRefusedError, match="has started"):
+        race.join("cat")
+    clock.now = 3.0
+    assert race.reveal(1, 4, 4) is not None
+
+
+def test_joining_is_refused_when_full_or_the_name_is_taken() -> None:
+    race = Race(9, 9, 10, seed=1, settings=RaceSettings(max_players=2))
+    race.join("Ann")
+    with pytest.raises(JoinRefusedError, match="taken"):
+        race.join("ann")
+    race.join("bob")
+    with pytest.raises(JoinRefusedError, match="full"):
+        race.join("cat")
+    with pytest.raises(InvalidBoardError, match="2 to 8 players"):
+        RaceSettings(max_players=9)
+    with pytest.raises(InvalidBoardError, match="safe first click"):
+        Race(9, 9, 10, seed=1, rule="any")
+
+
+def test_the_first_reveal_obeys_the_rule_and_scores_what_it_opened() -> None:
+    race, _ = racing()
+    event = race.reveal(2, 4, 4)
+    assert event is not None
+    assert event.kind is EventKind.OPENED
+    opened = [(r, c) for r, c, symbol, who in event.cells]
+    assert len(opened) > 1  # the opening rule: the first click opens an area
+    assert all(who == 2 for *_, who in event.cells)
+    assert race.players[2].score == len(opened)
+    assert event.scores == (0, 0, len(opened))
+    assert not set(opened) & layout_of(race)
+
+
+def test_a_cell_is_scored_once_and_the_scores_add_up_to_the_opened_cells() -> None:
+    race, _ = racing()
+    race.reveal(0, 4, 4)
+    seen: set[tuple[int, int]] = set()
+    for event in race.events:
+        for r, c, _, _ in event.cells:
+            assert (r, c) not in seen
+            seen.add((r, c))
+    # every player reveals the same safe cells in turn: only the first opens and scores
+    for cell in hidden_safe(race)[:12]:
+        for player in (1, 2, 0):
+            race.reveal(player, *cell)
+    opened = sum(1 for _, _, cell in race.view(None).cells() if cell.number is not None)
+    assert sum(p.score for p in race.players) == opened
+
+
+def test_simultaneous_reveals_of_overlapping_cells_score_each_cell_once() -> None:
+    race, _ = racing(rows=16, cols=16, mines=20, seed=3)
+    race.reveal(0, 8, 8)
+    targets = hidden_safe(race)
+    barrier = threading.Barrier(3)
+
+    refusals: list[str] = []
+
+    def play(player: int) -> None:
+        barrier.wait()
+        for cell in targets:
+            try:
+                race.reveal(player, *cell)
+            except IllegalMoveError as error:  # another player opened the last cell
+                refusals.append(str(error))
+                return
+
+    threads = [threading.Thread(target=play, args=(p,)) for p in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert race.state is RaceState.OVER
+    assert all("race is over" in refusal for refusal in refusals)
+    safe = 16 * 16 - 20
+    assert sum(p.score for p in race.players) == safe
+    assert [e.seq for e in race.events] == list(range(1, len(race.events) + 1))
+    owners = [who for e in race.events for *_, who in e.cells]
+    assert len(owners) == safe
+
+
+def test_a_mine_puts_its_player_out_and_the_others_go_on() -> None:
+    race, _ = racing()
+    race.reveal(0, 4, 4)
+    mine = sorted(layout_of(race))[0]
+    event = race.reveal(1, *mine)
+    assert event is not None
+    assert event.kind is EventKind.MINE
+    assert event.cells == ((*mine, Cell.EXPLODED.value, 1),)
+    assert race.players[1].out
+    assert race.view(2)[mine] is Cell.EXPLODED  # shown to everyone
+    with pytest.raises(IllegalMoveError, match="out of this race"):
+        race.reveal(1, *hidden_safe(race)[0])
+    race.reveal(2, *hidden_safe(race)[0])  # the others go on
+    assert race.state is RaceState.RACING
+
+
+def test_a_frozen_player_loses_points_and_waits() -> None:
+    race, clock = racing(
+        settings=RaceSettings(on_mine=OnMine.FREEZE, freeze_seconds=5, freeze_penalty=4)
+    )
+    race.reveal(0, 4, 4)
+    before = race.players[0].score
+    race.reveal(0, *sorted(layout_of(race))[0])
+    assert race.players[0].score == max(0, before - 4)
+    assert not race.players[0].out
+    with pytest.raises(IllegalMoveError, match=r"frozen for 5\.0 s"):
+        race.reveal(0, *hidden_safe(race)[0])
+    clock.now += 5
+    assert race.reveal(0, *hidden_safe(race)[0]) is not None
+
+
+def test_the_race_ends_when_every_safe_cell_is_open_and_the_best_score_wins() -> None:
+    race, _ = racing(players=2)
+    race.reveal(0, 4, 4)
+    for turn, cell in enumerate(hidden_safe(race)):
+        if race.state is RaceState.OVER:
+            break
+        race.reveal(1 if turn % 3 else 0, *cell)
+    assert race.state is RaceState.OVER
+    assert race.events[-1].kind is EventKind.OVER
+    scores = [p.score for p in race.players]
+    assert race.winner == max(range(2), key=lambda i: (scores[i], -race.players[i].reached_at))
+    winner = race.winner
+    assert winner is not None
+    assert race.view(winner).status is GameStatus.WON
+    assert race.view(1 - winner).status is GameStatus.LOST
+    with pytest.raises(IllegalMoveError, match="race is over"):
+        race.toggle_flag(0, 0, 0)
+    over = race.view(None)
+    assert all(over[cell] is Cell.MINE for cell in layout_of(race))
+
+
+def test_a_tie_goes_to_whoever_reached_the_score_first() -> None:
+    race, _ = racing(players=2)
+    first = race.players[0]
+    second = race.players[1]
+    first.score, first.reached_at = 10, 5
+    second.score, second.reached_at = 10, 4
+    assert race.winner == 1
+
+
+def test_the_race_ends_when_every_player_is_out() -> None:
+    race, _ = racing(players=2)
+    race.reveal(0, 4, 4)
+    mines = sorted(layout_of(race))
+    race.reveal(0, *mines[0])
+    race.reveal(1, *mines[1])
+    assert race.state is RaceState.OVER
+    assert race.events[-1].kind is EventKind.OVER
+
+
+def test_flags_are_private_and_chords_use_only_your_own() -> None:
+    race, _ = racing()
+    race.reveal(0, 4, 4)
+    mines = layout_of(race)
+    view = race.view(0)
+    number = next(
+        (r, c)
+        for r, c, cell in view.cells()
+        if cell.number
+        and any(race.view(0)[n] is Cell.HIDDEN and n not in mines for n in neighbours(r, c))
+    )
+    around_mines = [n for n in neighbours(*number) if n in mines]
+    for mine in around_mines:
+        assert race.toggle_flag(1, *mine) is True
+    assert race.view(0)[around_mines[0]] is Cell.HIDDEN  # player 1's flag is theirs alone
+    assert race.view(1)[around_mines[0]] is Cell.FLAG
+    assert race.chord(0, *number) is None  # player 0 has no flags there
+    event = race.chord(1, *number)
+    assert event is not None
+    assert event.kind is EventKind.OPENED
+    assert all(cell[2] != "F" for e in race.events for cell in e.cells)
+    assert race.view(1).mines_left == 10 - len(around_mines)
+
+
+def neighbours(row: int, col: int) -> list[tuple[int, int]]:
+    return [
+        (r, c)
+        for r in range(row - 1, row + 2)
+        for c in range(col - 1, col + 2)
+        if (r, c) != (row, col) and 0 <= r < 9 and 0 <= c < 9
+    ]
+
+
+def test_no_view_or_event_shows_a_hidden_mine_before_the_end() -> None:
+    race, _ = racing()
+    race.reveal(0, 4, 4)
+    race.reveal(1, *sorted(layout_of(race))[0])
+    for target in hidden_safe(race)[:5]:
+        race.reveal(2, *target)
+    exploded = {(r, c) for e in race.events for r, c, s, _ in e.cells if s == "X"}
+    for who in (None, 0, 1, 2):
+        view = race.view(who)
+        for r, c, cell in view.cells():
+            if (r, c) in layout_of(race) and (r, c) not in exploded:
+                assert cell in (Cell.HIDDEN, Cell.FLAG)
+    assert all(s in "012345678X" for e in race.events for _, _, s, _ in e.cells)
+
+
+def test_a_duel_gives_everyone_the_same_layout_and_the_first_to_clear_wins() -> None:
+    race, _ = racing(players=2, settings=RaceSettings(mode=RaceMode.DUEL))
+    assert race.view(0).to_strings() == race.view(1).to_strings()
+    assert race.progress()[0] == race.progress()[1] > 0
+    race.reveal(1, *hidden_safe(race, 1)[0])
+    assert race.view(0).to_strings() != race.view(1).to_strings()  # boards are private
+    assert race.events[-1].cells == ()
+    assert race.progress()[1] > race.progress()[0]
+    for cell in hidden_safe(race, 0):
+        if race.state is RaceState.OVER:
+            break
+        race.reveal(0, *cell)
+    assert race.state is RaceState.OVER
+    assert race.winner == 0
