@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import ndimage
 
-from mines.engine import CellState, Symbols
+from mines.engine import CellChanges, CellState, EngineKind, Symbols
 from mines.placement import Positions
 from mines.symbols import Cell
 
@@ -87,6 +87,8 @@ class DenseChanges:
 class DenseEngine:
     """Cells of a board packed one byte each, row-major, inside a one-cell border."""
 
+    kind = EngineKind.DENSE
+
     def __init__(self, rows: int, cols: int):
         self.rows = rows
         self.cols = cols
@@ -115,6 +117,10 @@ class DenseEngine:
     @property
     def opened(self) -> int:
         return self._opened
+
+    @property
+    def footprint(self) -> int:
+        return len(self._cells) + int(self._mines.nbytes)
 
     @property
     def flags(self) -> int:
@@ -171,6 +177,10 @@ class DenseEngine:
             self._opened += 1
             return self._changes([index])
         return self._flood(index)
+
+    def open_all(self, cells: list[tuple[int, int]]) -> list[CellChanges]:
+        # A dense flood is never refused, so all or nothing needs no undo here.
+        return [self.open(r, c) for r, c in cells if self.state(r, c) is CellState.HIDDEN]
 
     def _flood(self, start: int) -> DenseChanges:
         """Open the zero region around `start` and its numbered border, never through flags.

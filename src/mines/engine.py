@@ -1,4 +1,4 @@
-"""The storage engine contract that `Game` drives, and the choice between engines."""
+"""The storage engine contract that `Game` drives: cell states, changes, refusals, engine kinds."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from mines.errors import InvalidBoardError
 from mines.placement import Positions
 
 Symbols = npt.NDArray[np.uint8]
@@ -22,6 +21,13 @@ class CellState(Enum):
     HIDDEN = "hidden"
     FLAGGED = "flagged"
     REVEALED = "revealed"
+
+
+class EngineKind(StrEnum):
+    """Which storage a game uses; `Game` picks one by board size unless told."""
+
+    DENSE = "dense"
+    SPARSE = "sparse"
 
 
 class CellChanges(Protocol):
@@ -44,11 +50,19 @@ class Engine(Protocol):
     """Cell storage and the mechanics of one board; `Game` owns the rules around it.
 
     An engine never decides whether a move is allowed: `Game` checks first, then
-    calls it. Coordinates are in bounds when they reach an engine.
+    calls it. Coordinates are in bounds when they reach an engine. An engine may only
+    report that an open is beyond its limits (`mines.errors.EngineLimitError`), having
+    changed nothing; `Game` then puts the game back as it was before the move and refuses it.
     """
 
     rows: int
     cols: int
+    kind: EngineKind
+
+    @property
+    def footprint(self) -> int:
+        """Approximate bytes the engine's state holds (what a cache of games should count)."""
+        ...
 
     @property
     def opened(self) -> int:
@@ -75,7 +89,17 @@ class Engine(Protocol):
     def set_flag(self, row: int, col: int, flagged: bool) -> None: ...
 
     def open(self, row: int, col: int) -> CellChanges:
-        """Reveal a hidden unflagged cell; a zero floods to its numbered border."""
+        """Reveal a hidden unflagged cell; a zero floods to its numbered border.
+
+        Raises `EngineLimitError`, with nothing changed, when the flood is beyond the engine.
+        """
+        ...
+
+    def open_all(self, cells: list[tuple[int, int]]) -> list[CellChanges]:
+        """Open, in order, each of `cells` still hidden (an earlier flood may open a later one).
+
+        All or nothing: on `EngineLimitError` every cell opened so far is hidden again.
+        """
         ...
 
     def symbols(self, top: int, left: int, height: int, width: int, *, show_mines: bool) -> Symbols:
@@ -89,42 +113,6 @@ class Engine(Protocol):
     def three_bv(self) -> int:
         """The fewest left clicks that clear the board: openings plus isolated numbers."""
         ...
-
-
-class EngineKind(StrEnum):
-    """Which storage a game uses; `Game` picks one by board size unless told."""
-
-    DENSE = "dense"
-    SPARSE = "sparse"
-
-
-DENSE_CELL_LIMIT = 50_000_000
-"""Boards above this many cells use the sparse engine unless told otherwise."""
-
-
-def choose_engine(rows: int, cols: int, kind: EngineKind | str | None) -> Engine:
-    """Make the engine for a board: the named kind, or the one that fits its size."""
-    if kind is None:
-        kind = EngineKind.DENSE if rows * cols <= DENSE_CELL_LIMIT else EngineKind.SPARSE
-    try:
-        kind = EngineKind(kind)
-    except ValueError:
-        raise InvalidBoardError(
-            f"unknown engine {kind!r}; allowed: {', '.join(k.value for k in EngineKind)}"
-        ) from None
-    if kind is EngineKind.DENSE:
-        if rows * cols > DENSE_CELL_LIMIT:
-            raise InvalidBoardError(
-                f"a dense board holds at most {DENSE_CELL_LIMIT:,} cells; "
-                f"{rows}x{cols} needs engine='sparse'"
-            )
-        # Imported here because both engines import this module's types.
-        from mines.dense import DenseEngine
-
-        return DenseEngine(rows, cols)
-    from mines.sparse import SparseEngine
-
-    return SparseEngine(rows, cols)
 
 
 class PositionChanges:

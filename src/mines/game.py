@@ -5,12 +5,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 
 import numpy as np
 
 from mines.clock import Clock
-from mines.engine import CellChanges, CellState, Engine, EngineKind, PositionChanges, choose_engine
+from mines.engine import CellChanges, CellState, Engine, EngineKind, PositionChanges
+from mines.engine_choice import choose_engine
 from mines.errors import (
+    EngineLimitError,
     IllegalMoveError,
     InvalidBoardError,
     InvalidViewError,
@@ -39,6 +42,8 @@ StatusObserver = Callable[[GameStatus], None]
 
 VIEW_CELL_LIMIT = 10_000_000
 """A view of more cells than this must be asked for as a window."""
+_MOVE_BYTES = 200
+"""About what one logged move costs (a `TimedMove`, its `Move` and their numbers)."""
 
 
 def _positions(cells: Iterable[tuple[int, int]]) -> Positions:
@@ -51,6 +56,12 @@ class Game:
 
     Mines are placed at the first reveal by the placer, which is told where that
     click is. Every public method is serialised by a lock, so threads may share a game.
+
+    A move is all or nothing: it is applied and logged, or refused with `IllegalMoveError`
+    (`EngineLimitError` when the engine cannot do it) and the game is as it was. Observers
+    (`on_cells`, `on_status`) run after the move is settled and logged. If observers raise,
+    every observer still runs, then the first error is re-raised from the move's method
+    (with a note that the move was applied); the game stays consistent and later moves work.
     """
 
     def __init__(
@@ -151,6 +162,17 @@ class Game:
         return self._status
 
     @property
+    def engine_kind(self) -> EngineKind:
+        """Which engine holds the board: dense arrays, or the sparse engine for huge boards."""
+        return self._engine.kind
+
+    @property
+    def footprint(self) -> int:
+        """Approximate bytes of the game's state: its engine's cells or structure, and its log."""
+        with self._lock:
+            return self._engine.footprint + _MOVE_BYTES * len(self._moves)
+
+    @property
     def started(self) -> bool:
         """Whether the first reveal has happened (and so the mines are placed)."""
         return self._started
@@ -230,7 +252,10 @@ class Game:
     # --- observers ---------------------------------------------------------------------------
 
     def on_cells(self, callback: CellsObserver) -> Callable[[], None]:
-        """Call `callback` with the cells each move changes; returns an unsubscribe."""
+        """Call `callback` with the cells each move changes; returns an unsubscribe.
+
+        It runs once the move is settled and logged (see the class docstring for errors).
+        """
         self._cell_observers.append(callback)
         return lambda: self._cell_observers.remove(callback)
 
@@ -263,11 +288,17 @@ class Game:
             if state is CellState.REVEALED:
                 return self._status
             now = self._clock()
-            if not self._started:
+            first = not self._started
+            if first:
                 self._place_mines(row, col, now)
-            changes = self._engine.open(row, col)
-            self._log(MoveKind.OPEN, row, col, now)
-            self._settle([changes], self._engine.is_mine(row, col), now)
+            try:
+                changes = self._engine.open(row, col)
+            except EngineLimitError as refusal:
+                if first:  # as it was: no mines placed, no clock started
+                    self._engine = choose_engine(self.rows, self.cols, self._engine.kind)
+                    self._started = False
+                raise EngineLimitError(f"cannot reveal ({row}, {col}): {refusal}") from None
+            self._settle(MoveKind.OPEN, row, col, [changes], self._engine.is_mine(row, col), now)
             return self._status
 
     def toggle_flag(self, row: int, col: int) -> bool:
@@ -280,7 +311,7 @@ class Game:
             flagged = state is CellState.HIDDEN
             self._engine.set_flag(row, col, flagged)
             self._log(MoveKind.FLAG, row, col, self._clock())
-            self._notify_cells(PositionChanges(_positions([(row, col)])))
+            self._notify([PositionChanges(_positions([(row, col)]))], ended=False)
             return flagged
 
     def chord(self, row: int, col: int) -> GameStatus:
@@ -302,14 +333,12 @@ class Game:
             if not targets:
                 return self._status
             now = self._clock()
-            self._log(MoveKind.CHORD, row, col, now)
-            changes: list[CellChanges] = []
-            lost = False
-            for r, c in targets:
-                if engine.state(r, c) is CellState.HIDDEN:  # an earlier flood may have opened it
-                    changes.append(engine.open(r, c))
-                    lost = lost or engine.is_mine(r, c)
-            self._settle(changes, lost, now)
+            try:
+                changes = engine.open_all(targets)
+            except EngineLimitError as refusal:
+                raise EngineLimitError(f"cannot chord ({row}, {col}): {refusal}") from None
+            lost = any(engine.is_mine(r, c) for r, c in targets)
+            self._settle(MoveKind.CHORD, row, col, changes, lost, now)
             return self._status
 
     def record(self) -> GameRecord:
@@ -365,27 +394,53 @@ class Game:
         at = now - self._start_time if self._started else 0.0
         self._moves.append(TimedMove(Move(kind, row, col), at))
 
-    def _settle(self, changes: list[CellChanges], lost: bool, now: float) -> None:
-        for change in changes:
-            self._notify_cells(change)
+    def _settle(
+        self,
+        kind: MoveKind,
+        row: int,
+        col: int,
+        changes: list[CellChanges],
+        lost: bool,
+        now: float,
+    ) -> None:
+        """Log the move and decide the status, and only then tell the observers."""
+        self._log(kind, row, col, now)
         if lost:
-            shown = np.concatenate([self._engine.mines(), self._engine.flagged()])
+            changes = [
+                *changes,
+                PositionChanges(np.concatenate([self._engine.mines(), self._engine.flagged()])),
+            ]
             self._finish(GameStatus.LOST, now)
-            self._notify_cells(PositionChanges(shown))
         elif self._engine.opened == self._safe_cells:
             self._finish(GameStatus.WON, now)
-        else:
-            return
-        for callback in list(self._status_observers):
-            callback(self._status)
+        self._notify(changes, ended=self._status.is_over)
 
     def _finish(self, status: GameStatus, now: float) -> None:
         self._status = status
         self._end_time = now
 
-    def _notify_cells(self, changes: CellChanges) -> None:
-        for callback in list(self._cell_observers):
-            callback(changes)
+    def _notify(self, changes: list[CellChanges], *, ended: bool) -> None:
+        """Call every observer, even past one that raises; then re-raise the first error."""
+        errors: list[Exception] = []
+        calls: list[Callable[[], object]] = [
+            partial(callback, change)
+            for change in changes
+            for callback in list(self._cell_observers)
+        ]
+        if ended:
+            calls += [partial(callback, self._status) for callback in list(self._status_observers)]
+        for call in calls:
+            try:
+                call()
+            except Exception as error:  # re-raised below, once the others have run
+                errors.append(error)
+        if errors:
+            first = errors[0]
+            first.add_note(
+                f"the move was applied and logged before observers ran ({self._status.value}); "
+                f"{len(errors)} observer call(s) raised, this is the first"
+            )
+            raise first
 
     def __repr__(self) -> str:
         return (

@@ -10,6 +10,7 @@ import pytest
 from mines import (
     Cell,
     CellChanges,
+    EngineKind,
     FixedPlacer,
     Game,
     GameStatus,
@@ -18,6 +19,7 @@ from mines import (
     InvalidViewError,
     MinesError,
     MinesNotPlacedError,
+    MoveKind,
     RandomPlacer,
     ViewTooLargeError,
 )
@@ -300,6 +302,67 @@ def test_loss_notifies_the_cells_it_shows() -> None:
     game.on_cells(lambda change: seen.append(set(change)))
     game.reveal(0, 0)
     assert seen[-1] == {(0, 0), (2, 2), (1, 1)}
+
+
+class ObserverError(Exception):
+    pass
+
+
+def boom(_: object) -> None:
+    raise ObserverError("observer failed")
+
+
+def test_an_observer_that_raises_on_a_loss_leaves_the_game_lost() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    seen: list[object] = []
+    game.on_cells(boom)
+    game.on_cells(seen.append)  # a later observer still runs
+    game.on_status(seen.append)
+    with pytest.raises(ObserverError) as raised:
+        game.reveal(0, 0)
+    assert game.status is GameStatus.LOST
+    assert "applied" in "".join(raised.value.__notes__)
+    assert game.view().to_strings()[0][0] == "X"
+    assert game.record().moves[-1].move.kind is MoveKind.OPEN
+    assert seen[-1] is GameStatus.LOST
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        game.reveal(2, 2)
+
+
+def test_an_observer_that_raises_mid_game_leaves_later_moves_working() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    unsubscribe = game.on_cells(boom)
+    with pytest.raises(ObserverError):
+        game.reveal(0, 1)
+    assert game.view().to_strings() == ["H1H", "HHH", "HHH"]
+    assert len(game.record().moves) == 1
+    with pytest.raises(ObserverError):
+        game.toggle_flag(0, 0)
+    assert game.mines_left == 0
+    unsubscribe()
+    assert game.reveal(2, 2) is GameStatus.WON
+
+
+def test_status_observers_see_the_settled_game() -> None:
+    game = fixed(2, 2, [(0, 0)])
+    states: list[tuple[GameStatus, int]] = []
+    game.on_status(lambda status: states.append((game.status, len(game.record().moves))))
+    game.reveal(1, 1)
+    game.reveal(0, 1)
+    game.reveal(1, 0)
+    assert states == [(GameStatus.WON, 3)]
+
+
+def test_the_game_says_which_engine_it_runs_and_what_it_holds() -> None:
+    small = Game(9, 9, 10, seed=1)
+    assert small.engine_kind is EngineKind.DENSE
+    assert small.footprint >= 11 * 11
+    huge = Game(10_000, 10_000, 10, seed=1)
+    assert huge.engine_kind is EngineKind.SPARSE
+    before = huge.footprint
+    assert before < 10_000
+    huge.reveal(5000, 5000)
+    assert before < huge.footprint < 1_000_000
 
 
 def test_a_move_waits_for_the_move_under_way() -> None:

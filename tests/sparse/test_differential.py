@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mines import FixedPlacer, Game, IllegalMoveError, RandomPlacer
-from mines import engine as engine_module
+from mines import Cell, EngineKind, FixedPlacer, Game, IllegalMoveError, RandomPlacer, engine_choice
 from mines.engine import CellChanges
 from mines.sparse import engine as sparse_module
 
@@ -104,7 +103,7 @@ def flood_budget(budget: int) -> Iterator[None]:
 @contextmanager
 def sparse_by_default() -> Iterator[None]:
     """Games made without an engine argument (by replay, from_position) get the sparse engine."""
-    with patch.object(engine_module, "DENSE_CELL_LIMIT", 0):
+    with patch.object(engine_choice, "DENSE_CELL_LIMIT", 0):
         yield
 
 
@@ -204,7 +203,7 @@ def test_play_after_the_sea_opens(board: Board, data: st.DataObject, budget: int
         play_both(*games, moves)
         # Then take the safe flags off and open those cells, and a few more near the clusters.
         dense, sparse = games
-        flagged = [(int(r), int(c)) for r, c in dense._engine.flagged().tolist()]
+        flagged = [(r, c) for r, c, cell in dense.view().cells() if cell is Cell.FLAG]
         later = data.draw(st.lists(st.sampled_from(near), max_size=10))
         epilogue: list[Action] = []
         for cell in [cell for cell in flagged if cell not in mines] + later:
@@ -263,7 +262,7 @@ def test_positions_restore_the_same(board: Board, data: st.DataObject, budget: i
     dense = start()
     with sparse_by_default():
         sparse = start()
-    assert type(sparse._engine).__name__ == "SparseEngine"
+    assert sparse.engine_kind is EngineKind.SPARSE
     with flood_budget(budget):
         play_both(dense, sparse, moves)
 
@@ -291,4 +290,4 @@ def test_windows_match(board: Board, data: st.DataObject) -> None:
 @pytest.mark.parametrize("kind", ["dense", "sparse"])
 def test_engine_argument_picks_the_engine(kind: str) -> None:
     game = Game(9, 9, 10, seed=1, engine=kind)
-    assert type(game._engine).__name__ == f"{kind.capitalize()}Engine"
+    assert game.engine_kind is EngineKind(kind)

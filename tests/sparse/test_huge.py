@@ -7,7 +7,15 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 
-from mines import EngineLimitError, FixedPlacer, Game, GameStatus, ViewTooLargeError
+from mines import (
+    EngineKind,
+    EngineLimitError,
+    FixedPlacer,
+    Game,
+    GameStatus,
+    MoveKind,
+    ViewTooLargeError,
+)
 from mines.engine import CellChanges
 from mines.record import GameRecord
 from mines.replay import replay
@@ -33,7 +41,7 @@ def counts_around(layout: set[tuple[int, int]], row: int, col: int) -> int:
 
 def test_a_huge_board_gets_the_sparse_engine_and_refuses_a_full_view() -> None:
     game = huge_game()
-    assert isinstance(game._engine, SparseEngine)
+    assert game.engine_kind is EngineKind.SPARSE
     with pytest.raises(ViewTooLargeError, match=r"ask for a window"):
         game.view()
     assert game.view(SIDE - 3, SIDE - 4, 3, 4).to_strings() == ["HHHH"] * 3
@@ -67,7 +75,7 @@ def test_numbers_around_a_mine_and_a_chord_on_them() -> None:
     game = huge_game()
     game.toggle_flag(0, 0)  # keeps the game from being won by the first flood
     game.reveal(SIDE // 2, SIDE // 2)
-    layout = {(int(r), int(c)) for r, c in game._engine.mines().tolist()}
+    layout = set(game.record().layout or ())
     row, col = max(layout)
     top, left = row - 2, col - 2
     expected = [
@@ -89,7 +97,7 @@ def test_a_huge_game_replays_from_its_record() -> None:
         game.play(move)
     record = GameRecord.from_json(game.record().to_json())
     again = replay(record)
-    assert isinstance(again._engine, SparseEngine)
+    assert again.engine_kind is EngineKind.SPARSE
     assert again.record().to_dict() == game.record().to_dict()
     for top, left in ((0, 0), (SIDE - 10, SIDE - 10), (400_000, 399_995)):
         assert again.view(top, left, 10, 10) == game.view(top, left, 10, 10)
@@ -136,6 +144,33 @@ def test_a_flood_too_big_to_squeeze_is_refused_with_a_reason() -> None:
         game.reveal(1, 0)
 
 
+def test_a_refused_first_reveal_leaves_the_game_unstarted() -> None:
+    game = Game(3, 30_000_000, 1, placer=FixedPlacer([(1, 1000)]))
+    with patch.object(compressed, "SQUEEZED_LIMIT", 2), pytest.raises(EngineLimitError):
+        game.reveal(1, 0)
+    assert not game.started
+    assert game.record().moves == ()
+    assert game.reveal(1, 0) is GameStatus.IN_PROGRESS
+
+
+def test_a_chord_refused_midway_is_not_applied_at_all() -> None:
+    """The chord's first target is a number that opens; its second floods and is refused."""
+    game = Game(3, 30_000_000, 1, placer=FixedPlacer([(1, 1000)]), clock=lambda: 0.0)
+    game.toggle_flag(1, 1000)
+    game.reveal(0, 1001)
+    before = (game.view(0, 997, 3, 8), game.record())
+    with (
+        patch.object(compressed, "SQUEEZED_LIMIT", 2),
+        pytest.raises(EngineLimitError, match=r"cannot chord \(0, 1001\): .*edge to edge"),
+    ):
+        game.chord(0, 1001)
+    assert (game.view(0, 997, 3, 8), game.record()) == before
+    assert game.view(0, 1000, 1, 1).to_strings() == ["H"]
+    game.chord(0, 1001)
+    assert game.view(0, 999, 3, 5).to_strings() == ["H1100", "HF100", "HH100"]
+    assert game.record().moves[-1].move.kind is MoveKind.CHORD
+
+
 def test_a_large_board_matches_the_dense_engine() -> None:
     """Thousands of clusters on 4 million cells, the sparse labelling against dense floods."""
     rng = np.random.default_rng(5)
@@ -157,5 +192,5 @@ def test_a_large_board_matches_the_dense_engine() -> None:
     assert engine_of(sparse).sea_open
     assert sparse.three_bv == dense.three_bv
     assert sparse.status is dense.status
-    assert sparse._engine.opened == dense._engine.opened
+    assert sparse.view().to_strings() == dense.view().to_strings()
     assert sparse.view().to_strings() == dense.view().to_strings()

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mines.clock import PinnedClock
-from mines.engine import DENSE_CELL_LIMIT, CellChanges
+from mines.engine import CellChanges
+from mines.engine_choice import DENSE_CELL_LIMIT
 from mines.errors import GameInProgressError, IllegalMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import numpy.typing as npt
 
-from mines.engine import CellChanges, CellState, PositionChanges, Symbols
+from mines.engine import CellChanges, CellState, EngineKind, PositionChanges, Symbols
+from mines.errors import EngineLimitError
 from mines.placement import Positions
 from mines.sparse.blocks import Blocks
 from mines.sparse.cells import EMPTY, CellSet, Flat, contains, in_window, neighbours, union
@@ -13,6 +16,9 @@ from mines.sparse.changes import BlockChanges, ComplementChanges
 from mines.sparse.compressed import SqueezedBoard
 from mines.sparse.pockets import find_pockets
 from mines.symbols import Cell
+
+_INT_BYTES = 32
+"""About what one Python int past the small-int cache costs, for `footprint`."""
 
 FLOOD_BUDGET = 2048
 """Cells a cell-by-cell flood may open before it is redone as a flood of the open sea."""
@@ -33,6 +39,8 @@ class SparseEngine:
     a flood adds the region it opens as blocks (`_blocks`) instead.
     """
 
+    kind = EngineKind.SPARSE
+
     def __init__(self, rows: int, cols: int):
         self.rows = rows
         self.cols = cols
@@ -49,6 +57,8 @@ class SparseEngine:
         self._inverted = False
         self._blocks = Blocks.empty()
         self._opened = 0
+        # While `open_all` runs: each in-place change to a revealed set, so it can be undone.
+        self._journal: list[tuple[CellSet, bool, list[int]]] | None = None
 
     @property
     def opened(self) -> int:
@@ -57,6 +67,25 @@ class SparseEngine:
     @property
     def flags(self) -> int:
         return len(self._flagged)
+
+    @property
+    def footprint(self) -> int:
+        arrays = (
+            self._mines,
+            self._mine_cells,
+            self._count_cells,
+            self._count_values,
+            self._numbered,
+            self._blocks.top,
+            self._blocks.left,
+            self._blocks.bottom,
+            self._blocks.right,
+        )
+        # A set or dict holds its table plus one int object (32 bytes) per member.
+        tables = (self._mine_set, self._counts, self._flagged.members, self._marked.members)
+        return sum(int(a.nbytes) for a in arrays) + sum(
+            sys.getsizeof(t) + _INT_BYTES * len(t) for t in tables
+        )
 
     @property
     def sea_open(self) -> bool:
@@ -100,6 +129,8 @@ class SparseEngine:
         return bool(len(self._blocks)) and self._blocks.contains(*divmod(cell, self.cols))
 
     def _mark_revealed(self, cells: list[int]) -> None:
+        if self._journal is not None:
+            self._journal.append((self._marked, self._inverted, cells))
         if self._inverted:
             self._marked.difference_update(cells)
         else:
@@ -136,6 +167,23 @@ class SparseEngine:
         if walked is None:
             return self._flood_sea(cell)
         return self._open_cells(walked)
+
+    def open_all(self, cells: list[tuple[int, int]]) -> list[CellChanges]:
+        saved = (self._marked, self._inverted, self._blocks, self._opened)
+        self._journal = []
+        try:
+            return [self.open(r, c) for r, c in cells if self.state(r, c) is CellState.HIDDEN]
+        except EngineLimitError:
+            # Undo the opens before the refused one: in-place changes last first, then the rest.
+            for marked, inverted, touched in reversed(self._journal):
+                if inverted:
+                    marked.update(touched)
+                else:
+                    marked.difference_update(touched)
+            self._marked, self._inverted, self._blocks, self._opened = saved
+            raise
+        finally:
+            self._journal = None
 
     def _walk(self, start: int) -> list[int] | None:
         """Flood cell by cell from a zero: the cells it opens, or None past the budget.
@@ -207,7 +255,7 @@ class SparseEngine:
         region = board.region(label)
         border = hidden_numbers[board.next_to(label, hidden_numbers)]
         self._blocks = self._blocks.join(region)
-        self._marked.update(border.tolist())
+        self._mark_revealed(border.tolist())
         self._opened += region.area + int(border.size)
         return BlockChanges(region, border, self.cols)
 

@@ -1,0 +1,233 @@
+"""The import graph of `src/mines`: no cycles, and every import points down a layer.
+
+The layers, lowest first:
+
+- core: `mines` itself, its top-level modules and `mines.sparse` (no I/O, no UI);
+- solver: `mines.solver`, which may import the core;
+- front ends: `mines.cli`, `mines.tui`, `mines.server`, `mines.gym`, `mines.compat`, which
+  may import the core and the solver.
+
+A layer never imports one above it (the core finds the solver's "noguess" rule through an
+entry point, not an import). Front ends do not import each other, with one exception:
+`mines.cli` is the command line, the one front end that starts the others (`mines play`
+opens the terminal game, `mines serve` the server), so it may import any front end; no
+front end imports `mines.cli`. Every import counts, including those inside functions and
+under `TYPE_CHECKING`: a deferred import is still a dependency.
+
+`KNOWN_CYCLES` lists the cycles that others are still taking apart; whoever breaks one
+removes its entry in the same commit, and the test fails on an entry that is no longer
+a cycle, so the list can only shrink.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parent.parent / "src"
+CORE, SOLVER = "core", "solver"
+FRONT_ENDS = ("cli", "tui", "server", "gym", "compat")
+LAUNCHER = "cli"
+"""The front end allowed to import the others (it starts them)."""
+
+KNOWN_CYCLES: dict[str, frozenset[str]] = {
+    "cli/play opens the terminal game, whose replay command imports cli/play (issue 21)": (
+        frozenset({"mines.cli", "mines.tui"})
+    ),
+}
+"""Each known cycle by the modules (or packages) it must contain; an entry matches the
+strongly connected component that contains all of them (it may hold more)."""
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SOURCE).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def all_modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted((SOURCE / "mines").rglob("*.py"))}
+
+
+def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The modules of the tree that `name` imports anywhere in its file."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            # `from package import module` depends on the module; otherwise on the package.
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                for alias in node.names
+            ]
+        else:
+            continue
+        for target in targets:
+            # `import mines.solver.bot` names the deepest module of the tree it reaches.
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = all_modules()
+    return {name: imports_of(name, path, modules) for name, path in modules.items()}
+
+
+def layer(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) > 1 and parts[1] == "solver":
+        return SOLVER
+    if len(parts) > 1 and parts[1] in FRONT_ENDS:
+        return parts[1]
+    return CORE
+
+
+def package(module: str) -> str:
+    """The unit of the package graph: a subpackage of `mines` as a whole, or a core module."""
+    parts = module.split(".")
+    return module if len(parts) < 2 or module in TOP_LEVEL else ".".join(parts[:2])
+
+
+TOP_LEVEL = frozenset(
+    f"mines.{path.stem}" for path in (SOURCE / "mines").glob("*.py") if path.stem != "__init__"
+)
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    packages: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        here = package(source)
+        packages.setdefault(here, set()).update(package(t) for t in targets)
+        packages[here].discard(here)
+    return packages
+
+
+def cycles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """Cycles between modules, and between packages (two packages that import each other)."""
+    return strongly_connected(graph) + strongly_connected(package_graph(graph))
+
+
+def known(component: set[str]) -> bool:
+    return any(members <= component for members in KNOWN_CYCLES.values())
+
+
+def rank(module: str) -> int:
+    kind = layer(module)
+    return 0 if kind == CORE else 1 if kind == SOLVER else 2
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
+    """Tarjan's algorithm, iterative: every component of more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    components: list[set[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph[nxt]))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.add(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        components.append(component)
+    return components
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    wrong = []
+    for source, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            here, there = layer(source), layer(target)
+            if rank(target) > rank(source):
+                wrong.append(f"{source} ({here}) imports {target} ({there}), a layer above it")
+            elif here != there and rank(source) == rank(target) == 2 and here != LAUNCHER:
+                if known({package(source), package(target)}):
+                    continue  # a known cycle, reported (and allowed) by the cycle test
+                wrong.append(f"front end {source} imports {target} of the front end {there}")
+    return wrong
+
+
+def test_the_graph_sees_the_imports() -> None:
+    graph = import_graph()
+    assert "mines.engine" in graph["mines.dense"]
+    assert "mines.game" in graph["mines"]
+    assert "mines.solver.analysis" in graph["mines.solver.noguess"]
+    assert layer("mines.sparse.engine") == CORE
+    assert layer("mines.solver.bot") == SOLVER
+    assert layer("mines.server.app") == "server"
+
+
+def test_no_import_points_up_a_layer() -> None:
+    assert upward_imports(import_graph()) == []
+
+
+def test_no_import_cycles_but_the_known_ones() -> None:
+    components = cycles(import_graph())
+    unknown = [sorted(component) for component in components if not known(component)]
+    assert unknown == [], f"import cycles: {unknown}"
+    stale = [
+        reason
+        for reason, members in KNOWN_CYCLES.items()
+        if not any(members <= component for component in components)
+    ]
+    assert stale == [], f"no longer cycles, remove them from KNOWN_CYCLES: {stale}"
+
+
+@pytest.mark.parametrize(
+    ("graph", "complaint"),
+    [
+        ({"mines.engine": {"mines.dense"}, "mines.dense": {"mines.engine"}}, "cycle"),
+        ({"mines.game": {"mines.solver.bot"}, "mines.solver.bot": set()}, "up"),
+        ({"mines.tui.app": {"mines.server.app"}, "mines.server.app": set()}, "across"),
+    ],
+)
+def test_the_checks_catch_what_they_look_for(graph: dict[str, set[str]], complaint: str) -> None:
+    if complaint == "cycle":
+        assert cycles(graph) == [{"mines.engine", "mines.dense"}] * 2
+        across = {
+            "mines.tui.a": {"mines.gym.b"},
+            "mines.gym.b": {"mines.tui.c"},
+            "mines.tui.c": set(),
+        }
+        assert cycles(across) == [{"mines.tui", "mines.gym"}]
+    else:
+        assert upward_imports(graph) != []
+    assert upward_imports({"mines.cli.main": {"mines.tui.app"}, "mines.tui.app": set()}) == []
