@@ -8,6 +8,8 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from mines.server.storage import Storage, StorageError
 
+MAX_BUSY_TIMEOUT = 60.0
+
 
 def default_database(data_dir: Path | None = None) -> str:
     """The SQLite file in the data folder: $MINES_DATA, else ~/.local/share/mines."""
@@ -18,18 +20,27 @@ def default_database(data_dir: Path | None = None) -> str:
 
 
 def open_storage(url: str) -> Storage:
-    """The storage a URL names: `sqlite:///path/to/file[?synchronous=full]` or
+    """The storage a URL names: `sqlite:///path/to/file[?synchronous=full&busy_timeout=5]` or
     `postgresql://...[?schema=name]`."""
     parts = urlsplit(url)
     query = parse_qs(parts.query)
     if parts.scheme == "sqlite":
-        from mines.server.sqlite import SqliteStorage
+        from mines.server.sqlite import BUSY_TIMEOUT, SqliteStorage
 
         path = parts.path if parts.netloc == "" else f"{parts.netloc}{parts.path}"
         if not path or path == "/":
             raise StorageError(f"a SQLite URL needs a file: sqlite:///path/to/file, got {url!r}")
         synchronous = query.get("synchronous", ["normal"])[0]
-        return SqliteStorage(Path(path), synchronous=synchronous)
+        busy = query.get("busy_timeout", [str(BUSY_TIMEOUT)])[0]
+        try:
+            busy_timeout = float(busy)
+        except ValueError:
+            busy_timeout = -1.0
+        if not 0 <= busy_timeout <= MAX_BUSY_TIMEOUT:
+            raise StorageError(
+                f"busy_timeout is in seconds, from 0 to {MAX_BUSY_TIMEOUT:.0f}; got {busy!r}"
+            )
+        return SqliteStorage(Path(path), synchronous=synchronous, busy_timeout=busy_timeout)
     if parts.scheme in {"postgresql", "postgres"}:
         from mines.server.postgres import PostgresStorage
 

@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 ID_ECHO = 16
 """How much of a client's game ID an answer repeats: a real ID is 16 hex digits."""
+STORAGE_RETRY_AFTER = 5
+"""Seconds a client is asked to wait after the database failed (it may be restarting)."""
 ERRORS_SHOWN = 5
 """Validation answers list this many problems and count the rest."""
 
@@ -157,6 +159,8 @@ def install_handlers(app: FastAPI) -> None:
         headers = None
         if isinstance(exc, RetryLaterError):
             headers = {"Retry-After": str(exc.retry_after)}
+        elif isinstance(exc, StorageError):
+            headers = {"Retry-After": str(STORAGE_RETRY_AFTER)}
         return error(status, code, str(exc), headers)
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:

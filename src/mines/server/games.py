@@ -49,6 +49,7 @@ from mines.server.storage import (
     GameRow,
     MoveWrite,
     Result,
+    StaleGameError,
     Storage,
     StorageError,
     StoredMove,
@@ -56,6 +57,9 @@ from mines.server.storage import (
 from mines.symbols import Cell, GameStatus
 
 NO_GUESS_RULE = "noguess"
+STALE_RETRIES = 50
+"""How often a move is worked out again when other processes keep moving in the same game
+(each round one of them stores its move, so all make progress)."""
 SEED_LIMIT = 2**63 - 1
 """Seeds are stored as 64-bit signed integers."""
 
@@ -215,52 +219,67 @@ class GameService:
         *,
         watched: bool = False,
     ) -> MoveResult:
-        """Apply one move under the game's lock and store it before answering.
+        """Apply one move and store it before answering; one move at a time per game.
+
+        Only the game's own lock is held while the move is worked out (placement, flood,
+        view): other games never wait for it. Storage is touched in two short transactions,
+        a read and the write; when another process stored a move in between, the game is
+        rebuilt from storage and the move tried again.
 
         With `watched`, the result also carries the message for the game's WebSocket watchers.
         """
-        row, col = cell
         if not token:
             raise NotAuthenticatedError(MISSING_TOKEN)  # before anything, even an unknown game
-        try:
-            with self.storage.locked(game_id) as locked:
-                if locked is None:
-                    raise GameNotFoundError.of(game_id)
-                check_token(token, locked.row.token_hash)
-                stored = locked.row
-                if not (0 <= row < stored.rows and 0 <= col < stored.cols):
-                    raise InvalidRequestError(
-                        f"({row}, {col}) is outside the {stored.rows}x{stored.cols} board "
-                        f"(rows 0..{stored.rows - 1}, cols 0..{stored.cols - 1})"
-                    )
-                box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
-                live = self._live(stored)
-                with live.lock:
-                    self._catch_up(live, locked.moves_after(live.version))
-                    game, move = live.game, Move(kind, row, col)
-                    was_started, now = game.started, self._wall()
-                    with live.clock.pinned_at(now):
-                        _play(game, move)
-                    changes = list(live.changes)
-                    live.changes.clear()
-                    # The game logs a move exactly when it changes a cell; no-ops are not stored.
-                    if changes:
-                        locked.write(self._write(stored, live, move, now, was_started))
-                        live.version += 1
-                    view = game.view(*box)
-                    changed, complete = changed_cells(view, changes, self.settings.changed_limit)
-                    return MoveResult(
-                        view_json(view, game.elapsed),
-                        changed,
-                        complete,
-                        self._broadcast(live, move, changes) if changes and watched else None,
-                    )
-        except BaseException as error:
-            # Refused moves leave the game as it was; after any other failure the stored game
-            # is the truth, and the next request rebuilds it from there.
-            if isinstance(error, StorageError) or not isinstance(error, MinesError):
+        for _ in range(STALE_RETRIES):
+            try:
+                return self._move_once(game_id, token, Move(kind, *cell), window, watched)
+            except StaleGameError:
                 self._cache.drop(game_id)
-            raise
+            except BaseException as error:
+                # Refused moves leave the game as it was; after any other failure the stored
+                # game is the truth, and the next request rebuilds it from there.
+                if isinstance(error, StorageError) or not isinstance(error, MinesError):
+                    self._cache.drop(game_id)
+                raise
+        raise StorageError(
+            f"game {game_id} was moved in by other server processes {STALE_RETRIES} times "
+            "while this move was worked out; try it again"
+        )
+
+    def _move_once(
+        self, game_id: str, token: str, move: Move, window: Window, watched: bool
+    ) -> MoveResult:
+        stored = self._load(game_id)
+        check_token(token, stored.token_hash)
+        row, col = move.row, move.col
+        if not (0 <= row < stored.rows and 0 <= col < stored.cols):
+            raise InvalidRequestError(
+                f"({row}, {col}) is outside the {stored.rows}x{stored.cols} board "
+                f"(rows 0..{stored.rows - 1}, cols 0..{stored.cols - 1})"
+            )
+        box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
+        live = self._live(stored)
+        with live.lock:
+            if live.version < stored.version:
+                self._catch_up(live, self.storage.moves_after(game_id, live.version))
+            game = live.game
+            was_started, now = game.started, self._wall()
+            with live.clock.pinned_at(now):
+                _play(game, move)
+            changes = list(live.changes)
+            live.changes.clear()
+            # The game logs a move exactly when it changes a cell; no-ops are not stored.
+            if changes:
+                self.storage.append(game_id, self._write(stored, live, move, now, was_started))
+                live.version += 1
+            view = game.view(*box)
+            changed, complete = changed_cells(view, changes, self.settings.changed_limit)
+            return MoveResult(
+                view_json(view, game.elapsed),
+                changed,
+                complete,
+                self._broadcast(live, move, changes) if changes and watched else None,
+            )
 
     def check_access(self, game_id: str, token: str) -> None:
         """Raise unless the game exists and `token` is its token (nothing else is read)."""

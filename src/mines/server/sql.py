@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from mines.server.storage import GameRow, MoveWrite, Result, StorageError, StoredMove
+from mines.server.storage import (
+    GameRow,
+    MoveWrite,
+    Result,
+    StaleGameError,
+    StorageError,
+    StoredMove,
+)
 
 SCHEMA_V1 = (
     """CREATE TABLE IF NOT EXISTS games (
@@ -70,6 +77,10 @@ WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 """One entry per name (its best time), assisted games left out, best first."""
 
 
+LANDED_CHECKS = 3
+"""Tries at reading whether a move whose commit failed was stored after all."""
+
+
 class Cursor(Protocol):
     """The part of a DB-API cursor that both sqlite3 and psycopg provide."""
 
@@ -102,48 +113,6 @@ def game_row(values: Sequence[Any]) -> GameRow:
         version=int(version),
         assisted=bool(assisted),
     )
-
-
-class SqlLockedGame:
-    """A game row read under its lock, written back in the same transaction."""
-
-    def __init__(self, storage: SqlStorage, cursor: Cursor, row: GameRow):
-        self._storage = storage
-        self._cursor = cursor
-        self.row = row
-
-    def moves_after(self, version: int) -> list[StoredMove]:
-        return self._storage.read_moves(self._cursor, self.row.id, version)
-
-    def write(self, change: MoveWrite) -> None:
-        q, cursor, move = self._storage.sql, self._cursor, change.move
-        cursor.execute(
-            q("INSERT INTO moves (game_id, seq, move, at) VALUES (?, ?, ?, ?)"),
-            (self.row.id, move.seq, move.move, move.at),
-        )
-        cursor.execute(
-            q(
-                "UPDATE games SET version = ?, status = ?, layout = COALESCE(?, layout) "
-                "WHERE id = ?"
-            ),
-            (move.seq, change.status, change.layout, self.row.id),
-        )
-        if (result := change.result) is not None:
-            cursor.execute(
-                q(
-                    "INSERT INTO results (game_id, preset, no_guess, player, time, finished_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)"
-                ),
-                (
-                    result.game_id,
-                    result.preset,
-                    result.no_guess,
-                    result.player,
-                    result.time,
-                    result.finished_at,
-                ),
-            )
-        self._storage.announce(cursor, self.row.id)
 
 
 class SqlStorage(ABC):
@@ -234,11 +203,64 @@ class SqlStorage(ABC):
         with self.transaction(write=False) as cursor:
             return self.read_moves(cursor, game_id, version)
 
-    @contextmanager
-    def locked(self, game_id: str) -> Iterator[SqlLockedGame | None]:
-        with self.transaction(write=True) as cursor:
-            row = self._select_game(cursor, game_id, self.lock_clause)
-            yield None if row is None else SqlLockedGame(self, cursor, row)
+    def append(self, game_id: str, change: MoveWrite) -> None:
+        try:
+            with self.transaction(write=True) as cursor:
+                self._append(cursor, game_id, change)
+        except StorageError:
+            # The connection may have failed after the commit reached the database: then
+            # the move is stored, and the answer says so rather than a 503 for a done move.
+            if not self._landed(game_id, change.move):
+                raise
+
+    def _append(self, cursor: Cursor, game_id: str, change: MoveWrite) -> None:
+        q, move = self.sql, change.move
+        cursor.execute(q(f"SELECT version FROM games WHERE id = ?{self.lock_clause}"), (game_id,))
+        found = cursor.fetchone()
+        if found is None or int(found[0]) != move.seq - 1:
+            raise StaleGameError(f"game {game_id} has moved on since this move was computed")
+        cursor.execute(
+            q("INSERT INTO moves (game_id, seq, move, at) VALUES (?, ?, ?, ?)"),
+            (game_id, move.seq, move.move, move.at),
+        )
+        cursor.execute(
+            q(
+                "UPDATE games SET version = ?, status = ?, layout = COALESCE(?, layout) "
+                "WHERE id = ?"
+            ),
+            (move.seq, change.status, change.layout, game_id),
+        )
+        if (result := change.result) is not None:
+            cursor.execute(
+                q(
+                    "INSERT INTO results (game_id, preset, no_guess, player, time, finished_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)"
+                ),
+                (
+                    result.game_id,
+                    result.preset,
+                    result.no_guess,
+                    result.player,
+                    result.time,
+                    result.finished_at,
+                ),
+            )
+        self.announce(cursor, game_id)
+
+    def _landed(self, game_id: str, move: StoredMove) -> bool:
+        """Whether exactly this move is stored (after a failure whose outcome is unknown)."""
+        for _ in range(LANDED_CHECKS):
+            try:
+                with self.transaction(write=False) as cursor:
+                    cursor.execute(
+                        self.sql("SELECT move, at FROM moves WHERE game_id = ? AND seq = ?"),
+                        (game_id, move.seq),
+                    )
+                    found = cursor.fetchone()
+            except StorageError:
+                continue
+            return found is not None and (found[0], float(found[1])) == (move.move, move.at)
+        return False
 
     def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
         with self.transaction(write=False) as cursor:

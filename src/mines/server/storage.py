@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -63,7 +62,7 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class MoveWrite:
-    """What one move changes in storage, written in the transaction that holds the game's lock."""
+    """What one move changes in storage, written in one short transaction."""
 
     move: StoredMove
     status: str
@@ -71,14 +70,9 @@ class MoveWrite:
     result: Result | None
 
 
-class LockedGame(Protocol):
-    """A game row held under its lock until the transaction ends."""
-
-    row: GameRow
-
-    def moves_after(self, version: int) -> list[StoredMove]: ...
-
-    def write(self, change: MoveWrite) -> None: ...
+class StaleGameError(MinesError):
+    """The game has moves stored since the version a move was computed on (another process
+    moved in it): the move is not stored, and the caller rebuilds the game and tries again."""
 
 
 class Storage(Protocol):
@@ -90,8 +84,12 @@ class Storage(Protocol):
 
     def moves_after(self, game_id: str, version: int) -> list[StoredMove]: ...
 
-    def locked(self, game_id: str) -> AbstractContextManager[LockedGame | None]:
-        """Lock one game's row (others wait) and commit on a clean exit, roll back on error."""
+    def append(self, game_id: str, change: MoveWrite) -> None:
+        """Store one move in a short transaction that locks only this game's row.
+
+        Raises `StaleGameError` (and stores nothing) unless the game's stored version is the
+        one just before `change.move.seq`.
+        """
         ...
 
     def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
