@@ -1,6 +1,23 @@
-"""PASS/FAIL lines for benchmark targets, and the exit code they add up to."""
+"""What every benchmark shares: CPU-time measurements and the PASS/FAIL lines of its targets."""
 
 from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+
+
+def cpu_seconds(task: Callable[[], object]) -> float:
+    """CPU seconds of one run of `task`: time spent waiting for a core is not counted."""
+    gc.collect()
+    start = time.process_time()
+    task()
+    return time.process_time() - start
+
+
+def best_of(repeats: int, task: Callable[[], object]) -> float:
+    """The least CPU time of several runs: the run least disturbed by what else the machine does."""
+    return min(cpu_seconds(task) for _ in range(repeats))
 
 
 class Checks:

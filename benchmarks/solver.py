@@ -1,10 +1,11 @@
-"""Solver benchmark: bot speed and no-guess generation against the issue's targets.
+"""Solver benchmark: counting, bot speed and no-guess generation against their targets.
 
-Run with `python benchmarks/solver.py` (under `nice` on a shared machine). The counting
-case is a ratio against cell-by-cell enumeration measured in the same run; the bot and the
-generator are held to the issue's absolute targets: at least 10 Expert games per CPU
-second, no-guess Expert boards in a median of 100 ms with a 99th percentile under 1 s.
-Win rates need many more games than a benchmark run: use `mines bench solver`.
+Run with `./dev bench solver [--games N] [--boards N]` (under `nice` on a shared machine).
+The counting case is a ratio of CPU times against cell-by-cell enumeration measured in
+the same run (the best of 5 runs against one); the bot must play at least 10 Expert games
+per CPU second over N games (200 by default); no-guess Expert boards must come in a
+median of 100 ms with a 99th percentile under 1 s (wall clock) over N boards (100).
+Win rates need many more games than a benchmark run: use `./dev bench winrate`.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ def timed(action: Callable[[], object]) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--games", type=int, default=200, help="Expert games for the bot speed")
     parser.add_argument("--boards", type=int, default=100, help="no-guess Expert boards")
     args = parser.parse_args()

@@ -19,6 +19,7 @@ from mines.placement import (
     FirstClick,
     FixedPlacer,
     MinePlacer,
+    PlacementRule,
     RandomPlacer,
     placer_for_rule,
     register_rule,
@@ -26,7 +27,8 @@ from mines.placement import (
 from mines.presets import PRESETS, Preset
 from mines.record import GameRecord, TimedMove
 from mines.replay import replay, replay_steps
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.view import BoardView
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
     "MinesNotPlacedError",
     "Move",
     "MoveKind",
+    "PlacementRule",
     "Preset",
     "RandomPlacer",
     "TimedMove",

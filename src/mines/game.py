@@ -34,7 +34,7 @@ from mines.placement import (
 from mines.placement import neighbourhood as block_around
 from mines.presets import preset
 from mines.record import GameRecord, TimedMove
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.view import BoardView
 
 CellsObserver = Callable[[CellChanges], None]
@@ -44,6 +44,20 @@ VIEW_CELL_LIMIT = 10_000_000
 """A view of more cells than this must be asked for as a window."""
 _MOVE_BYTES = 200
 """About what one logged move costs (a `TimedMove`, its `Move` and their numbers)."""
+
+
+def chord_targets(
+    number: int,
+    around: Iterable[tuple[int, int]],
+    marked: set[tuple[int, int]],
+    hidden: set[tuple[int, int]],
+) -> list[tuple[int, int]]:
+    """The cells a chord on a number opens: its hidden, unmarked neighbours, once as many of
+    its neighbours are marked as the number says; none otherwise."""
+    around = list(around)
+    if sum(cell in marked for cell in around) != number:
+        return []
+    return [cell for cell in around if cell in hidden and cell not in marked]
 
 
 def _positions(cells: Iterable[tuple[int, int]]) -> Positions:
@@ -324,12 +338,10 @@ class Game:
             around = [
                 cell for cell in block_around(self.rows, self.cols, row, col) if cell != (row, col)
             ]
-            states = [engine.state(r, c) for r, c in around]
-            if states.count(CellState.FLAGGED) != engine.count(row, col):
-                return self._status
-            targets = [
-                cell for cell, s in zip(around, states, strict=True) if s is CellState.HIDDEN
-            ]
+            states = {cell: engine.state(*cell) for cell in around}
+            flagged = {cell for cell, s in states.items() if s is CellState.FLAGGED}
+            hidden = {cell for cell, s in states.items() if s is CellState.HIDDEN}
+            targets = chord_targets(engine.count(row, col), around, flagged, hidden)
             if not targets:
                 return self._status
             now = self._clock()

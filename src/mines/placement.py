@@ -36,14 +36,33 @@ class MinePlacer(Protocol):
         ...
 
 
-class FirstClick(StrEnum):
-    """What the first reveal is promised by `RandomPlacer`."""
+class PlacementRule(StrEnum):
+    """The placement rules this package ships, by the names game IDs and records carry.
+
+    Other packages may register more (see `register_rule`); a rule's name is a plain string
+    in `MinePlacer.rule`, and these members compare equal to theirs.
+    """
 
     OPENING = "opening"
-    """The first click and its neighbours are mine-free, so it opens an area (when they fit)."""
+    """Random, and the first click opens an area (`RandomPlacer`, `FirstClick.OPENING`)."""
     SAFE = "safe"
-    """Only the first click is mine-free."""
+    """Random, and only the first click is mine-free (`FirstClick.SAFE`)."""
     ANY = "any"
+    """Random, with no promise for the first click (`FirstClick.ANY`)."""
+    NOGUESS = "noguess"
+    """A board logic alone clears from the first click (`mines.solver.NoGuessPlacer`)."""
+    FIXED = "fixed"
+    """A layout given in full (`FixedPlacer`); it has no seed, so no game ID."""
+
+
+class FirstClick(StrEnum):
+    """What the first reveal is promised by `RandomPlacer`: the rule it reports, too."""
+
+    OPENING = PlacementRule.OPENING.value
+    """The first click and its neighbours are mine-free, so it opens an area (when they fit)."""
+    SAFE = PlacementRule.SAFE.value
+    """Only the first click is mine-free."""
+    ANY = PlacementRule.ANY.value
     """No promise: the first click may be a mine."""
 
 
@@ -140,7 +159,7 @@ class FixedPlacer:
 
     @property
     def rule(self) -> str:
-        return "fixed"
+        return PlacementRule.FIXED.value
 
     @property
     def seed(self) -> int | None:
@@ -196,7 +215,7 @@ def register_rule(name: str, factory: PlacerFactory) -> None:
 
 
 RULE_ENTRY_POINTS = "mines.rules"
-"""Packages name their rules in this entry-point group (the solver names "noguess"), so the
+"""Packages name their rules in this entry-point group (the solver names `noguess`), so the
 core finds them when asked without importing the layers above it."""
 
 

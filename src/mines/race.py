@@ -9,12 +9,13 @@ from enum import StrEnum
 
 import numpy as np
 
-from mines.clock import Clock
+from mines.clock import Clock, PinnedClock
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
-from mines.game import Game
-from mines.placement import FirstClick, FixedPlacer, neighbourhood, placer_for_rule
-from mines.symbols import Cell, GameStatus
+from mines.game import Game, chord_targets
+from mines.placement import FixedPlacer, PlacementRule, neighbourhood, placer_for_rule
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.view import BoardView
 
 PublicCell = tuple[int, int, str, int]
@@ -62,6 +63,29 @@ class EventKind(StrEnum):
     MINE = "mine"
     """A player revealed a mine: it is shown, and the player is out or frozen."""
     OVER = "over"
+
+
+class RaceAction(StrEnum):
+    """What a move of a race's log does: the lobby's joins and start, then the players' moves."""
+
+    JOIN = "join"
+    START = "start"
+    OPEN = "open"
+    FLAG = "flag"
+    CHORD = "chord"
+
+
+@dataclass(frozen=True)
+class RaceMove:
+    """One accepted move of a race, with the time it was made: the log that replays a race."""
+
+    action: RaceAction
+    player: int
+    at: float
+    row: int = 0
+    col: int = 0
+    name: str = ""
+    """The name a player joined with (JOIN only)."""
 
 
 class JoinRefusedError(MinesError):
@@ -197,11 +221,11 @@ class Race:
         mines: int,
         *,
         seed: int,
-        rule: FirstClick | str = FirstClick.OPENING,
+        rule: PlacementRule | str = PlacementRule.OPENING,
         settings: RaceSettings | None = None,
         clock: Clock | None = None,
     ) -> None:
-        if str(rule) == FirstClick.ANY:
+        if str(rule) == PlacementRule.ANY:
             raise InvalidBoardError(
                 "a race needs a safe first click: use the rule 'opening', 'safe' or 'noguess'"
             )
@@ -213,6 +237,8 @@ class Race:
         self.state = RaceState.LOBBY
         self.starts_at = 0.0
         self.events: list[RaceEvent] = []
+        self.moves: list[RaceMove] = []
+        """Every accepted move in order; `Race.replay` of them rebuilds this race exactly."""
         self._boards: list[_Board] = []
         self._lock = threading.RLock()
 
@@ -229,6 +255,7 @@ class Race:
                 raise JoinRefusedError(f"the name {name!r} is taken in this room")
             player = Player(len(self.players), name)
             self.players.append(player)
+            self._log(RaceAction.JOIN, player.id, name=name)
             self._emit(EventKind.JOINED, player.id)
             return player
 
@@ -242,7 +269,7 @@ class Race:
             if len(self.players) < MIN_PLAYERS:
                 raise IllegalMoveError(f"a race needs at least {MIN_PLAYERS} players")
             self.state = RaceState.RACING
-            self.starts_at = self._clock() + self.settings.countdown
+            self.starts_at = self._log(RaceAction.START, player) + self.settings.countdown
             if self.settings.mode is RaceMode.SHARED:
                 self._boards = [_Board(self._shared)]
             else:
@@ -269,6 +296,7 @@ class Race:
             who, board = self._mover(player, "reveal", row, col)
             if (row, col) in who.flags or board.symbol(row, col) != Cell.HIDDEN.value:
                 return None
+            self._log(RaceAction.OPEN, player, row, col)
             return self._apply(who, board, [(row, col)])
 
     def chord(self, player: int, row: int, col: int) -> RaceEvent | None:
@@ -282,15 +310,13 @@ class Race:
             around = [
                 cell for cell in neighbourhood(self.rows, self.cols, row, col) if cell != (row, col)
             ]
-            marked = [cell for cell in around if cell in who.flags or cell in board.exploded]
-            hidden = [
-                cell
-                for cell in around
-                if cell not in marked and board.symbol(*cell) == Cell.HIDDEN.value
-            ]
-            if len(marked) != number or not hidden:
+            marked = {cell for cell in around if cell in who.flags or cell in board.exploded}
+            hidden = {cell for cell in around if board.symbol(*cell) == Cell.HIDDEN.value}
+            targets = chord_targets(number, around, marked, hidden)
+            if not targets:
                 return None
-            return self._apply(who, board, hidden)
+            self._log(RaceAction.CHORD, player, row, col)
+            return self._apply(who, board, targets)
 
     def toggle_flag(self, player: int, row: int, col: int) -> bool:
         """Flag or unflag a hidden cell on the player's own flags; True when now flagged."""
@@ -298,11 +324,53 @@ class Race:
             who, board = self._mover(player, "flag", row, col)
             if board.symbol(row, col) != Cell.HIDDEN.value:
                 raise IllegalMoveError(f"cannot flag ({row}, {col}): it is not hidden")
+            self._log(RaceAction.FLAG, player, row, col)
             if (row, col) in who.flags:
                 who.flags.discard((row, col))
                 return False
             who.flags.add((row, col))
             return True
+
+    def play(self, move: RaceMove) -> None:
+        """Apply a move of a log, as the method its action names."""
+        if move.action is RaceAction.JOIN:
+            self.join(move.name)
+        elif move.action is RaceAction.START:
+            self.start(move.player)
+        elif move.action is RaceAction.OPEN:
+            self.reveal(move.player, move.row, move.col)
+        elif move.action is RaceAction.CHORD:
+            self.chord(move.player, move.row, move.col)
+        else:
+            self.toggle_flag(move.player, move.row, move.col)
+
+    @classmethod
+    def replay(
+        cls,
+        rows: int,
+        cols: int,
+        mines: int,
+        moves: list[RaceMove],
+        *,
+        seed: int,
+        rule: PlacementRule | str = PlacementRule.OPENING,
+        settings: RaceSettings | None = None,
+        clock: Clock | None = None,
+    ) -> Race:
+        """The race these moves make, each played at its recorded time; it goes on on `clock`."""
+        pinned = PinnedClock(clock or time.monotonic)
+        race = cls(rows, cols, mines, seed=seed, rule=rule, settings=settings, clock=pinned)
+        for move in moves:
+            with pinned.pinned_at(move.at):
+                race.play(move)
+        return race
+
+    def _log(
+        self, action: RaceAction, player: int, row: int = 0, col: int = 0, name: str = ""
+    ) -> float:
+        now = self._clock()
+        self.moves.append(RaceMove(action, player, now, row, col, name))
+        return now
 
     def _mover(self, player: int, verb: str, row: int, col: int) -> tuple[Player, _Board]:
         if not 0 <= player < len(self.players):
@@ -350,7 +418,8 @@ class Race:
             else:
                 who.score = max(0, who.score - self.settings.freeze_penalty)
                 who.reached_at = seq
-                who.frozen_until = self._clock() + self.settings.freeze_seconds
+                # The logged time, not a second reading: a replay then freezes to the same time.
+                who.frozen_until = self.moves[-1].at + self.settings.freeze_seconds
         public = tuple(changed) if self.settings.mode is RaceMode.SHARED else ()
         event = self._emit(EventKind.MINE if hit else EventKind.OPENED, who.id, public)
         if any(b.cleared for b in self._boards) or all(p.out for p in self.players):

@@ -9,7 +9,7 @@ from typing import Any
 from mines.errors import InvalidBoardError
 from mines.moves import Move
 from mines.params import check_board
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 
 RECORD_VERSION = 1
 

@@ -1,18 +1,10 @@
-"""The public vocabulary of a game: its status and what a player sees in a cell."""
+"""`Cell`: what a player sees in one cell, and the symbol text views show for it."""
 
 from enum import StrEnum
 
+from mines.status import GameStatus  # its home until it moved to mines.status; still found here
 
-class GameStatus(StrEnum):
-    """Where a game stands; `WON` and `LOST` are terminal and never change again."""
-
-    IN_PROGRESS = "IN_PROGRESS"
-    WON = "WON"
-    LOST = "LOST"
-
-    @property
-    def is_over(self) -> bool:
-        return self is not GameStatus.IN_PROGRESS
+__all__ = ["Cell", "GameStatus"]
 
 
 class Cell(StrEnum):

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 
 
 @dataclass(frozen=True, slots=True)

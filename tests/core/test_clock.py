@@ -6,18 +6,17 @@ import pytest
 
 from mines import FixedPlacer, Game, GameStatus, replay
 from mines.clock import PinnedClock
+from tests.core.test_game import FakeClock
 
 
-class Ticking:
-    def __init__(self, now: float) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+def ticking(now: float) -> FakeClock:
+    clock = FakeClock()
+    clock.now = now
+    return clock
 
 
 def test_a_pinned_clock_reads_the_pinned_time_then_its_source_again() -> None:
-    source = Ticking(50.0)
+    source = ticking(50.0)
     clock = PinnedClock(source)
     assert clock() == 50.0
     with clock.pinned_at(7.5):
@@ -31,7 +30,7 @@ def test_a_pinned_clock_reads_the_pinned_time_then_its_source_again() -> None:
 
 
 def test_a_replay_on_a_clock_keeps_time_and_runs_on_after_its_last_move() -> None:
-    source = Ticking(0.0)
+    source = ticking(0.0)
     game = Game(4, 4, 2, placer=FixedPlacer([(0, 0), (3, 3)]), clock=source)
     game.reveal(0, 1)
     source.now = 4.0
@@ -41,7 +40,7 @@ def test_a_replay_on_a_clock_keeps_time_and_runs_on_after_its_last_move() -> Non
     frozen = replay(record)
     assert frozen.elapsed == 4.0  # stopped at the last move's time, with no clock to run on
 
-    later = Ticking(100.0)
+    later = ticking(100.0)
     rebuilt = replay(record, clock=later, started_at=90.0)
     assert [m.time for m in rebuilt.record().moves] == [0.0, 4.0]
     assert rebuilt.elapsed == 10.0

@@ -8,7 +8,15 @@ import sys
 import numpy as np
 import pytest
 
-from mines import FixedPlacer, InvalidBoardError, RandomPlacer, placer_for_rule, register_rule
+from mines import (
+    FirstClick,
+    FixedPlacer,
+    InvalidBoardError,
+    PlacementRule,
+    RandomPlacer,
+    placer_for_rule,
+    register_rule,
+)
 from mines.placement import sample_cells
 
 
@@ -92,3 +100,12 @@ def test_plugin_rules_are_found_through_entry_points() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.split() == ["NoGuessPlacer", "9x9n10:noguess#3"]
+
+
+def test_the_shipped_rule_names_come_from_one_enum() -> None:
+    assert {rule.value for rule in FirstClick} < {rule.value for rule in PlacementRule}
+    for rule in PlacementRule:
+        if rule is not PlacementRule.FIXED:  # a fixed layout cannot be made from a name
+            assert placer_for_rule(rule, 3).rule == rule
+    assert FixedPlacer([]).rule == PlacementRule.FIXED
+    assert RandomPlacer(1, FirstClick.SAFE).rule == PlacementRule.SAFE

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import random
 import threading
 
 import pytest
@@ -286,3 +288,25 @@ def test_a_duel_gives_everyone_the_same_layout_and_the_first_to_clear_wins() -> 
         race.reveal(0, *cell)
     assert race.state is RaceState.OVER
     assert race.winner == 0
+
+
+def test_a_race_replays_exactly_from_its_moves() -> None:
+    settings = RaceSettings(on_mine=OnMine.FREEZE, freeze_seconds=2, countdown=1)
+    race, clock = racing(players=3, settings=settings)
+    rng = random.Random(5)
+    race.reveal(0, 4, 4)
+    while race.state is RaceState.RACING:
+        clock.now += rng.choice([0.1, 0.5, 1.5])
+        verb = rng.choice(["reveal", "reveal", "reveal", "flag", "chord"])
+        # Frozen players, flags on open cells: refused moves are not in the log.
+        with contextlib.suppress(IllegalMoveError):
+            getattr(race, "toggle_flag" if verb == "flag" else verb)(
+                rng.randrange(3), rng.randrange(9), rng.randrange(9)
+            )
+    assert any(p.mines_hit for p in race.players)
+    again = Race.replay(9, 9, 10, race.moves, seed=7, settings=settings, clock=clock)
+    assert again.events == race.events
+    assert again.moves == race.moves
+    assert again.players == race.players
+    for who in (None, 0, 1, 2):
+        assert again.view(who) == race.view(who)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -87,3 +89,22 @@ def layout(
 
 def safe_cells(rows: int, cols: int, mines: set[tuple[int, int]]) -> list[tuple[int, int]]:
     return [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in mines]
+
+
+PG_URL = os.environ.get("MINES_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A schema of its own in the test database, dropped afterwards."""
+    psycopg = pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg")
+    try:
+        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=3)
+    except psycopg.Error as error:
+        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}: {error}")
+    schema = f"mines_test_{uuid.uuid4().hex[:12]}"
+    try:
+        yield f"{PG_URL}?schema={schema}"
+    finally:
+        admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        admin.close()

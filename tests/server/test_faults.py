@@ -14,8 +14,7 @@ from typing import Any
 import pytest
 
 from mines.server.sqlite import SqliteStorage
-from tests.server.conftest import FakeClock, Server
-from tests.server.test_postgres import PG_URL, pg_url  # noqa: F401 (a fixture)
+from tests.server.conftest import PG_URL, FakeClock, Server
 
 
 def connection(server: Server) -> sqlite3.Connection:
@@ -99,7 +98,7 @@ def test_a_bad_busy_timeout_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.postgres
 def test_killed_postgres_connections_lose_and_half_apply_nothing(
-    pg_url: str,  # noqa: F811
+    pg_url: str,
 ) -> None:
     psycopg = pytest.importorskip("psycopg")
     name = f"mines-faults-{uuid.uuid4().hex[:8]}"

@@ -3,37 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
-import uuid
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.server.conftest import FakeClock, Server, layout, safe_cells
+from tests.server.conftest import PG_URL, FakeClock, Server, layout, safe_cells
 from tests.server.processes import server_process
 
 pytestmark = pytest.mark.postgres
-
-PG_URL = os.environ.get("MINES_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    """A schema of its own in the test database, dropped afterwards."""
-    psycopg = pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg")
-    try:
-        admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=3)
-    except psycopg.Error as error:
-        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}: {error}")
-    schema = f"mines_test_{uuid.uuid4().hex[:12]}"
-    try:
-        yield f"{PG_URL}?schema={schema}"
-    finally:
-        admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-        admin.close()
 
 
 def test_a_game_is_played_won_and_ranked(pg_url: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,7 +20,7 @@ FIRST = (4, 4)
 @pytest.fixture
 def race_client(sqlite_url: str, clock: FakeClock) -> Iterator[tuple[TestClient, FakeClock]]:
     server = Server(sqlite_url, clock)
-    app = create_app(server.service, RoomService(clock=clock))
+    app = create_app(server.service, RoomService(server.service.storage, clock=clock))
     with TestClient(app) as client:  # the lifespan wires the room events to the hub
         yield client, clock
     server.close()
@@ -141,3 +142,125 @@ def test_a_player_who_reloads_gets_the_room_with_their_own_flags(
     assert hit["players"][0]["out"] is True
     assert move(client, room_id, tokens[0], "reveal", (0, 0)).status_code == 409
     assert hit["view"]["cells"][flag[0]][flag[1]] == "X"
+
+
+def test_a_room_survives_a_restart(sqlite_url: str, clock: FakeClock) -> None:
+    first = Server(sqlite_url, clock)
+    client = TestClient(create_app(first.service, RoomService(first.service.storage, clock=clock)))
+    room_id, tokens = open_room(client, 2)
+    client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0]))
+    clock.now += 3
+    move(client, room_id, tokens[1], "reveal", FIRST)
+    flag = next(iter(layout(SEED, 9, 9, 10, FIRST)))
+    move(client, room_id, tokens[0], "flag", flag)
+    before = client.get(f"/api/races/{room_id}", headers=auth(tokens[0])).json()
+    first.close()
+    again = Server(sqlite_url, clock)
+    client = TestClient(create_app(again.service, RoomService(again.service.storage, clock=clock)))
+    after = client.get(f"/api/races/{room_id}", headers=auth(tokens[0])).json()
+    assert after == before
+    assert after["view"]["cells"][flag[0]][flag[1]] == "F"
+    assert move(client, room_id, tokens[1], "reveal", (8, 8)).status_code == 200
+    again.close()
+
+
+def until_over(watch: Any) -> list[dict[str, Any]]:
+    """The events a watcher receives up to the race's end; a watcher that stops receiving
+    fails the test after a generous bound instead of hanging it."""
+    events: list[dict[str, Any]] = []
+
+    def read() -> None:
+        while not events or events[-1]["kind"] != "over":
+            events.append(watch.receive_json()["event"])
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(60)
+    assert not reader.is_alive(), f"the watcher got no end of the race; it got {events}"
+    return events
+
+
+@pytest.mark.postgres
+def test_two_processes_deliver_the_same_events_in_the_same_order(
+    pg_url: str, clock: FakeClock
+) -> None:
+    """Two servers on one database, players on both, a watcher on each: one event sequence."""
+    servers = [Server(pg_url, clock) for _ in range(2)]
+    apps = [create_app(s.service, RoomService(s.service.storage, clock=clock)) for s in servers]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        created = a.post(
+            "/api/races", json={"player": "host", "preset": "beginner", "seed": SEED}
+        ).json()
+        room_id, tokens = created["room"]["id"], [created["token"]]
+        for i, client in enumerate((b, a, b), start=1):
+            tokens.append(
+                client.post(f"/api/races/{room_id}/join", json={"player": f"p{i}"}).json()["token"]
+            )
+        clients = [a, b, a, b]  # player i moves through clients[i]
+        with (
+            a.websocket_connect(f"/api/races/{room_id}/live") as watch_a,
+            b.websocket_connect(f"/api/races/{room_id}/live") as watch_b,
+        ):
+            seen = [watch_a.receive_json()["room"]["seq"], watch_b.receive_json()["room"]["seq"]]
+            assert b.post(f"/api/races/{room_id}/start", headers=auth(tokens[0])).status_code == 200
+            clock.now += 3
+            move(b, room_id, tokens[1], "reveal", FIRST)
+            mines = layout(SEED, 9, 9, 10, FIRST)
+            safe = [(r, c) for r in range(9) for c in range(9) if (r, c) not in mines]
+            for turn, cell in enumerate(safe):
+                player = turn % 4
+                answer = move(clients[player], room_id, tokens[player], "reveal", cell)
+                assert answer.status_code == 200, answer.text
+                if answer.json()["state"] == "over":
+                    break
+            streams = [until_over(watch_a), until_over(watch_b)]
+    assert seen[0] == seen[1]
+    assert streams[0] == streams[1]
+    assert [e["seq"] for e in streams[0]] == list(range(seen[0] + 1, seen[0] + 1 + len(streams[0])))
+    assert sum(streams[0][-1]["scores"]) == len(safe)
+    for server in servers:
+        server.close()
+
+
+@pytest.mark.postgres
+def test_simultaneous_moves_on_two_processes_are_serialised(pg_url: str, clock: FakeClock) -> None:
+    servers = [Server(pg_url, clock) for _ in range(2)]
+    apps = [create_app(s.service, RoomService(s.service.storage, clock=clock)) for s in servers]
+    with TestClient(apps[0]) as a, TestClient(apps[1]) as b:
+        room_id, tokens = started(a, clock, players=4)
+        move(b, room_id, tokens[1], "reveal", FIRST)
+        mines = layout(SEED, 9, 9, 10, FIRST)
+        safe = [(r, c) for r in range(9) for c in range(9) if (r, c) not in mines]
+        statuses: list[int] = []
+        barrier = threading.Barrier(4)
+
+        failures: list[str] = []
+
+        def play(player: int) -> None:
+            client = (a, b)[player % 2]
+            barrier.wait()
+            try:
+                for cell in safe[player::2] + safe:
+                    answer = move(client, room_id, tokens[player], "reveal", cell)
+                    statuses.append(answer.status_code)
+                    if answer.status_code != 200 or answer.json()["state"] == "over":
+                        return
+            except Exception as error:  # the test client re-raises what the server raised
+                failures.append(repr(error))
+
+        threads = [threading.Thread(target=play, args=(p,)) for p in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        replay = a.get(f"/api/races/{room_id}/replay").json()
+        other = b.get(f"/api/races/{room_id}/replay").json()
+    assert failures == []
+    assert set(statuses) <= {200, 409}  # 409 only once the race is over
+    assert replay == other
+    scores = replay["events"][-1]["scores"]
+    assert sum(scores) == len(safe)
+    opened = [cell for event in replay["events"] for cell in event["cells"]]
+    assert len(opened) == len({(r, c) for r, c, _, _ in opened}) == len(safe)
+    for server in servers:
+        server.close()

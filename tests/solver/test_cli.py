@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +48,10 @@ def test_solve_prints_every_cell(
         (["hint", "--mines", "1"], "HQ\n", "unknown symbols"),
         (["hint", "--mines", "5"], "H1\n", "mine total"),
         (["solve", "--mines", "0"], "H1\n", "no arrangement"),
+        (["bench", "decide", "--draws", "5"], "11\nHH\n", "give --positions FILE"),
+        (["bench", "decide", "--mines", "1", "--cell", "x"], "11\nHH\n", "--cell takes ROW,COL"),
+        (["bench", "decide", "--mines", "1", "--cell", "0,0"], "11\nHH\n", "not an unrevealed"),
+        (["bench", "decide", "--positions", "/nonexistent/p.jsonl"], "", "cannot read"),
     ],
 )
 def test_bad_positions_get_a_clear_message(
@@ -88,3 +94,40 @@ def test_bench_options_are_checked(
     code, _, err = run(["bench", "solver", "--games", "0"], capsys, monkeypatch, "")
     assert code == 2
     assert "--games must be at least 1" in err
+
+
+def test_bench_solver_resumes_from_its_results_file(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    results = str(tmp_path / "run.jsonl")
+    args = ["bench", "solver", "--preset", "beginner", "--games", "4", "--block", "2"]
+    code, first, _ = run([*args, "--results", results], capsys, monkeypatch, "")
+    assert code == 0
+    assert "guesses per game" in first
+    code, again, _ = run([*args, "--results", results], capsys, monkeypatch, "")
+    assert code == 0
+    assert f"4 games read back from {results}, 0 played" in again
+    assert first.splitlines()[1] == again.splitlines()[1]  # the same wins
+
+
+def test_bench_decide_evaluates_one_position(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["bench", "decide", "--mines", "1", "--cell", "1,0", "--cell", "1,1", "--draws", "40"]
+    code, out, _ = run(args, capsys, monkeypatch, "11\nHH\n")
+    assert code == 0
+    # A true 50/50: each wins exactly when it is safe, and the two never both win.
+    assert re.search(r"\(1, 0\): wins [\d.]+% ± [\d.]+%", out)
+    assert re.search(r"\(1, 0\) - \(1, 1\): [+-][\d.]+% ± [\d.]+%", out)
+
+
+def test_bench_decide_compares_two_policies_on_a_file(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "positions.jsonl"
+    record = {"board": ["11", "HH"], "mines_left": 1, "jsm_choice": [1, 0], "mines_choice": [1, 1]}
+    path.write_text(json.dumps(record) + "\n")
+    args = ["bench", "decide", "--positions", str(path), "--draws", "20"]
+    code, out, _ = run(args, capsys, monkeypatch, "")
+    assert code == 0
+    assert "1 positions: jsm_choice wins" in out

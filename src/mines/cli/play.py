@@ -10,7 +10,7 @@ from mines.cli.options import add_game_options, game_from_options
 from mines.errors import IllegalMoveError, InvalidMoveError
 from mines.game import Game
 from mines.moves import Move
-from mines.placement import placer_for_rule
+from mines.placement import PlacementRule, placer_for_rule
 from mines.tui import THEME_NAMES
 
 HELP = """Moves: O row,col opens a cell, F row,col flags or unflags it, C row,col chords a number.
@@ -48,7 +48,7 @@ def add_app_options(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.no_guess:
-        args.first_click = "noguess"
+        args.first_click = PlacementRule.NOGUESS
     if args.plain or not sys.stdout.isatty():
         return play_lines(game_from_options(args), sys.stdin, sys.stdout)
     try:

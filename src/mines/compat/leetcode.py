@@ -8,13 +8,14 @@ from mines.errors import InvalidBoardError
 from mines.game import Game
 from mines.symbols import Cell
 
-Board = TypeVar("Board", list[str], list[list[str]])
+LeetCodeBoard = TypeVar("LeetCodeBoard", list[str], list[list[str]])
+"""A board as LeetCode gives it: rows as strings, or as lists of one-character strings."""
 
 _UNREVEALED = {"M", "E"}
 _REVEALED_SAFE = {"B", "1", "2", "3", "4", "5", "6", "7", "8"}
 
 
-def update_board(board: Board, click: list[int] | tuple[int, int]) -> Board:
+def update_board(board: LeetCodeBoard, click: list[int] | tuple[int, int]) -> LeetCodeBoard:
     """Apply one click with LeetCode 529's rules; returns a new board of the same shape.
 
     Accepts a list of strings or a list of lists of one-character strings.
@@ -46,6 +47,6 @@ def update_board(board: Board, click: list[int] | tuple[int, int]) -> Board:
                 grid[r][c] = "X"
             elif (number := cell.number) is not None:
                 grid[r][c] = "B" if number == 0 else str(number)
-    result: Board
+    result: LeetCodeBoard
     result = ["".join(line) for line in grid] if isinstance(board[0], str) else grid
     return result

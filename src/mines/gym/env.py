@@ -10,7 +10,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from mines.game import Game
-from mines.placement import placer_for_rule
+from mines.placement import PlacementRule, placer_for_rule
 from mines.symbols import Cell, GameStatus
 
 HIDDEN = -1
@@ -48,7 +48,7 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         cols: int = 9,
         mines: int = 10,
         *,
-        first_click: str = "opening",
+        first_click: str = PlacementRule.OPENING,
         max_steps: int | None = None,
         render_mode: str | None = None,
     ):

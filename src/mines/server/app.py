@@ -17,6 +17,7 @@ from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.middleware import BodyLimit, SecurityHeaders
+from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.rooms import RoomService
 from mines.server.routers import games, leaderboard, live, races
 
@@ -26,7 +27,7 @@ STATIC = Path(__file__).parent / "static"
 def create_app(service: GameService, rooms: RoomService | None = None) -> FastAPI:
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
-    race_rooms = rooms or RoomService()
+    race_rooms = rooms or RoomService(service.storage)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -34,15 +35,17 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
         loop = asyncio.get_running_loop()
 
         def moved_elsewhere(game_id: str) -> None:
-            loop.call_soon_threadsafe(game_hub.publish, game_id, REFRESH)
-
-        stop = service.storage.listen(moved_elsewhere)
+            if game_id.startswith(ANNOUNCE_PREFIX):  # a race room: its events, not a refresh
+                race_rooms.moved_elsewhere(game_id)
+            else:
+                loop.call_soon_threadsafe(game_hub.publish, game_id, REFRESH)
 
         # Race events leave the room's lock in order; queued to the loop, they stay in order.
         def publish_race(room_id: str, message: dict[str, Any]) -> None:
             loop.call_soon_threadsafe(game_hub.publish, races.room_key(room_id), message)
 
         race_rooms.publish = publish_race
+        stop = service.storage.listen(moved_elsewhere)
         try:
             yield
         finally:

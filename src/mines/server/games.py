@@ -19,7 +19,7 @@ from mines.errors import GameInProgressError, IllegalMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.params import check_board
-from mines.placement import MinePlacer, placer_for_rule
+from mines.placement import MinePlacer, PlacementRule, placer_for_rule
 from mines.presets import preset
 from mines.replay import RecordedPlacer
 from mines.server import leaderboard
@@ -56,7 +56,7 @@ from mines.server.storage import (
 )
 from mines.symbols import Cell, GameStatus
 
-NO_GUESS_RULE = "noguess"
+NO_GUESS_RULE = PlacementRule.NOGUESS.value
 STALE_RETRIES = 50
 """How often a move is worked out again when other processes keep moving in the same game
 (each round one of them stores its move, so all make progress)."""
@@ -323,8 +323,8 @@ class GameService:
 
     def _rule(self, spec: GameSpec) -> str:
         if not spec.no_guess:
-            return spec.first_click or "opening"
-        if spec.first_click not in (None, "opening"):
+            return spec.first_click or PlacementRule.OPENING.value
+        if spec.first_click not in (None, PlacementRule.OPENING):
             raise InvalidRequestError(
                 'a no-guess board always starts with an opening; drop "first_click" or set it '
                 'to "opening"'

@@ -5,10 +5,11 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from mines.placement import PlacementRule
 from mines.presets import preset_of
 from mines.server.storage import Result
 
-RANKED_RULES = ("opening", "noguess")
+RANKED_RULES = (PlacementRule.OPENING, PlacementRule.NOGUESS)
 """Classic games (first click opens an area) and no-guess games rank; `safe`/`any` do not."""
 
 PLAYER_PATTERN = r"^\w[\w .'\-]{0,23}$"

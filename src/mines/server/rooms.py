@@ -1,42 +1,57 @@
-"""`RoomService`: race rooms in this process, their players' tokens, and their event stream."""
+"""`RoomService`: race rooms kept in the database, their players' tokens, and their events.
+
+Every server process sharing the database may serve any room. A move locks the room's row,
+first plays the moves other processes stored since this process last looked, then its own,
+and stores what it added before answering; the notification at commit makes the other
+processes play the same moves. A room's events follow from its moves alone, so every process
+hands its watchers the same events in the same order.
+"""
 
 from __future__ import annotations
 
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from typing import Any, TypeVar
 
-from mines.clock import Clock
-from mines.errors import InvalidBoardError
+from mines.clock import Clock, PinnedClock
+from mines.errors import GameInProgressError, InvalidBoardError
 from mines.moves import MoveKind
 from mines.params import check_board
-from mines.placement import FirstClick
+from mines.placement import FirstClick, PlacementRule
 from mines.presets import preset
-from mines.race import OnMine, Player, Race, RaceEvent, RaceMode, RaceSettings, RaceState
+from mines.race import (
+    OnMine,
+    Race,
+    RaceEvent,
+    RaceMode,
+    RaceMove,
+    RaceSettings,
+    RaceState,
+)
 from mines.server.auth import ForbiddenError, NotAuthenticatedError, hash_token, new_token
 from mines.server.errors import GameNotFoundError
 from mines.server.present import view_json
+from mines.server.race_store import ANNOUNCE_PREFIX, RaceStore, RoomRow
+from mines.server.sql import SqlStorage
 
 Publish = Callable[[str, dict[str, Any]], None]
+T = TypeVar("T")
 
 ROOM_CELL_LIMIT = 2_500
 """The largest race board (rows x cols): 50 x 50, past Expert's 16 x 30 with room to spare."""
-ROOM_LIMIT = 1_000
-"""Rooms one process keeps at once; finished and idle rooms make way first."""
-IDLE_SECONDS = 3_600.0
-"""A room nobody has moved in for this long may be dropped to make way for a new one."""
+CACHE_LIMIT = 1_000
+"""Rooms one process keeps in memory; past that the least recently used is rebuilt on need."""
+COUNTDOWN = 3.0
+"""Seconds from the host's start to the first move."""
 ROOM_TOKEN = "race moves need your player token: send the header Authorization: Bearer <token>"
 
 
 class RoomNotFoundError(GameNotFoundError):
     """No race room has this ID (HTTP 404)."""
-
-
-class RoomsFullError(InvalidBoardError):
-    """This server holds as many race rooms as it may; a new one must wait (HTTP 422)."""
 
 
 @dataclass(frozen=True)
@@ -59,67 +74,122 @@ class RoomSpec:
 
 @dataclass
 class Room:
-    """One race and the hashes of its players' tokens, by player id."""
+    """A room as this process last played it: its race, and how much of its log that is."""
 
     id: str
     race: Race
-    tokens: list[str] = field(default_factory=list)
-    touched: float = 0.0
+    clock: PinnedClock
+    version: int = 0
+    """How many moves of the stored log `race` has played."""
     published: int = 0
+    """How many of the race's events this process has handed to its watchers."""
+    tokens: list[str] = field(default_factory=list)
+    """The players' token hashes, by player id."""
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
 class RoomService:
     """Creates rooms, admits players, and applies their moves one at a time per room.
 
-    Events are published in move order while the room's lock is held, through `publish`
-    (which must only queue them, as `loop.call_soon_threadsafe` does), so that every
-    watcher receives them in the order of their numbers.
+    Events are handed to `publish` in order while the room's lock is held; `publish` must
+    only queue them (as `loop.call_soon_threadsafe` does), so watchers get them in order.
     """
 
-    def __init__(self, *, clock: Clock | None = None, publish: Publish | None = None) -> None:
-        self._clock: Clock = clock or time.monotonic
-        self.publish: Publish = publish or (lambda key, message: None)
-        self._rooms: dict[str, Room] = {}
+    def __init__(
+        self, storage: object, *, clock: Clock | None = None, publish: Publish | None = None
+    ) -> None:
+        if not isinstance(storage, SqlStorage):
+            raise TypeError(f"race rooms need an SQL storage, not {type(storage).__name__}")
+        self.store = RaceStore(storage)
+        self._clock: Clock = clock or time.time  # wall time: every process must agree on it
+        self.publish: Publish = publish or (lambda room_id, message: None)
+        self._rooms: OrderedDict[str, Room] = OrderedDict()
         self._lock = threading.Lock()
 
     # --- rooms and players ---------------------------------------------------------------------
 
-    def create(self, spec: RoomSpec, player: str) -> tuple[Room, str]:
-        """A new room with its creator as the host (player 0); returns the host's token."""
-        rows, cols, mines = _board(spec)
-        rule = "noguess" if spec.no_guess else spec.first_click
-        settings = RaceSettings(
-            mode=RaceMode(spec.mode),
-            on_mine=OnMine(spec.on_mine),
-            freeze_seconds=spec.freeze_seconds,
-            freeze_penalty=spec.freeze_penalty,
-            max_players=spec.max_players,
-        )
-        seed = spec.seed if spec.seed is not None else secrets.randbits(63)
-        race = Race(rows, cols, mines, seed=seed, rule=rule, settings=settings, clock=self._clock)
-        room = Room(secrets.token_hex(8), race, touched=self._clock())
-        with self._lock:
-            self._make_way()
-            self._rooms[room.id] = room
-        return room, self.join(room.id, player)[1]
+    def create(self, spec: RoomSpec, player: str) -> tuple[str, str]:
+        """A new room with its creator as the host (player 0); returns its ID and their token."""
+        stored = _stored_spec(spec)
+        _race(stored, self._clock)  # refuses bad settings before anything is stored
+        room_id = secrets.token_hex(8)
+        self.store.create(RoomRow(room_id, stored, self._clock(), RaceState.LOBBY.value, 0))
+        return room_id, self.join(room_id, player)[1]
 
-    def join(self, room_id: str, name: str) -> tuple[Player, str]:
-        room = self.room(room_id)
-        with room.lock:
-            player = room.race.join(name)
-            token = new_token()
-            room.tokens.append(hash_token(token))
-            self._published(room)
+    def join(self, room_id: str, name: str) -> tuple[int, str]:
+        """Add a player to a room in its lobby; returns their player id and token."""
+        token = new_token()
+        player: int = self._act(room_id, None, lambda race, _: race.join(name).id, token)
         return player, token
 
-    def room(self, room_id: str) -> Room:
-        found = self._rooms.get(room_id)
-        if found is None:
-            raise RoomNotFoundError(f"no race room has the ID {room_id[:24]!r}")
-        return found
+    def start(self, room_id: str, token: str | None) -> dict[str, Any]:
+        def start(race: Race, player: int | None) -> None:
+            if player != 0:
+                raise ForbiddenError("only the host (who created the room) starts the race")
+            race.start(player)
 
-    def player_of(self, room: Room, token: str | None) -> int:
+        self._act(room_id, token, start)
+        return self.read(room_id, token)
+
+    def move(
+        self, room_id: str, token: str | None, kind: MoveKind, cell: tuple[int, int]
+    ) -> dict[str, Any]:
+        """Apply one player's move; the answer is the room as that player now sees it."""
+
+        def move(race: Race, player: int | None) -> bool | None:
+            assert player is not None
+            if kind is MoveKind.OPEN:
+                race.reveal(player, *cell)
+            elif kind is MoveKind.CHORD:
+                race.chord(player, *cell)
+            else:
+                return race.toggle_flag(player, *cell)
+            return None
+
+        flagged = self._act(room_id, token, move)
+        answer = self.read(room_id, token)
+        if flagged is not None:
+            answer["flagged"] = flagged
+        return answer
+
+    def _act(
+        self,
+        room_id: str,
+        token: str | None,
+        act: Callable[[Race, int | None], T],
+        new_token_of_player: str | None = None,
+    ) -> T:
+        """Run `act` on the room under its row lock, after the moves stored elsewhere, and
+        store the moves it made in the same transaction."""
+        room = self._room(room_id)
+        with room.lock:
+            before = len(room.race.moves)
+            try:
+                with self.store.locked(room_id) as locked:
+                    if locked is None:
+                        raise RoomNotFoundError(f"no race room has the ID {room_id[:24]!r}")
+                    self._catch_up(room, locked.moves_after(room.version), locked.token_hashes())
+                    before = len(room.race.moves)
+                    player = None if new_token_of_player else self._player_of(room, token)
+                    with room.clock.pinned_at(self._clock()):
+                        result = act(room.race, player)
+                    added = room.race.moves[before:]
+                    if added:
+                        token_hash = (
+                            hash_token(new_token_of_player) if new_token_of_player else None
+                        )
+                        locked.write(added, room.race.state.value, token_hash)
+            except BaseException:
+                if len(room.race.moves) > before:  # played here but not stored: rebuild it
+                    self._forget(room_id)
+                raise
+            room.version += len(added)
+            if new_token_of_player:
+                room.tokens.append(hash_token(new_token_of_player))
+            self._published(room)
+            return result
+
+    def _player_of(self, room: Room, token: str | None) -> int:
         """The player a token belongs to in this room."""
         if not token:
             raise NotAuthenticatedError(ROOM_TOKEN)
@@ -129,51 +199,51 @@ class RoomService:
                 return player
         raise ForbiddenError("this token does not belong to a player of this room")
 
-    def _make_way(self) -> None:
-        if len(self._rooms) < ROOM_LIMIT:
+    # --- the cache and the other processes ------------------------------------------------------
+
+    def _room(self, room_id: str) -> Room:
+        with self._lock:
+            room = self._rooms.get(room_id)
+            if room is not None:
+                self._rooms.move_to_end(room_id)
+                return room
+        loaded = self.store.load(room_id)
+        if loaded is None:
+            raise RoomNotFoundError(f"no race room has the ID {room_id[:24]!r}")
+        row, moves, tokens = loaded
+        clock = PinnedClock(self._clock)
+        room = Room(row.id, _race(row.spec, clock), clock)
+        self._catch_up(room, moves, tokens)
+        room.published = len(room.race.events)  # events from before are in the room's state
+        with self._lock:
+            room = self._rooms.setdefault(room_id, room)
+            while len(self._rooms) > CACHE_LIMIT:
+                self._rooms.popitem(last=False)
+        return room
+
+    def _forget(self, room_id: str) -> None:
+        with self._lock:
+            self._rooms.pop(room_id, None)
+
+    def _catch_up(self, room: Room, moves: list[RaceMove], tokens: list[str]) -> None:
+        for move in moves:
+            with room.clock.pinned_at(move.at):
+                room.race.play(move)
+            room.version += 1
+        room.tokens = tokens
+
+    def moved_elsewhere(self, key: str) -> None:
+        """Another process stored moves of a room (`race:<id>`): play them, and publish."""
+        if not key.startswith(ANNOUNCE_PREFIX):
             return
-        now = self._clock()
-        for room_id, room in list(self._rooms.items()):
-            if room.race.state is RaceState.OVER or now - room.touched > IDLE_SECONDS:
-                del self._rooms[room_id]
-        if len(self._rooms) >= ROOM_LIMIT:
-            raise RoomsFullError(
-                f"this server already holds {ROOM_LIMIT:,} race rooms; try again in a while"
-            )
-
-    # --- moves -----------------------------------------------------------------------------
-
-    def start(self, room_id: str, token: str | None) -> dict[str, Any]:
-        room = self.room(room_id)
+        room_id = key.removeprefix(ANNOUNCE_PREFIX)
+        with self._lock:
+            room = self._rooms.get(room_id)
+        if room is None:
+            return  # not kept here: whoever reads it next rebuilds it
         with room.lock:
-            player = self.player_of(room, token)
-            if player != 0:
-                raise ForbiddenError("only the host (who created the room) starts the race")
-            room.race.start(player)
+            self._catch_up(room, *self.store.moves_after(room_id, room.version))
             self._published(room)
-            return self.state(room, player)
-
-    def move(
-        self, room_id: str, token: str | None, kind: MoveKind, cell: tuple[int, int]
-    ) -> dict[str, Any]:
-        """Apply one player's move; the answer is the room as that player now sees it."""
-        room = self.room(room_id)
-        with room.lock:
-            player = self.player_of(room, token)
-            race = room.race
-            flagged = None
-            if kind is MoveKind.OPEN:
-                race.reveal(player, *cell)
-            elif kind is MoveKind.CHORD:
-                race.chord(player, *cell)
-            else:
-                flagged = race.toggle_flag(player, *cell)
-            room.touched = self._clock()
-            self._published(room)
-            answer = self.state(room, player)
-            if flagged is not None:
-                answer["flagged"] = flagged
-            return answer
 
     def _published(self, room: Room) -> None:
         """Hand the events not yet published to `publish`, in order, under the room's lock."""
@@ -185,10 +255,27 @@ class RoomService:
 
     def read(self, room_id: str, token: str | None) -> dict[str, Any]:
         """The room as its player sees it (with a token), or as a watcher does (without)."""
-        room = self.room(room_id)
+        room = self._room(room_id)
         with room.lock:
-            player = None if token is None else self.player_of(room, token)
+            self._catch_up(room, *self.store.moves_after(room_id, room.version))
+            self._published(room)
+            player = None if token is None else self._player_of(room, token)
             return self.state(room, player)
+
+    def replay(self, room_id: str) -> dict[str, Any]:
+        """A finished race's moves and the events they made, in order."""
+        room = self._room(room_id)
+        with room.lock:
+            self._catch_up(room, *self.store.moves_after(room_id, room.version))
+            race = room.race
+            if race.state is not RaceState.OVER:
+                raise GameInProgressError("a race's replay is published once the race is over")
+            return {
+                "id": room.id,
+                "moves": [{**asdict(move), "action": move.action.value} for move in race.moves],
+                "events": [event_json(event, race) for event in race.events],
+                "room": self.state(room, None),
+            }
 
     def state(self, room: Room, player: int | None) -> dict[str, Any]:
         race = room.race
@@ -229,11 +316,11 @@ def event_json(event: RaceEvent, race: Race) -> dict[str, Any]:
         "cells": [list(cell) for cell in event.cells],
         "scores": list(event.scores),
         "progress": [round(share, 4) for share in event.progress],
-        "state": race.state.value,
     }
 
 
-def _board(spec: RoomSpec) -> tuple[int, int, int]:
+def _stored_spec(spec: RoomSpec) -> dict[str, Any]:
+    """Everything that rebuilds the room's race: the board, the seed and the settings."""
     if spec.preset is not None:
         board = preset(spec.preset)
         rows, cols, mines = board.rows, board.cols, board.mines
@@ -246,4 +333,38 @@ def _board(spec: RoomSpec) -> tuple[int, int, int]:
             f"a race board has at most {ROOM_CELL_LIMIT:,} cells (50 x 50); "
             f"{rows} x {cols} is {rows * cols:,}"
         )
-    return check_board(rows, cols, mines)
+    rows, cols, mines = check_board(rows, cols, mines)
+    return {
+        "rows": rows,
+        "cols": cols,
+        "mines": mines,
+        "seed": spec.seed if spec.seed is not None else secrets.randbits(63),
+        "rule": PlacementRule.NOGUESS.value if spec.no_guess else spec.first_click,
+        "mode": spec.mode,
+        "on_mine": spec.on_mine,
+        "freeze_seconds": spec.freeze_seconds,
+        "freeze_penalty": spec.freeze_penalty,
+        "max_players": spec.max_players,
+        "countdown": COUNTDOWN,
+    }
+
+
+def _race(spec: dict[str, Any], clock: Clock) -> Race:
+    """The room's race before any move."""
+    settings = RaceSettings(
+        mode=RaceMode(spec["mode"]),
+        on_mine=OnMine(spec["on_mine"]),
+        freeze_seconds=spec["freeze_seconds"],
+        freeze_penalty=spec["freeze_penalty"],
+        countdown=spec["countdown"],
+        max_players=spec["max_players"],
+    )
+    return Race(
+        spec["rows"],
+        spec["cols"],
+        spec["mines"],
+        seed=spec["seed"],
+        rule=spec["rule"],
+        settings=settings,
+        clock=clock,
+    )

@@ -48,7 +48,7 @@ class NewGame(BaseModel):
         return self
 
 
-class Cell(BaseModel):
+class MoveTarget(BaseModel):
     """The cell a move acts on."""
 
     model_config = ConfigDict(extra="forbid")

@@ -1,15 +1,15 @@
 """The solver: exact analysis of a view, hints, a bot that plays, and no-guess boards.
 
-Importing it registers the "noguess" placement rule, so game IDs such as
+Importing it registers the `noguess` placement rule, so game IDs such as
 `16x30n99:noguess#5` work wherever a placer is chosen by rule name.
 """
 
-from mines.placement import register_rule
+from mines.placement import PlacementRule, register_rule
 from mines.solver.analysis import Analysis, analyze
 from mines.solver.bot import Bot
 from mines.solver.hint import Hint, hint
 from mines.solver.noguess import NoGuessPlacer
 
-register_rule("noguess", NoGuessPlacer)
+register_rule(PlacementRule.NOGUESS, NoGuessPlacer)
 
 __all__ = ["Analysis", "Bot", "Hint", "NoGuessPlacer", "analyze", "hint"]

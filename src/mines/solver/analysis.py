@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
+from typing import Literal
 
 from mines.errors import InvalidBoardError
 from mines.solver.counting import ConstraintKey, Counter, Counts
-from mines.solver.rules import COUNTING, UNKNOWN, Reason, deduce
+from mines.solver.rules import COUNTING, UNKNOWN, DeductionRule, Reason, deduce
 from mines.solver.topology import neighbours
 from mines.symbols import Cell, GameStatus
 from mines.view import BoardView
@@ -83,8 +85,25 @@ class Solved:
         return self.counts.mine_weight(cell)
 
 
-def solve(position: Position, counter: Counter, *, count: str = "always") -> Solved:
-    """Local rules first, then exact counting; `count="if-stuck"` skips counting after a find."""
+class Counting(StrEnum):
+    """When `solve` counts arrangements after the local rules."""
+
+    ALWAYS = "always"
+    """Always: every probability is exact (what `analyze` needs)."""
+    IF_STUCK = "if-stuck"
+    """Only when the local rules found no safe cell (a bot or hint can open those first)."""
+
+
+def solve(
+    position: Position,
+    counter: Counter,
+    *,
+    count: Counting | Literal["always", "if-stuck"] = Counting.ALWAYS,
+) -> Solved:
+    """Local rules first, then exact counting, always or only when they found no safe cell.
+
+    `count` is a `Counting`, or its value as a string.
+    """
     values, cols = position.values, position.cols
     nbrs = neighbours(position.rows, cols)
     found = deduce(values, cols, nbrs)
@@ -92,7 +111,7 @@ def solve(position: Position, counter: Counter, *, count: str = "always") -> Sol
     keys = frozenset((tuple(sorted(c.cells)), c.value) for c in found.constraints)
     local = frozenset(known)
     mines_left = position.mines - sum(known.values())
-    if count == "if-stuck" and not all(known.values()):
+    if Counting(count) is Counting.IF_STUCK and not all(known.values()):
         return Solved(position, known, reasons, keys, local, mines_left, None)
     frontier = {cell for cells, _ in keys for cell in cells}
     unknown = values.count(UNKNOWN) - len(known)
@@ -191,7 +210,7 @@ def describe(reason: Reason, cell: int, mine: bool, position: Position) -> str:
     def number(source: int) -> str:
         return f"the {values[source]} at {divmod(source, cols)}"
 
-    if reason.rule == "single":
+    if reason.rule is DeductionRule.SINGLE:
         (source,) = reason.sources
         if mine:
             return (
@@ -199,7 +218,7 @@ def describe(reason: Reason, cell: int, mine: bool, position: Position) -> str:
                 f"so {where} is a mine"
             )
         return f"{number(source)} already has all its mines around it, so {where} is safe"
-    if reason.rule == "pair":
+    if reason.rule is DeductionRule.PAIR:
         a, b = reason.sources
         return (
             f"{number(a)} and {number(b)} share cells: {number(a)} needs as many more mines "

@@ -107,6 +107,8 @@ class Bot:
         """The lookahead looks for the safest living next cell among at most this many."""
         self._rng = random.Random(seed)
         self._counter = Counter()
+        self.guesses = 0
+        """Moves so far whose cell was not certainly safe (the first click aside)."""
 
     def play(self, game: Playable) -> GameStatus:
         """Play until the game is won or lost; returns the final status."""
@@ -132,6 +134,7 @@ class Bot:
         safe = solved.safe_cells()
         if safe:
             return [divmod(cell, cols) for cell in sorted(safe)]
+        self.guesses += 1
         return [divmod(self.guess(solved).cell, cols)]
 
     def guess(self, solved: Solved) -> Guess:

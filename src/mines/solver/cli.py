@@ -1,4 +1,4 @@
-"""`mines bench solver|nog`, `mines hint` and `mines solve`: the solver on the command line."""
+"""`mines bench solver|decide|nog`, `mines hint`, `mines solve`: the solver on the command line."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from mines.errors import InvalidBoardError
+from mines.placement import FirstClick
 from mines.presets import PRESETS, preset
 from mines.view import BoardView
 
@@ -18,6 +19,27 @@ POSITION_HELP = (
 )
 
 
+DECIDE_HELP = (
+    "Estimates each candidate cell's chance to win the game from a position: layouts are "
+    "drawn exactly from what the position shows (uniformly among those that fit the numbers "
+    "and the mine total), the candidate is opened and the bot plays on to the end. Every "
+    "candidate sees the same layouts, so their differences are tight. With --positions, two "
+    "policies' choices are compared on every position, overall and by kind of position."
+)
+
+
+def _add_run_options(command: Any, block: str) -> None:
+    command.add_argument(
+        "--results",
+        help=f"keep each finished {block} in this file; run again with it to resume",
+    )
+    command.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (it is shown only on a terminal anyway)",
+    )
+
+
 def register(subparsers: Any) -> None:
     bench = subparsers.add_parser("bench", help="measure the solver's strength and speed")
     kinds = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
@@ -26,15 +48,56 @@ def register(subparsers: Any) -> None:
     solver.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     solver.add_argument(
         "--first-click",
-        choices=("opening", "safe"),
-        default="opening",
+        choices=(FirstClick.OPENING, FirstClick.SAFE),
+        default=FirstClick.OPENING,
         help="opening: the first click opens an area, at (3, 3) on expert and (2, 2) on the "
         "sparser presets; safe: only the first click, "
         "in the corner (0, 0), is safe",
     )
     solver.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     solver.add_argument("--jobs", type=int, default=1, help="processes to play on (default 1)")
+    _add_run_options(solver, "block")
+    solver.add_argument(
+        "--block", type=int, default=200, help="games per block of seeds kept (default 200)"
+    )
     solver.set_defaults(handler=run_bench_solver)
+    decide = kinds.add_parser(
+        "decide",
+        help="each candidate guess's chance to win from a position, on the same drawn layouts",
+        description=DECIDE_HELP,
+    )
+    decide.add_argument(
+        "--positions",
+        help="a JSON-lines file of positions and two policies' choices (else one position "
+        "on standard input, with --mines and --cell)",
+    )
+    decide.add_argument("--mines", type=int, help="with a position on stdin: total mines")
+    decide.add_argument(
+        "--cell",
+        action="append",
+        default=[],
+        metavar="ROW,COL",
+        help="with a position on stdin: a candidate cell (repeat for each)",
+    )
+    decide.add_argument(
+        "--a", default="jsm_choice", help="the first policy's field (default jsm_choice)"
+    )
+    decide.add_argument(
+        "--b", default="mines_choice", help="the second policy's field (default mines_choice)"
+    )
+    decide.add_argument(
+        "--condition", help="only the positions of this condition (the field `condition`)"
+    )
+    decide.add_argument(
+        "--sample", type=int, help="evaluate this many positions drawn at random (default all)"
+    )
+    decide.add_argument(
+        "--draws", type=int, default=100, help="layouts drawn per position (default 100)"
+    )
+    decide.add_argument("--seed", type=int, default=0, help="seed of the draws (default 0)")
+    decide.add_argument("--jobs", type=int, default=1, help="processes to play on (default 1)")
+    _add_run_options(decide, "position")
+    decide.set_defaults(handler=run_bench_decide)
     nog = kinds.add_parser("nog", help="no-guess board generation times, each board verified")
     nog.add_argument("--preset", choices=sorted(PRESETS), help="board size (default expert)")
     nog.add_argument("--rows", type=int, help="custom board height")
@@ -76,6 +139,9 @@ def run_bench_solver(args: argparse.Namespace) -> int:
         games=_positive("games", args.games),
         seed=args.seed,
         jobs=_positive("jobs", args.jobs),
+        block=_positive("block", args.block),
+        results=args.results,
+        progress=False if args.no_progress else None,
     )
     low, high = result.interval()
     at = first_click(args.first_click, p.rows, p.cols, p.mines)
@@ -88,10 +154,58 @@ def run_bench_solver(args: argparse.Namespace) -> int:
         f"won {result.wins} of {result.games}: {result.rate:.2%} "
         f"(95% interval {low:.2%} to {high:.2%}, Wilson)"
     )
-    print(
-        f"{result.games / result.seconds:.1f} games/s wall clock, "
-        f"{result.games / result.cpu_seconds:.1f} games per CPU second (per core)"
+    print(f"{result.guesses / result.games:.2f} guesses per game (moves not certainly safe)")
+    played = result.games if result.played is None else result.played
+    if played < result.games:
+        print(f"{result.games - played} games read back from {args.results}, {played} played")
+    speed = f"{played / result.seconds:.1f} games/s wall clock, " if played else ""
+    print(f"{speed}{result.games / result.cpu_seconds:.1f} games per CPU second (per core)")
+    return 0
+
+
+def _cell(text: str) -> tuple[int, int]:
+    try:
+        row, col = (int(part) for part in text.split(","))
+    except ValueError:
+        raise InvalidBoardError(f"--cell takes ROW,COL such as 3,4, got {text!r}") from None
+    return row, col
+
+
+def run_bench_decide(args: argparse.Namespace) -> int:
+    from mines.solver.decide import compare, read_cases, report, sample
+    from mines.solver.evaluate import evaluate
+
+    draws = _positive("draws", args.draws)
+    if args.positions is None:
+        if args.mines is None or not args.cell:
+            raise InvalidBoardError(
+                "give --positions FILE, or a position on stdin with --mines N and --cell ROW,COL"
+            )
+        view = read_position(sys.stdin, args.mines)
+        decision = evaluate(view, [_cell(c) for c in args.cell], draws=draws, seed=args.seed)
+        print(f"{draws} layouts drawn from the position, the bot playing on after each cell:")
+        for estimate in decision.estimates:
+            print(f"{estimate.cell}: wins {estimate.rate:.2%} ± {estimate.stderr:.2%}")
+        for i in range(1, len(decision.cells)):
+            diff, stderr = decision.difference(0, i)
+            print(f"{decision.cells[0]} - {decision.cells[i]}: {diff:+.2%} ± {stderr:.2%}")
+        return 0
+    cases = read_cases(args.positions, args.a, args.b)
+    if args.condition:
+        cases = [c for c in cases if c.condition == args.condition]
+    if not cases:
+        raise InvalidBoardError(f"no positions to evaluate in {args.positions}")
+    picked = sample(cases, args.sample and _positive("sample", args.sample), args.seed)
+    comparison = compare(
+        picked,
+        draws=draws,
+        seed=args.seed,
+        jobs=_positive("jobs", args.jobs),
+        results=args.results,
+        progress=False if args.no_progress else None,
     )
+    print(f"{draws} layouts per position, seed {args.seed}; {args.a} minus {args.b}:")
+    print("\n".join(report(comparison, (args.a, args.b))))
     return 0
 
 

@@ -6,7 +6,7 @@ probabilities built from them are exact fractions with no floating-point drift.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
@@ -28,7 +28,8 @@ class NoArrangementError(InvalidBoardError):
 
 
 @lru_cache(maxsize=4096)
-def _comb(n: int, k: int) -> int:
+def choose(n: int, k: int) -> int:
+    """C(n, k), and 0 when k is out of 0..n (no arrangement), as counting needs."""
     return comb(n, k) if 0 <= k <= n else 0
 
 
@@ -114,7 +115,34 @@ def split_components(constraints: Iterable[ConstraintKey]) -> list[frozenset[Con
 
 
 def _count_component(constraints: frozenset[ConstraintKey]) -> Component:
-    """Enumerate mine counts per group by backtracking, closing constraints as early as possible."""
+    """Count arrangements per number of mines, and per group the mines they put on it."""
+    weights: dict[int, int] = {}
+    sums: dict[int, list[int]] = {}
+
+    def leaf(assigned: list[int], mines: int, weight: int) -> None:
+        weights[mines] = weights.get(mines, 0) + weight
+        row = sums.get(mines)
+        if row is None:
+            row = sums[mines] = [0] * len(assigned)
+        for g, k in enumerate(assigned):
+            if k:
+                row[g] += weight * k
+
+    groups = search_groups(constraints, leaf)
+    sizes = [len(group) for group in groups]
+    # A group's sum counts mines over all its cells; each cell of it carries an equal share.
+    cell_weights = {m: [s // sizes[g] for g, s in enumerate(row)] for m, row in sums.items()}
+    return Component(groups, weights, cell_weights)
+
+
+Leaf = Callable[[list[int], int, int], None]
+"""Called with (mines per group, mines in all, arrangements of individual mines) per solution."""
+
+
+def search_groups(constraints: frozenset[ConstraintKey], leaf: Leaf) -> tuple[tuple[int, ...], ...]:
+    """Every way to put mines on the groups of one component that fits its constraints, by
+    backtracking that closes constraints as early as possible; `leaf` sees each of them.
+    Returns the groups (cells touching exactly the same numbers), in `leaf`'s order."""
     signature: dict[int, list[int]] = {}
     keys = sorted(constraints)
     for index, (cells, _) in enumerate(keys):
@@ -134,20 +162,12 @@ def _count_component(constraints: frozenset[ConstraintKey]) -> Component:
     need = [value for _, value in keys]
     free = [sum(sizes[g] for g in cons_groups[c]) for c in range(len(keys))]
     assigned = [0] * len(groups)
-    weights: dict[int, int] = {}
-    sums: dict[int, list[int]] = {}
     steps = [(g, sizes[g], group_cons[g]) for g in order]
     depth = len(steps)
 
     def search(i: int, mines: int, weight: int) -> None:
         if i == depth:
-            weights[mines] = weights.get(mines, 0) + weight
-            row = sums.get(mines)
-            if row is None:
-                row = sums[mines] = [0] * len(groups)
-            for g, k in enumerate(assigned):
-                if k:
-                    row[g] += weight * k
+            leaf(assigned, mines, weight)
             return
         g, size, touching = steps[i]
         low, high = 0, size
@@ -165,7 +185,7 @@ def _count_component(constraints: frozenset[ConstraintKey]) -> Component:
             for c in touching:
                 need[c] -= k
             assigned[g] = k
-            search(i + 1, mines + k, weight * _comb(size, k))
+            search(i + 1, mines + k, weight * choose(size, k))
             for c in touching:
                 need[c] += k
         assigned[g] = 0
@@ -173,9 +193,7 @@ def _count_component(constraints: frozenset[ConstraintKey]) -> Component:
             free[c] += size
 
     search(0, 0, 1)
-    # A group's sum counts mines over all its cells; each cell of it carries an equal share.
-    cell_weights = {m: [s // sizes[g] for g, s in enumerate(row)] for m, row in sums.items()}
-    return Component(tuple(groups), weights, cell_weights)
+    return tuple(groups)
 
 
 def _search_order(group_cons: list[list[int]], cons_groups: list[list[int]]) -> list[int]:
@@ -198,7 +216,8 @@ def _search_order(group_cons: list[list[int]], cons_groups: list[list[int]]) -> 
     return order
 
 
-def _convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+def convolve(a: dict[int, int], b: dict[int, int]) -> dict[int, int]:
+    """Arrangements by number of mines of two independent parts taken together."""
     out: dict[int, int] = {}
     for i, x in a.items():
         for j, y in b.items():
@@ -210,27 +229,27 @@ def combine(components: list[Component], off_cells: int, mines_left: int) -> Cou
     """Weight each total of frontier mines by the ways to place the rest off the frontier."""
     everything: dict[int, int] = {0: 1}
     for component in components:
-        everything = _convolve(everything, component.weights)
-    total = sum(w * _comb(off_cells, mines_left - t) for t, w in everything.items())
+        everything = convolve(everything, component.weights)
+    total = sum(w * choose(off_cells, mines_left - t) for t, w in everything.items())
     if total == 0:
         raise NoArrangementError(
             f"no arrangement of {mines_left} undecided mine(s) fits the numbers "
             f"and the {off_cells} cell(s) away from them"
         )
-    off_weight = sum(w * _comb(off_cells - 1, mines_left - t - 1) for t, w in everything.items())
+    off_weight = sum(w * choose(off_cells - 1, mines_left - t - 1) for t, w in everything.items())
     cell_weight = {c: 0 for component in components for group in component.groups for c in group}
     for index, component in enumerate(components):
         others: dict[int, int] = {0: 1}
         for j, other in enumerate(components):
             if j != index:
-                others = _convolve(others, other.weights)
+                others = convolve(others, other.weights)
         for m, row in component.cell_weights.items():
-            rest = sum(w * _comb(off_cells, mines_left - m - t) for t, w in others.items())
+            rest = sum(w * choose(off_cells, mines_left - m - t) for t, w in others.items())
             if not rest:
                 continue
             for group, weight in zip(component.groups, row, strict=True):
                 share = weight * rest
                 for cell in group:
                     cell_weight[cell] += share
-    off_mines = sorted(mines_left - t for t in everything if _comb(off_cells, mines_left - t))
+    off_mines = sorted(mines_left - t for t in everything if choose(off_cells, mines_left - t))
     return Counts(total, cell_weight, off_weight, off_cells, tuple(off_mines))

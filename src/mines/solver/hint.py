@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from mines.game import Game
-from mines.solver.analysis import Position, Solved, describe, mines_phrase, solve
+from mines.solver.analysis import Counting, Position, Solved, describe, mines_phrase, solve
 from mines.solver.bot import Bot
 from mines.solver.counting import Counter
+from mines.solver.rules import DeductionRule
 from mines.view import BoardView
 
-_RULE_ORDER = {"single": 0, "pair": 1, "count": 2}
+_RULE_ORDER = {rule: order for order, rule in enumerate(DeductionRule)}
 """Simpler rules first: a hint is easiest to follow when it needs only one number."""
 
 
@@ -32,7 +33,7 @@ def hint(view_or_game: BoardView | Game) -> Hint:
     """The hint for a whole-board view, or for a game's current view."""
     view = view_or_game.view() if isinstance(view_or_game, Game) else view_or_game
     position = Position.from_view(view)
-    solved = solve(position, Counter(), count="if-stuck")
+    solved = solve(position, Counter(), count=Counting.IF_STUCK)
     if not solved.safe_cells():
         solved = solve(position, Counter())
     safe = solved.safe_cells()

@@ -8,8 +8,8 @@ import secrets
 import numpy as np
 
 from mines.errors import InvalidBoardError
-from mines.placement import Positions, neighbourhood
-from mines.solver.analysis import Position, Solved, solve
+from mines.placement import PlacementRule, Positions, neighbourhood
+from mines.solver.analysis import Counting, Position, Solved, solve
 from mines.solver.counting import Counter
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import Neighbours, neighbours
@@ -65,7 +65,7 @@ class Board:
         safe_total = self.rows * self.cols - len(self.mines)
         while self.opened < safe_total:
             position = Position(self.rows, self.cols, tuple(self.values), len(self.mines))
-            solved = solve(position, counter, count="if-stuck")
+            solved = solve(position, counter, count=Counting.IF_STUCK)
             safe = solved.safe_cells()
             if not safe:
                 return solved
@@ -97,7 +97,7 @@ class NoGuessPlacer:
 
     @property
     def rule(self) -> str:
-        return "noguess"
+        return PlacementRule.NOGUESS.value
 
     @property
     def seed(self) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from mines.errors import InvalidBoardError
 from mines.solver.topology import Neighbours
@@ -12,16 +13,26 @@ UNKNOWN = -1
 """A cell whose content the player does not know: hidden or flagged (flags may be wrong)."""
 
 
+class DeductionRule(StrEnum):
+    """The rule that made a cell certain, simplest first."""
+
+    SINGLE = "single"
+    """One number: all its mines are found, or it needs a mine in every undecided cell."""
+    PAIR = "pair"
+    """Two overlapping numbers: the difference forces the cells only one of them sees."""
+    COUNT = "count"
+    """Every arrangement of the mines that fits all the numbers agrees."""
+
+
 @dataclass(frozen=True, slots=True)
 class Reason:
     """Why a cell is certain: the rule that decided it and the number cells it used."""
 
-    rule: str
-    """"single" (one number), "pair" (two overlapping numbers) or "count" (every arrangement)."""
+    rule: DeductionRule
     sources: tuple[int, ...]
 
 
-COUNTING = Reason("count", ())
+COUNTING = Reason(DeductionRule.COUNT, ())
 
 Settle = Callable[[int, bool, Reason], None]
 
@@ -98,7 +109,7 @@ def deduce(values: Sequence[int], cols: int, nbrs: Neighbours, *, pairs: bool = 
             if value < 0 or value > room:
                 raise InvalidBoardError(_impossible(constraint.source, value, room, cols))
             if room and (value == 0 or value == room):
-                reason = Reason("single", (constraint.source,))
+                reason = Reason(DeductionRule.SINGLE, (constraint.source,))
                 for cell in list(constraint.cells):
                     settle(cell, value > 0, reason)
         if not (pairs and _pair_rule(constraints, by_cell, settle)):
@@ -125,7 +136,7 @@ def _pair_rule(
             only_a = a.cells - b.cells
             only_b = b.cells - a.cells
             if a.value - b.value == len(only_a) and (only_a or only_b):
-                reason = Reason("pair", (a.source, b.source))
+                reason = Reason(DeductionRule.PAIR, (a.source, b.source))
                 for cell in only_a:
                     settle(cell, True, reason)
                 for cell in only_b:

@@ -16,7 +16,7 @@ from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
 from mines.server.deps import WINDOW_PARAMETERS, error_responses, hub, service, window
 from mines.server.errors import InvalidRequestError, validation_answer
 from mines.server.games import GameSpec
-from mines.server.schemas import Cell, CreatedOut, GameOut, MoveOut, NewGame
+from mines.server.schemas import CreatedOut, GameOut, MoveOut, MoveTarget, NewGame
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")
@@ -25,7 +25,7 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 CELL_BODY: dict[str, Any] = {
     "required": True,
-    "content": {"application/json": {"schema": Cell.model_json_schema()}},
+    "content": {"application/json": {"schema": MoveTarget.model_json_schema()}},
 }
 """The move body in the OpenAPI schema; the route reads it itself, after the token."""
 
@@ -74,7 +74,7 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         game_service = service(request)
         # The body is read only after the token: a stranger learns nothing from a 422.
         try:
-            cell = Cell.model_validate_json(await request.body())
+            cell = MoveTarget.model_validate_json(await request.body())
             box = window(request.query_params)
         except (ValidationError, InvalidRequestError) as problem:
             await run_in_threadpool(game_service.check_access, game_id, token)

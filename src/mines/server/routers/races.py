@@ -17,7 +17,7 @@ from mines.server.deps import hub
 from mines.server.games import SEED_LIMIT
 from mines.server.leaderboard import PLAYER_PATTERN
 from mines.server.rooms import RoomService, RoomSpec
-from mines.server.schemas import Cell, ErrorOut, PresetName
+from mines.server.schemas import ErrorOut, MoveTarget, PresetName
 
 router = APIRouter(prefix="/api/races", tags=["races"])
 bearer = HTTPBearer(auto_error=False, description="the player token returned by create or join")
@@ -118,8 +118,9 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     fields = body.model_dump()
     player = fields.pop("player")
     service = rooms(request)
-    room, token = await run_in_threadpool(service.create, RoomSpec(**fields), player)
-    return {"player": 0, "token": token, "room": service.state(room, 0)}
+    room_id, token = await run_in_threadpool(service.create, RoomSpec(**fields), player)
+    room = await run_in_threadpool(service.read, room_id, token)
+    return {"player": 0, "token": token, "room": room}
 
 
 @router.post(
@@ -131,8 +132,8 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
 async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any]:
     service = rooms(request)
     player, token = await run_in_threadpool(service.join, room_id, body.player)
-    room = service.room(room_id)
-    return {"player": player.id, "token": token, "room": service.state(room, player.id)}
+    room = await run_in_threadpool(service.read, room_id, token)
+    return {"player": player, "token": token, "room": room}
 
 
 @router.post(
@@ -160,9 +161,16 @@ async def read_room(room_id: str, request: Request, credentials: Credentials) ->
     return answer
 
 
+@router.get("/{room_id}/replay", responses=_errors(404, 409), summary="Replay of a finished race")
+async def replay_room(room_id: str, request: Request) -> dict[str, Any]:
+    """Every move of the race with its time, and every event those moves made, in order."""
+    answer: dict[str, Any] = await run_in_threadpool(rooms(request).replay, room_id)
+    return answer
+
+
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
     async def move(
-        room_id: str, cell: Cell, request: Request, credentials: Credentials
+        room_id: str, cell: MoveTarget, request: Request, credentials: Credentials
     ) -> dict[str, Any]:
         answer: dict[str, Any] = await run_in_threadpool(
             rooms(request).move, room_id, _token(credentials), kind, (cell.row, cell.col)

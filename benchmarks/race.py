@@ -1,0 +1,242 @@
+"""Race benchmark: rooms of bots racing through the HTTP API on two servers sharing PostgreSQL.
+
+Run from the repository root: `nice python -m benchmarks.race` (`--rooms 50 --players 4`). It
+starts two `mines serve` processes on one PostgreSQL schema, fills the rooms (each player on
+either server), connects every player's WebSocket from a second process, and lets the
+solver's `Bot` play every player until every race is over. It prints moves per second, the
+delay from a move's answer to its event reaching every player of the room (p50, p99, max;
+the target is p99 <= 100 ms), and whether any socket lost or reordered an event.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import statistics
+import sys
+import time
+import uuid
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection as Pipe
+from typing import Any
+
+import httpx
+
+from benchmarks.load import POSTGRES, Connection
+from mines.solver import Bot
+from mines.view import BoardView
+from tests.server.processes import server_process
+
+TARGET_P99_MS = 100.0
+WATCH_SECONDS = 600.0
+"""The watchers give up after this long, so a lost event cannot hang the benchmark."""
+
+
+@dataclass
+class Seat:
+    room: str
+    player: int
+    token: str
+    url: str
+
+
+@dataclass
+class Tally:
+    moves: int = 0
+    errors: list[str] = field(default_factory=list)
+    answered: dict[tuple[str, int], float] = field(default_factory=dict)
+    """(room, seq) -> the earliest wall time an answer showed the room at that seq."""
+
+
+def fill_rooms(urls: list[str], rooms: int, players: int, preset: str) -> list[list[Seat]]:
+    """Create the rooms and seat their players, alternating the two servers."""
+    filled = []
+    with httpx.Client(timeout=30) as client:
+        for r in range(rooms):
+            url = urls[r % len(urls)]
+            created = client.post(
+                f"{url}/api/races", json={"player": "bot 0", "preset": preset, "seed": r}
+            ).json()
+            room = created["room"]["id"]
+            seats = [Seat(room, 0, created["token"], url)]
+            for p in range(1, players):
+                url = urls[(r + p) % len(urls)]
+                joined = client.post(f"{url}/api/races/{room}/join", json={"player": f"bot {p}"})
+                seats.append(Seat(room, p, joined.json()["token"], url))
+            filled.append(seats)
+    return filled
+
+
+def watch(seats: list[Seat], pipe: Pipe) -> None:
+    """The watcher process: every player's WebSocket, each event's arrival time per socket."""
+    pipe.send(asyncio.run(_watch_all(seats, pipe)))
+
+
+async def _watch_all(seats: list[Seat], pipe: Pipe) -> dict[str, Any]:
+    import websockets
+
+    arrivals: list[tuple[str, int, int, float]] = []
+    problems: list[str] = []
+    ready = asyncio.Event()
+    connected = [0]
+
+    async def one(seat: Seat) -> None:
+        address = seat.url.replace("http://", "ws://") + f"/api/races/{seat.room}/live"
+        async with websockets.connect(f"{address}?token={seat.token}") as socket:
+            first = json.loads(await socket.recv())
+            expected = first["room"]["seq"] + 1
+            connected[0] += 1
+            if connected[0] == len(seats):
+                ready.set()
+            while True:
+                message = json.loads(await socket.recv())
+                now = time.time()
+                if message["type"] != "event":
+                    problems.append(f"{seat.room}/{seat.player}: {message['type']}")
+                    continue
+                seq = message["event"]["seq"]
+                if seq != expected:
+                    problems.append(f"{seat.room}/{seat.player}: got {seq}, expected {expected}")
+                expected = seq + 1
+                arrivals.append((seat.room, seat.player, seq, now))
+                if message["event"]["kind"] == "over":
+                    return
+
+    tasks = [asyncio.create_task(one(seat)) for seat in seats]
+    await ready.wait()
+    pipe.send("ready")
+    done, pending = await asyncio.wait(tasks, timeout=WATCH_SECONDS)
+    for task in pending:
+        task.cancel()
+        problems.append("a socket never saw its race end")
+    for task in done:
+        if task.exception() is not None:
+            problems.append(repr(task.exception()))
+    return {"arrivals": arrivals, "problems": problems}
+
+
+async def play(seat: Seat, tally: Tally, seed: int) -> None:
+    """One bot: reads its view from each answer, opens what the solver says, until the end."""
+    connection = await Connection.open(seat.url)
+    bot = Bot(seed)
+    path = f"/api/races/{seat.room}"
+    try:
+        status, room = await connection.request("GET", path, token=seat.token)
+        while room["state"] != "over":
+            if room["starts_in"] and room["starts_in"] > 0:
+                await asyncio.sleep(room["starts_in"])
+                status, room = await connection.request("GET", path, token=seat.token)
+                continue
+            if room["players"][seat.player]["out"]:
+                return
+            row, col = bot.moves(_bot_view(room["view"]))[0]
+            status, answer = await connection.request(
+                "POST", f"{path}/reveal", {"row": row, "col": col}, seat.token
+            )
+            if status == 409 and "over" in answer.get("detail", ""):
+                return
+            if status != 200:
+                tally.errors.append(f"reveal: {status} {answer}")
+                return
+            tally.moves += 1
+            key = (seat.room, answer["seq"])
+            tally.answered.setdefault(key, time.time())
+            room = answer
+    finally:
+        connection.close()
+
+
+def _bot_view(view: dict[str, Any]) -> BoardView:
+    """The race view as the bot reads it: a mine another player hit is a known mine (a flag)."""
+    lines = [line.replace("X", "F") for line in view["cells"]]
+    return BoardView.from_strings(lines, mines_left=view["mines_left"])
+
+
+def delays(rooms: list[list[Seat]], tally: Tally, arrivals: list[Any]) -> list[float]:
+    """Per event: when the last player of its room got it, less the first answer showing it."""
+    reached: dict[tuple[str, int], float] = {}
+    for room, _, seq, at in arrivals:
+        reached[room, seq] = max(reached.get((room, seq), 0.0), at)
+    answered_by_room: dict[str, list[tuple[int, float]]] = {}
+    for (room, seq), at in tally.answered.items():
+        answered_by_room.setdefault(room, []).append((seq, at))
+    out = []
+    for (room, seq), last in reached.items():
+        shown = [at for s, at in answered_by_room.get(room, []) if s >= seq]
+        if shown:
+            out.append(last - min(shown))
+    return out
+
+
+async def race_all(rooms: list[list[Seat]], tally: Tally) -> None:
+    async with httpx.AsyncClient(timeout=30) as client:
+        for seats in rooms:
+            host = seats[0]
+            answer = await client.post(
+                f"{host.url}/api/races/{host.room}/start",
+                headers={"Authorization": f"Bearer {host.token}"},
+            )
+            if answer.status_code != 200:
+                tally.errors.append(f"start: {answer.status_code} {answer.text}")
+    await asyncio.gather(
+        *(play(seat, tally, i) for i, seat in enumerate(s for seats in rooms for s in seats))
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rooms", type=int, default=50)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--preset", default="intermediate")
+    parser.add_argument("--postgres", default=POSTGRES, help="the PostgreSQL database to use")
+    args = parser.parse_args(argv)
+    schema = f"mines_race_{uuid.uuid4().hex[:10]}"
+    database = f"{args.postgres}?schema={schema}"
+    try:
+        with ExitStack() as stack:
+            urls = [stack.enter_context(server_process(database)).url for _ in range(2)]
+            rooms = fill_rooms(urls, args.rooms, args.players, args.preset)
+            ours, theirs = multiprocessing.Pipe()
+            seats = [seat for room in rooms for seat in room]
+            watcher = multiprocessing.get_context("spawn").Process(
+                target=watch, args=(seats, theirs)
+            )
+            watcher.start()
+            assert ours.recv() == "ready"
+            tally = Tally()
+            started = time.monotonic()
+            asyncio.run(race_all(rooms, tally))
+            elapsed = time.monotonic() - started
+            watched = ours.recv()
+            watcher.join()
+    finally:
+        import psycopg
+
+        with psycopg.connect(args.postgres, autocommit=True) as admin:
+            admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    ms = sorted(1000 * d for d in delays(rooms, tally, watched["arrivals"])) or [0.0]
+    p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+    print(
+        f"{args.rooms} rooms x {args.players} bots ({args.preset}) on 2 processes, PostgreSQL: "
+        f"{tally.moves} move requests in {elapsed:.1f} s = {tally.moves / elapsed:.0f} moves/s"
+    )
+    print(
+        f"answer -> event at every player: p50 {statistics.median(ms):.1f} ms, "
+        f"p99 {p99:.1f} ms, max {ms[-1]:.1f} ms over {len(ms)} events"
+    )
+    problems = watched["problems"]
+    print(f"lost or reordered events: {len(problems)}; request errors: {len(tally.errors)}")
+    for problem in (problems + tally.errors)[:5]:
+        print(f"  {problem}")
+    passed = p99 <= TARGET_P99_MS and not problems and not tally.errors
+    print(
+        f"{'PASS' if passed else 'FAIL'}: p99 <= {TARGET_P99_MS:.0f} ms, nothing lost or reordered"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""`./dev`: its help, its benchmark list, and what each command installs into the venv."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DEV = ROOT / "dev"
+BENCHMARKS = sorted(
+    path.stem
+    for path in (ROOT / "benchmarks").glob("*.py")
+    if re.search(r"^def main\(", path.read_text(encoding="utf-8"), flags=re.M)
+)
+TOOLS = ("python", "mines", "ruff", "mypy")
+"""A fake venv's programs: each only notes how it was called."""
+
+
+def dev(*args: str, venv: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "MINES_VENV": str(venv or "/nonexistent/venv")}
+    return subprocess.run(
+        [str(DEV), *args], capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL
+    )
+
+
+@pytest.mark.parametrize("word", ["help", "--help", "-h"])
+def test_help_lists_every_command_and_benchmark(word: str) -> None:
+    done = dev(word)
+    assert done.returncode == 0, done.stderr
+    for command in ("play", "serve", "test", "bench", "help"):
+        assert re.search(rf"^  {command}\b", done.stdout, flags=re.M), command
+    listed = re.findall(r"^  (\S+) ", done.stdout.split("Benchmarks:")[1], flags=re.M)
+    assert listed == BENCHMARKS
+    assert {"engine", "huge", "load", "solver", "tui", "winrate", "nog"} <= set(listed)
+
+
+@pytest.mark.parametrize(
+    ("args", "complaint"),
+    [
+        (["nope"], "unknown command 'nope'"),
+        (["bench", "nope"], "no benchmark named 'nope'"),
+        (["bench", "checks"], "no benchmark named 'checks'"),
+        (["bench"], "name a benchmark"),
+    ],
+)
+def test_an_unknown_name_gets_the_list(args: list[str], complaint: str) -> None:
+    done = dev(*args)
+    assert done.returncode == 2
+    assert complaint in done.stderr
+    assert "Benchmarks:" in done.stderr
+    assert "engine" in done.stderr
+
+
+def test_every_apt_call_waits_for_the_lock() -> None:
+    text = DEV.read_text(encoding="utf-8")
+    # Lines that run apt-get, not those that only name it.
+    calls = [
+        line
+        for line in text.splitlines()
+        if "apt-get" in line and not re.search(r"echo|command -v", line)
+    ]
+    assert calls
+    for line in calls:
+        assert '-o "DPkg::Lock::Timeout=$APT_LOCK_WAIT"' in line, line
+    assert '"${apt[@]}" update' in text
+    assert '"${apt[@]}" install' in text
+
+
+@pytest.fixture
+def fake_venv(tmp_path: Path) -> tuple[Path, Path]:
+    """A venv whose programs only log their arguments, so `./dev` runs in a moment."""
+    log = tmp_path / "log"
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for tool in TOOLS:
+        script = bin_dir / tool
+        script.write_text(f'#!/bin/sh\necho "{tool} $*" >> "{log}"\n', encoding="utf-8")
+        script.chmod(0o755)
+    return tmp_path / "venv", log
+
+
+def installs(log: Path) -> list[str]:
+    """The extras each `pip install` of the run asked for."""
+    if not log.exists():
+        return []
+    lines = log.read_text(encoding="utf-8").splitlines()
+    return [re.findall(r"-e \.\[(.*)\]", line)[0] for line in lines if "pip install" in line]
+
+
+def test_play_installs_only_the_game_and_test_adds_the_rest(fake_venv: tuple[Path, Path]) -> None:
+    venv, log = fake_venv
+    assert dev("play", "--plain", venv=venv).returncode == 0
+    assert installs(log) == ["tui"]
+    assert "mines play --plain" in log.read_text(encoding="utf-8")
+
+    log.unlink()
+    assert dev("play", venv=venv).returncode == 0
+    assert installs(log) == [], "a second ./dev play installs nothing"
+
+    log.unlink()
+    assert dev("test", "-x", venv=venv).returncode == 0
+    assert installs(log) == ["dev,gym,server,tui"]
+    ran = log.read_text(encoding="utf-8")
+    assert "ruff check" in ran
+    assert "mypy" in ran
+    assert "python -m pytest -x" in ran
+
+    log.unlink()
+    assert dev("play", venv=venv).returncode == 0
+    assert installs(log) == [], "./dev play after ./dev test installs nothing"
+
+
+def test_a_changed_pyproject_reinstalls_what_was_there(fake_venv: tuple[Path, Path]) -> None:
+    venv, log = fake_venv
+    assert dev("serve", venv=venv).returncode == 0
+    assert installs(log) == ["server"]
+    # As if pyproject.toml had changed since: the stamp is older than it.
+    os.utime(venv / ".mines-extras", (0, 0))
+    log.unlink()
+    assert dev("serve", venv=venv).returncode == 0
+    assert installs(log) == ["server"]
+    log.unlink()
+    assert dev("play", venv=venv).returncode == 0
+    assert installs(log) == ["server,tui"]
+
+
+def test_progress_lines_say_what_is_happening(fake_venv: tuple[Path, Path]) -> None:
+    venv, _ = fake_venv
+    done = dev("play", venv=venv)
+    assert "./dev: installing mines[tui] into" in done.stderr
+    assert "Textual" in done.stderr
+    assert "./dev: starting the game" in done.stderr
