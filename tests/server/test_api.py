@@ -274,8 +274,8 @@ def test_no_guess_games(server: Server) -> None:
 def test_the_browser_client_is_served(server: Server) -> None:
     page = server.client.get("/")
     assert page.status_code == 200
-    assert "app.js" in page.text
-    assert server.client.get("/static/app.js").status_code == 200
+    assert "/static/js/main.js" in page.text
+    assert server.client.get("/static/js/main.js").status_code == 200
     assert server.client.get("/openapi.json").json()["paths"]["/api/games"]
 
 

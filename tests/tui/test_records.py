@@ -14,16 +14,10 @@ from mines.symbols import Cell, GameStatus
 from mines.tui import THEME_NAMES
 from mines.tui.clock import PausableClock
 from mines.tui.stats import format_stats, tally
-from mines.tui.store import RecordStore, SavedGame, data_dir, read_saved
+from mines.tui.store import RecordStore, SavedGame, read_saved
 from mines.tui.themes import CELL_WIDTH, THEMES
 from mines.tui.undo import without_last_move
 from tests.tui.conftest import FakeTime
-
-
-def test_data_dir_prefers_the_variable_then_xdg_then_home() -> None:
-    assert data_dir({"MINES_DATA_DIR": "/a", "XDG_DATA_HOME": "/b"}) == Path("/a")
-    assert data_dir({"XDG_DATA_HOME": "/b"}) == Path("/b/mines")
-    assert data_dir({}) == Path.home() / ".local/share/mines"
 
 
 def finished(

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from mines.errors import MinesError
+from mines.extras import MissingExtraError
 
 # Each module has `register(subparsers)`; it imports its heavy dependencies only when run.
 COMMAND_MODULES = (
@@ -34,6 +35,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MinesError as error:
         print(f"mines: {error}", file=sys.stderr)
         return 2
+    except MissingExtraError as error:
+        print(f"mines: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     return status

@@ -8,6 +8,7 @@ from typing import Any, TextIO
 
 from mines.cli.options import add_game_options, game_from_options
 from mines.errors import IllegalMoveError, InvalidMoveError
+from mines.extras import missing_extra
 from mines.game import Game
 from mines.moves import Move
 from mines.placement import PlacementRule, placer_for_rule
@@ -51,23 +52,18 @@ def run(args: argparse.Namespace) -> int:
         args.first_click = PlacementRule.NOGUESS
     if args.plain or not sys.stdout.isatty():
         return play_lines(game_from_options(args), sys.stdin, sys.stdout)
-    try:
-        import textual  # noqa: F401 (only to learn whether the app can run)
-    except ImportError:
-        print(
-            "mines: the terminal app needs Textual (pip install 'mines[tui]'); "
-            "playing in line mode instead",
-            file=sys.stderr,
-        )
+    if problem := missing_extra("tui", "the terminal app"):
+        print(f"mines: {problem}; playing in line mode instead", file=sys.stderr)
         return play_lines(game_from_options(args), sys.stdin, sys.stdout)
     return play_app(args)
 
 
 def play_app(args: argparse.Namespace) -> int:
     """Run the Textual game; finished games are saved to the data folder."""
+    from mines.datadir import data_dir
     from mines.tui.app import MinesApp
     from mines.tui.clock import PausableClock
-    from mines.tui.store import RecordStore, data_dir
+    from mines.tui.store import RecordStore
     from mines.tui.themes import THEMES
 
     clock = PausableClock()

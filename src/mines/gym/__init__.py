@@ -1,12 +1,23 @@
-"""A Gymnasium environment for reinforcement learning on `mines` games."""
+"""Gymnasium environments for reinforcement learning on `mines` games: one board, or N at once."""
 
-import gymnasium
+from mines.extras import require_extra
 
-from mines.gym.env import MinesEnv
+require_extra("gym", "mines.gym")
+
+# Only once Gymnasium is known to be there: without it, the line above names the extra.
+import gymnasium  # noqa: E402
+
+from mines.gym.encoding import FLAG, HIDDEN, MINE, RewardScheme  # noqa: E402
+from mines.gym.env import MinesEnv  # noqa: E402
+from mines.gym.vector import MinesVectorEnv  # noqa: E402
 
 ENV_ID = "mines/Minesweeper-v0"
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="mines.gym.env:MinesEnv")
+    gymnasium.register(
+        id=ENV_ID,
+        entry_point="mines.gym.env:MinesEnv",
+        vector_entry_point="mines.gym.vector:MinesVectorEnv",
+    )
 
-__all__ = ["ENV_ID", "MinesEnv"]
+__all__ = ["ENV_ID", "FLAG", "HIDDEN", "MINE", "MinesEnv", "MinesVectorEnv", "RewardScheme"]

@@ -1,4 +1,4 @@
-"""`MinesEnv`: one game per episode; an action opens a cell; the view is the observation."""
+"""`MinesEnv`: one `Game` per episode; an action opens or flags a cell; the view is observed."""
 
 from __future__ import annotations
 
@@ -9,38 +9,38 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from mines.errors import IllegalMoveError
 from mines.game import Game
+from mines.gym.encoding import (
+    FLAG,
+    HIDDEN,
+    OBSERVED,
+    Mask,
+    Observation,
+    Options,
+    RewardScheme,
+    observation_space,
+    rewards,
+)
+from mines.gym.render import Image, draw
 from mines.placement import PlacementRule, placer_for_rule
-from mines.symbols import Cell, GameStatus
+from mines.symbols import GameStatus
 
-HIDDEN = -1
-"""The observation of an unrevealed cell."""
-MINE = -2
-"""The observation of a mine, seen only in the last observation of a lost episode."""
-
-WIN_REWARD = 1.0
-LOSS_REWARD = -1.0
-WASTED_MOVE_REWARD = -0.05
-"""For opening a cell that is already open: nothing happens but time passes."""
-
-Observation = npt.NDArray[np.int8]
-
-_OBSERVED = np.full(256, HIDDEN, dtype=np.int8)
-for _digit in range(9):
-    _OBSERVED[ord(str(_digit))] = _digit
-_OBSERVED[[ord(Cell.MINE.value), ord(Cell.EXPLODED.value)]] = MINE
+RENDER_MODES = ("ansi", "rgb_array")
 
 
 class MinesEnv(gymnasium.Env[Observation, np.int64]):
     """Minesweeper as a Gymnasium environment, on the same `Game` every front end uses.
 
-    Observation: a (rows, cols) int8 array, 0-8 for revealed counts, -1 hidden, -2 mines
-    (only once lost). Action: `row * cols + col`, the cell to open. Reward: the share of
-    safe cells the move opened, +1 for a win, -1 for a loss, -0.05 for an open cell.
-    `info["action_mask"]` marks the cells worth opening.
+    Observation: a (rows, cols) int8 array, 0-8 for revealed counts, -1 hidden, -3 flagged,
+    -2 mines (only in the last observation of a lost episode). Action: `row * cols + col`
+    opens that cell; with `flags=True`, `rows * cols + row * cols + col` toggles its flag.
+    Rewards: see `RewardScheme`. `action_masks()` and `info["action_mask"]` mark the actions
+    that change something. Nothing in `info` tells where the mines are: the game ID, which
+    rebuilds the layout, is given only once the episode is over (`info["game_id"]`).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -48,70 +48,121 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         cols: int = 9,
         mines: int = 10,
         *,
+        preset: str | None = None,
         first_click: str = PlacementRule.OPENING,
+        flags: bool = False,
+        reward: RewardScheme | str = RewardScheme.PROGRESS,
         max_steps: int | None = None,
         render_mode: str | None = None,
     ):
-        Game(rows, cols, mines)  # checks the board before any space is built on it
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        placer_for_rule(first_click, 0)
-        self.rows, self.cols, self.mines = rows, cols, mines
-        self.first_click = first_click
-        self.max_steps = max_steps if max_steps is not None else rows * cols
+        options = Options.check(
+            rows,
+            cols,
+            mines,
+            preset=preset,
+            first_click=first_click,
+            flags=flags,
+            reward=reward,
+            max_steps=max_steps,
+        )
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
+        placer_for_rule(first_click, 0)  # an unknown rule fails here, with the known ones
+        self.rows, self.cols, self.mines = options.rows, options.cols, options.mines
+        self.first_click, self.flags = first_click, flags
+        self.reward_scheme, self.max_steps = options.reward, options.max_steps
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(MINE, 8, shape=(rows, cols), dtype=np.int8)
-        self.action_space = spaces.Discrete(rows * cols)
-        self.game = self._new_game(0)
+        self.observation_space = observation_space(self.rows, self.cols)
+        self._actions = options.actions
+        self.action_space = spaces.Discrete(self._actions)
+        self._cells = self.rows * self.cols
+        self._game = self._new_game(0)
+        self._observe()
         self._steps = 0
+        self._truncated = False
 
     def _new_game(self, seed: int) -> Game:
         placer = placer_for_rule(self.first_click, seed)
         return Game(self.rows, self.cols, self.mines, placer=placer)
 
     def _observe(self) -> Observation:
-        return _OBSERVED[self.game.view().array]
+        """Look at the game again; the envs keep the last look, so a step views the game once."""
+        self._observation = OBSERVED[self._game.view().array]
+        self._observation.setflags(write=False)
+        return self._observation
 
-    def _info(self, observation: Observation) -> dict[str, Any]:
-        playing = self.game.status is GameStatus.IN_PROGRESS
-        mask = (observation.reshape(-1) == HIDDEN) & playing
-        return {"action_mask": mask.astype(np.int8), "game_id": str(self.game.game_id)}
+    def action_masks(self) -> Mask:
+        """1 for each action that changes the board now (sb3-contrib's `MaskablePPO` reads it)."""
+        observation = self._observation.reshape(-1)
+        playing = self._game.status is GameStatus.IN_PROGRESS
+        hidden: npt.NDArray[np.bool_] = observation == HIDDEN
+        if not self.flags:
+            return (hidden & playing).astype(np.int8)
+        unopened = hidden | (observation == FLAG)
+        return (np.concatenate([hidden, unopened]) & playing).astype(np.int8)
+
+    def _info(self) -> dict[str, Any]:
+        status = self._game.status
+        info: dict[str, Any] = {"action_mask": self.action_masks(), "status": status.value}
+        if status.is_over or self._truncated:
+            # Only now: the ID's seed rebuilds the layout, so before the end it gives the game away.
+            info["game_id"] = str(self._game.game_id) if self._game.game_id else None
+        return info
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
-        self.game = self._new_game(int(self.np_random.integers(2**48)))
+        self._game = self._new_game(int(self.np_random.integers(2**48)))
         self._steps = 0
-        observation = self._observe()
-        return observation, self._info(observation)
+        self._truncated = False
+        return self._observe().copy(), self._info()
 
     def step(
         self, action: np.int64 | int
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
-        if self.game.status.is_over:
+        game = self._game
+        if game.status.is_over:
             raise RuntimeError("the episode is over: call reset() before step()")
-        row, col = divmod(int(action), self.cols)
-        before = self.game.view().array
-        self.game.reveal(row, col)
+        if not self.action_space.contains(np.int64(action)):
+            raise ValueError(f"action must be from 0 to {self._actions - 1}, got {action!r}")
+        flag, cell = divmod(int(action), self._cells)
+        row, col = divmod(cell, self.cols)
+        before = self._observation
+        changed = True
+        try:
+            if flag:
+                game.toggle_flag(row, col)
+            else:
+                changed = bool(before[row, col] == HIDDEN)
+                game.reveal(row, col)
+        except IllegalMoveError:  # a flag on an open cell, an open on a flagged one: no change
+            changed = False
         self._steps += 1
         observation = self._observe()
-        status = self.game.status
-        if status is GameStatus.LOST:
-            reward = LOSS_REWARD
-        else:
-            newly_open = int(np.count_nonzero(observation >= 0)) - int(
-                np.count_nonzero(_OBSERVED[before] >= 0)
-            )
-            safe_cells = self.rows * self.cols - self.mines
-            reward = newly_open / safe_cells if newly_open else WASTED_MOVE_REWARD
-            if status is GameStatus.WON:
-                reward += WIN_REWARD
+        status = game.status
+        won, lost = status is GameStatus.WON, status is GameStatus.LOST
+        opened = 0
+        if not lost:
+            opened = int(np.count_nonzero(observation >= 0)) - int(np.count_nonzero(before >= 0))
+        reward = rewards(
+            self.reward_scheme,
+            opened=np.array(opened),
+            safe_cells=self._cells - self.mines,
+            won=np.array(won),
+            lost=np.array(lost),
+            wasted=np.array(not changed),
+        )
         terminated = status.is_over
-        truncated = not terminated and self._steps >= self.max_steps
-        return observation, reward, terminated, truncated, self._info(observation)
+        self._truncated = not terminated and self._steps >= self.max_steps
+        return observation.copy(), float(reward), terminated, self._truncated, self._info()
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        return f"{self.game.view()}\n{self.game.status.value}  mines left {self.game.mines_left}"
+    def render(self) -> str | Image | None:
+        if self.render_mode == "ansi":
+            game = self._game
+            return f"{game.view()}\n{game.status.value}  mines left {game.mines_left}"
+        if self.render_mode == "rgb_array":
+            return draw(self._game.view().array)
+        return None

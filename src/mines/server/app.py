@@ -19,7 +19,7 @@ from mines.server.hub import REFRESH, Hub
 from mines.server.middleware import BodyLimit, SecurityHeaders
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.rooms import RoomService
-from mines.server.routers import games, leaderboard, live, races
+from mines.server.routers import games, leaderboard, live, meta, races, replay
 
 STATIC = Path(__file__).parent / "static"
 
@@ -65,7 +65,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     # The last added runs first: headers go on every answer, the body cap's 413 included.
     app.add_middleware(BodyLimit, limit=service.settings.body_limit)
     app.add_middleware(SecurityHeaders)
-    for module in (games, leaderboard, live, races):
+    for module in (games, leaderboard, live, races, meta, replay):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from mines.extras import require_extra
 from mines.server.database import default_database
 from mines.server.settings import MAX_CELLS, Settings
 
@@ -36,7 +37,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--db",
         help="sqlite:///path/to/file or postgresql://user@host/dbname[?schema=name] "
-        "(default: a SQLite file in $MINES_DATA or ~/.local/share/mines)",
+        f"(default: {default_database()}, in the data folder)",
     )
     parser.add_argument(
         "--max-cells",
@@ -48,6 +49,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    require_extra("server", "mines serve")
     import uvicorn
 
     from mines.server.app import create_app

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
+from mines.datadir import data_dir
 from mines.server.storage import Storage, StorageError
 
 MAX_BUSY_TIMEOUT = 60.0
 
 
-def default_database(data_dir: Path | None = None) -> str:
-    """The SQLite file in the data folder: $MINES_DATA, else ~/.local/share/mines."""
-    folder = data_dir or Path(
-        os.environ.get("MINES_DATA") or Path.home() / ".local" / "share" / "mines"
-    )
-    return f"sqlite:///{folder / 'mines.sqlite3'}"
+def default_database(folder: Path | None = None) -> str:
+    """The SQLite file `mines.sqlite3` in `folder`, by default the data folder of `mines`."""
+    return f"sqlite:///{(folder or data_dir()) / 'mines.sqlite3'}"
 
 
 def open_storage(url: str) -> Storage:

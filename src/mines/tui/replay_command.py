@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from mines.cli.play import add_app_options, render
 from mines.errors import InvalidBoardError
+from mines.extras import missing_extra
 from mines.record import GameRecord
 from mines.replay import replay_steps
 
@@ -37,6 +38,9 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidBoardError(f"--delay must be a positive number of seconds, got {args.delay}")
     record = load_record(args.file)
     if args.plain or not sys.stdout.isatty():
+        return replay_lines(record, sys.stdout)
+    if problem := missing_extra("tui", "the replay app"):
+        print(f"mines: {problem}; printing the moves instead", file=sys.stderr)
         return replay_lines(record, sys.stdout)
     from mines.tui.replay_app import ReplayApp
     from mines.tui.themes import THEMES

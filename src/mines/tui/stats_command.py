@@ -6,8 +6,9 @@ import argparse
 import sys
 from typing import Any
 
+from mines.datadir import data_dir
 from mines.tui.stats import format_stats, tally
-from mines.tui.store import RecordStore, data_dir
+from mines.tui.store import RecordStore
 
 
 def register(subparsers: Any) -> None:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,17 +11,6 @@ from pathlib import Path
 from mines.errors import InvalidBoardError
 from mines.game import Game
 from mines.record import GameRecord
-
-DATA_DIR_VARIABLE = "MINES_DATA_DIR"
-
-
-def data_dir(environ: Mapping[str, str] = os.environ) -> Path:
-    """`$MINES_DATA_DIR`, else `$XDG_DATA_HOME/mines`, else `~/.local/share/mines`."""
-    if folder := environ.get(DATA_DIR_VARIABLE):
-        return Path(folder)
-    if xdg := environ.get("XDG_DATA_HOME"):
-        return Path(xdg) / "mines"
-    return Path.home() / ".local" / "share" / "mines"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,34 @@
+"""`/api/meta`: the presets and limits a client shows and checks input against."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from mines.presets import PRESETS
+from mines.server.deps import service
+from mines.server.leaderboard import PLAYER_PATTERN
+from mines.server.schemas import COORDINATE_LIMIT
+
+router = APIRouter(prefix="/api/meta", tags=["meta"])
+
+FIRST_CLICK_RULES = ("opening", "safe", "any")
+"""The order a client offers them in; "opening" is the classic rule and the default."""
+
+
+@router.get("", summary="Presets and limits")
+async def meta(request: Request) -> dict[str, Any]:
+    settings = service(request).settings
+    return {
+        "presets": [p._asdict() for p in PRESETS.values()],
+        "first_click": list(FIRST_CLICK_RULES),
+        "limits": {
+            "min_side": 1,
+            "max_side": COORDINATE_LIMIT,
+            "max_cells": settings.max_cells,
+            "view_limit": settings.view_limit,
+            "changed_limit": settings.changed_limit,
+        },
+        "player_pattern": PLAYER_PATTERN,
+    }

@@ -1,0 +1,205 @@
+// The board on screen: an ARIA grid of the server's symbols; it repaints only the cells that change.
+
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").Changed} Changed */
+/** @typedef {import("./types.js").Status} Status */
+
+/** What a symbol says to a screen reader. @param {string} look */
+function words(look) {
+  if (look === "H") return "hidden";
+  if (look === "F") return "flagged";
+  if (look === "0") return "empty";
+  if (look === "1") return "1 mine next to it";
+  if (look >= "2" && look <= "8") return `${look} mines next to it`;
+  if (look === "M") return "mine";
+  if (look === "X") return "exploded mine";
+  if (look === "W") return "wrong flag: no mine here";
+  return look;
+}
+
+/**
+ * How a symbol looks: on a win every cell still hidden is a mine, shown flagged as in the
+ * classic game (the server's view says only that they are unrevealed).
+ * @param {string} symbol
+ * @param {Status} status
+ */
+export function lookOf(symbol, status) {
+  return status === "WON" && symbol === "H" ? "F" : symbol;
+}
+
+export class Board {
+  /** @param {HTMLElement} element  the element with role=grid */
+  constructor(element) {
+    this.element = element;
+    this.rows = 0;
+    this.cols = 0;
+    this.top = 0;
+    this.left = 0;
+    this.height = 0;
+    this.width = 0;
+    /** @type {Status} */
+    this.status = "IN_PROGRESS";
+    /** @type {string[]} the symbol of each cell of the window, row by row */
+    this.symbols = [];
+    /** @type {HTMLElement[]} */
+    this.cells = [];
+    /** @type {[number, number]} */
+    this.cursor = [0, 0];
+    /** @type {HTMLElement | null} */
+    this.hinted = null;
+    /** @type {HTMLElement[]} cells that carry a chance */
+    this.chanced = [];
+  }
+
+  /** Show a whole view: rebuild when the window moved, else repaint what differs. @param {View} view */
+  render(view) {
+    const height = view.cells.length;
+    const width = height ? view.cells[0].length : 0;
+    const same = view.rows === this.rows && view.cols === this.cols && view.top === this.top
+      && view.left === this.left && height === this.height && width === this.width;
+    const statusChanged = view.status !== this.status;
+    this.status = view.status;
+    if (!same) {
+      this.build(view, height, width);
+      return;
+    }
+    for (let r = 0; r < height; r++) {
+      const line = view.cells[r];
+      for (let c = 0; c < width; c++) {
+        const i = r * width + c;
+        if (line[c] !== this.symbols[i] || (statusChanged && line[c] === "H")) this.paint(i, line[c]);
+      }
+    }
+  }
+
+  /** Repaint the cells a move changed. @param {Changed[]} changed @param {Status} status */
+  apply(changed, status) {
+    const wasWon = this.status === "WON";
+    this.status = status;
+    for (const [row, col, symbol] of changed) {
+      const i = this.index(row, col);
+      if (i >= 0) this.paint(i, symbol);
+    }
+    if (status === "WON" && !wasWon) {
+      this.symbols.forEach((symbol, i) => { if (symbol === "H") this.paint(i, symbol); });
+    }
+  }
+
+  /** @param {View} view @param {number} height @param {number} width */
+  build(view, height, width) {
+    Object.assign(this, { rows: view.rows, cols: view.cols, top: view.top, left: view.left, height, width });
+    this.element.setAttribute("aria-rowcount", String(view.rows));
+    this.element.setAttribute("aria-colcount", String(view.cols));
+    this.symbols = new Array(height * width).fill("");
+    this.cells = new Array(height * width);
+    this.hinted = null;
+    this.chanced = [];
+    const rows = [];
+    for (let r = 0; r < height; r++) {
+      const rowElement = document.createElement("div");
+      rowElement.className = "row";
+      rowElement.setAttribute("role", "row");
+      rowElement.setAttribute("aria-rowindex", String(view.top + r + 1));
+      for (let c = 0; c < width; c++) {
+        const cell = document.createElement("div");
+        const row = view.top + r;
+        const col = view.left + c;
+        cell.className = "cell";
+        cell.id = `cell-${row}-${col}`;
+        cell.dataset.row = String(row);
+        cell.dataset.col = String(col);
+        cell.setAttribute("role", "gridcell");
+        cell.setAttribute("aria-colindex", String(col + 1));
+        this.cells[r * width + c] = cell;
+        this.paint(r * width + c, view.cells[r][c]);
+        rowElement.append(cell);
+      }
+      rows.push(rowElement);
+    }
+    this.element.replaceChildren(...rows);
+    this.setCursor(
+      Math.min(Math.max(this.cursor[0], view.top), view.top + height - 1),
+      Math.min(Math.max(this.cursor[1], view.left), view.left + width - 1),
+    );
+  }
+
+  /** @param {number} i @param {string} symbol */
+  paint(i, symbol) {
+    const cell = this.cells[i];
+    this.symbols[i] = symbol;
+    const look = lookOf(symbol, this.status);
+    cell.dataset.symbol = symbol;
+    cell.dataset.look = look;
+    const open = symbol >= "0" && symbol <= "8";
+    cell.classList.toggle("open", open || symbol === "X");
+    cell.textContent = open && symbol !== "0" ? symbol : "";
+    const r = Math.floor(i / this.width) + this.top;
+    const c = (i % this.width) + this.left;
+    cell.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}, ${words(look)}`);
+    if (this.hinted === cell && symbol !== "H") this.setHint(null);
+  }
+
+  /** The index of a board cell in the window, or -1 outside it. @param {number} row @param {number} col */
+  index(row, col) {
+    const r = row - this.top;
+    const c = col - this.left;
+    if (r < 0 || r >= this.height || c < 0 || c >= this.width) return -1;
+    return r * this.width + c;
+  }
+
+  /** @param {number} row @param {number} col */
+  symbolAt(row, col) {
+    const i = this.index(row, col);
+    return i < 0 ? "" : this.symbols[i];
+  }
+
+  /** Move the cursor, exposed as the grid's active descendant. @param {number} row @param {number} col */
+  setCursor(row, col) {
+    const old = this.cells[this.index(...this.cursor)];
+    if (old) old.classList.remove("cursor");
+    this.cursor = [row, col];
+    const cell = this.cells[this.index(row, col)];
+    if (!cell) return;
+    cell.classList.add("cursor");
+    this.element.setAttribute("aria-activedescendant", cell.id);
+    if (document.activeElement === this.element) cell.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }
+
+  /** @param {number} pixels */
+  setCellSize(pixels) {
+    this.element.style.setProperty("--cell", `${pixels}px`);
+  }
+
+  /** Mark the hinted cell, or none. @param {[number, number] | null} cell */
+  setHint(cell) {
+    if (this.hinted) this.hinted.classList.remove("hint");
+    this.hinted = null;
+    if (!cell) return;
+    const element = this.cells[this.index(...cell)];
+    if (element) {
+      element.classList.add("hint");
+      this.hinted = element;
+    }
+  }
+
+  /**
+   * Overlay each hidden cell's chance of a mine, or clear the overlay.
+   * @param {[number, number, number, string | null][] | null} chances
+   */
+  setChances(chances) {
+    for (const cell of this.chanced) {
+      delete cell.dataset.chance;
+      delete cell.dataset.certain;
+      cell.style.removeProperty("--chance");
+    }
+    this.chanced = [];
+    for (const [row, col, chance, certain] of chances || []) {
+      const cell = this.cells[this.index(row, col)];
+      if (!cell) continue;
+      cell.dataset.chance = `${(chance * 100).toFixed(chance > 0 && chance < 0.01 ? 1 : 0)}%`;
+      if (certain) cell.dataset.certain = certain;
+      cell.style.setProperty("--chance", String(0.08 + chance * 0.6));
+      this.chanced.push(cell);
+    }
+  }
+}

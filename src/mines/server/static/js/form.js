@@ -1,0 +1,112 @@
+// The New game form: options from the server's presets and limits, custom sizes checked as typed.
+
+/** @typedef {import("./types.js").Meta} Meta */
+
+/** @param {string} id */
+function input(id) {
+  return /** @type {HTMLInputElement} */ (document.getElementById(id));
+}
+/** @param {string} id */
+function select(id) {
+  return /** @type {HTMLSelectElement} */ (document.getElementById(id));
+}
+
+/** A whole number typed in a field, or null. @param {string} text */
+function wholeNumber(text) {
+  const trimmed = text.trim();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : null;
+}
+
+/** Fill the board and first-click choices from the server. @param {Meta} meta */
+export function fillChoices(meta) {
+  const preset = select("preset");
+  const custom = preset.querySelector('option[value="custom"]');
+  for (const p of meta.presets) {
+    const option = new Option(`${cap(p.name)} ${p.rows}×${p.cols}, ${p.mines} mines`, p.name);
+    preset.insertBefore(option, custom);
+  }
+  preset.value = meta.presets[meta.presets.length - 1].name;
+  const rule = select("first-click");
+  /** @type {Record<string, string>} */
+  const names = { opening: "opens an area (classic)", safe: "is never a mine", any: "may be a mine" };
+  for (const name of meta.first_click) rule.append(new Option(`First click ${names[name] || name}`, name));
+  const board = select("board-preset");
+  for (const p of meta.presets) board.append(new Option(cap(p.name), p.name));
+  board.value = preset.value;
+}
+
+/** @param {string} text */
+function cap(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * Check the form as it stands: the body to send, or the problems, each tied to its field.
+ * @param {Meta} meta
+ * @returns {{body: Record<string, unknown> | null, problems: Map<string, string>}}
+ */
+export function readForm(meta) {
+  /** @type {Map<string, string>} */
+  const problems = new Map();
+  /** @type {Record<string, unknown>} */
+  const body = {};
+  const choice = select("preset").value;
+  const { max_cells: maxCells } = meta.limits;
+  if (choice === "custom") {
+    const rows = wholeNumber(input("rows").value);
+    const cols = wholeNumber(input("cols").value);
+    const mines = wholeNumber(input("mines").value);
+    const side = (/** @type {number | null} */ value, /** @type {string} */ other) => {
+      const most = Math.max(1, Math.floor(maxCells / Math.max(1, other === "rows" ? rows || 1 : cols || 1)));
+      return value === null || value < 1 || value > most ? `a whole number from 1 to ${most.toLocaleString("en")}` : "";
+    };
+    const rowProblem = side(rows, "cols");
+    const colProblem = side(cols, "rows");
+    if (rowProblem) problems.set("rows", `Rows: ${rowProblem}.`);
+    if (colProblem) problems.set("cols", `Columns: ${colProblem}.`);
+    if (rows !== null && cols !== null && !rowProblem && !colProblem) {
+      const cells = rows * cols;
+      if (mines === null || mines > cells - 1) {
+        problems.set("mines", `Mines: a whole number from 0 to ${(cells - 1).toLocaleString("en")} (fewer than the ${cells.toLocaleString("en")} cells).`);
+      }
+    } else if (mines === null) {
+      problems.set("mines", "Mines: a whole number, fewer than the board's cells.");
+    }
+    Object.assign(body, { rows, cols, mines });
+  } else {
+    body.preset = choice;
+  }
+  const seedText = input("seed").value.trim();
+  if (seedText) {
+    const seed = wholeNumber(seedText);
+    if (seed === null || !Number.isSafeInteger(seed)) problems.set("seed", "Seed: a whole number from 0 to 9,007,199,254,740,991, or empty for a random board.");
+    else body.seed = seed;
+  }
+  if (input("no-guess").checked) body.no_guess = true;
+  else body.first_click = select("first-click").value;
+  const player = input("player").value.trim();
+  if (player) {
+    if (!new RegExp(meta.player_pattern, "u").test(player)) {
+      problems.set("player", "Name: 1 to 24 letters, digits, spaces, dots, apostrophes, dashes or underscores, starting with a letter or digit.");
+    } else {
+      body.player = player;
+    }
+  }
+  return { body: problems.size ? null : body, problems };
+}
+
+/** Show each field's problem next to it, and the limits while nothing is wrong. @param {Meta} meta */
+export function showProblems(meta) {
+  const { problems } = readForm(meta);
+  const limits = `at most ${meta.limits.max_cells.toLocaleString("en")} cells`;
+  /** @type {Record<string, string>} */
+  const quiet = { rows: `Rows and columns: ${limits} in all.`, cols: "", mines: "Mines: fewer than the cells.", seed: "", player: "" };
+  for (const field of ["rows", "cols", "mines", "seed", "player"]) {
+    const problem = problems.get(field) || "";
+    const element = input(field);
+    element.setAttribute("aria-invalid", problem ? "true" : "false");
+    const help = document.getElementById(`${field}-help`);
+    if (help) help.textContent = problem || quiet[field];
+  }
+  return problems;
+}

@@ -1,0 +1,127 @@
+// The leaderboard of the board just played, and the player's own statistics kept in this browser.
+
+import { request } from "./api.js";
+
+/** @typedef {import("./types.js").LeaderboardEntry} LeaderboardEntry */
+/** @typedef {import("./types.js").Summary} Summary */
+/**
+ * @typedef {object} BoardStats
+ * @property {number} games
+ * @property {number} wins
+ * @property {number} streak
+ * @property {number} bestStreak
+ * @property {number | null} bestTime
+ * @property {number | null} best3bvs
+ * @property {string[]} [counted]  ids of the last games counted, so a reload does not count twice
+ */
+
+const STATS_KEY = "mines:stats";
+const COUNTED_KEPT = 50;
+
+/**
+ * Show the best times of a board, the given game's entry marked.
+ * @param {HTMLTableElement} table
+ * @param {string} preset
+ * @param {boolean} noGuess
+ * @param {string | null} gameId
+ */
+export async function showLeaderboard(table, preset, noGuess, gameId) {
+  const data = /** @type {{entries: LeaderboardEntry[]}} */ (
+    await request("GET", `/api/leaderboard?preset=${encodeURIComponent(preset)}&no_guess=${noGuess}`));
+  const rows = data.entries.map((entry) => {
+    const tr = document.createElement("tr");
+    const you = entry.game_id === gameId;
+    for (const value of [entry.rank, entry.player + (you ? " (you)" : ""), `${entry.time.toFixed(2)} s`]) {
+      const td = document.createElement("td");
+      td.textContent = String(value);  // names are shown as text, never as HTML
+      tr.append(td);
+    }
+    if (you) {
+      tr.className = "you";
+      tr.setAttribute("aria-current", "true");
+    }
+    return tr;
+  });
+  if (!rows.length) {
+    const tr = document.createElement("tr");
+    const td = document.createElement("td");
+    td.colSpan = 3;
+    td.textContent = "No times yet.";
+    tr.append(td);
+    rows.push(tr);
+  }
+  table.tBodies[0].replaceChildren(...rows);
+}
+
+/** The key of a board's statistics. @param {{rows: number, cols: number, mines: number, no_guess: boolean}} board */
+export function boardKey(board) {
+  return `${board.rows}x${board.cols}/${board.mines}${board.no_guess ? " no-guess" : ""}`;
+}
+
+/** @returns {Record<string, BoardStats>} */
+function loadAll() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STATS_KEY) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+/** @param {string} key @returns {BoardStats} */
+export function statsOf(key) {
+  return loadAll()[key] || { games: 0, wins: 0, streak: 0, bestStreak: 0, bestTime: null, best3bvs: null };
+}
+
+/** Count a finished game once. @param {Summary} summary */
+export function countGame(summary) {
+  const all = loadAll();
+  const key = boardKey(summary);
+  const stats = all[key] || statsOf(key);
+  const counted = stats.counted || [];
+  if (counted.includes(summary.id)) return stats;
+  stats.games += 1;
+  if (summary.status === "WON") {
+    stats.wins += 1;
+    stats.streak += 1;
+    stats.bestStreak = Math.max(stats.bestStreak, stats.streak);
+    stats.bestTime = stats.bestTime === null ? summary.elapsed : Math.min(stats.bestTime, summary.elapsed);
+    if (summary.elapsed > 0) {
+      const rate = summary.three_bv / summary.elapsed;
+      stats.best3bvs = stats.best3bvs === null ? rate : Math.max(stats.best3bvs, rate);
+    }
+  } else {
+    stats.streak = 0;
+  }
+  stats.counted = [...counted, summary.id].slice(-COUNTED_KEPT);
+  all[key] = stats;
+  try {
+    localStorage.setItem(STATS_KEY, JSON.stringify(all));
+  } catch {
+    // Storage full or refused (private mode): the stats stay as shown, unsaved.
+  }
+  return stats;
+}
+
+/** @param {HTMLTableElement} table @param {HTMLElement} caption @param {string} key */
+export function showStats(table, caption, key) {
+  const s = statsOf(key);
+  caption.textContent = `Board ${key}`;
+  const rows = [
+    ["Games", String(s.games)],
+    ["Wins", s.games ? `${s.wins} (${Math.round((100 * s.wins) / s.games)}%)` : "0"],
+    ["Streak", `${s.streak} (best ${s.bestStreak})`],
+    ["Best time", s.bestTime === null ? "–" : `${s.bestTime.toFixed(2)} s`],
+    ["Best 3BV/s", s.best3bvs === null ? "–" : s.best3bvs.toFixed(2)],
+  ].map(([name, value]) => {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = name;
+    const td = document.createElement("td");
+    td.textContent = value;
+    tr.append(th, td);
+    return tr;
+  });
+  table.tBodies[0].replaceChildren(...rows);
+}

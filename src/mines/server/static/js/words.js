@@ -1,0 +1,73 @@
+// Errors in a player's words: every code of the API (docs/server.md, "Error codes") has a sentence.
+
+/** @typedef {import("./api.js").ApiError} ApiError */
+
+/** What each request field is, for a sentence. */
+const FIELDS = {
+  rows: "The number of rows", cols: "The number of columns", mines: "The number of mines",
+  seed: "The seed", player: "The name", first_click: "The first-click rule", preset: "The board",
+  no_guess: "The no-guess choice", row: "The cell's row", col: "The cell's column",
+  top: "The view's first row", left: "The view's first column", height: "The view's height",
+  width: "The view's width",
+};
+
+/** @type {Record<string, string>} */
+export const SENTENCES = {
+  validation_error: "Some of the game's settings are not valid.",
+  invalid_request: "The server cannot do that with these settings.",
+  invalid_board: "That board cannot be made: it needs at least one row and one column, and fewer mines than cells.",
+  illegal_move: "That move is not possible right now.",
+  game_over: "This game is over. Press the face or New game to play again.",
+  cell_flagged: "That cell has a flag on it. Remove the flag first (right click, long press or F).",
+  game_in_progress: "The replay opens once the game is over.",
+  game_not_found: "This game is not on the server (any more). Start a new one.",
+  not_authenticated: "This game was started in another browser: you can watch it here, not play it.",
+  forbidden: "This browser's key does not fit this game: you can watch it here, not play it.",
+  storage_unavailable: "The server could not save that just now, so nothing changed. Please try again in a moment.",
+  body_too_large: "That request was too large for the server.",
+  rate_limited: "That was a lot of requests very quickly. Wait a moment, then go on.",
+  server_full: "The server is full right now. Please try again in a minute.",
+  no_guess_too_large: "A no-guess board that big cannot be made here. Choose a smaller board or fewer mines, or turn off “No guessing needed”.",
+  no_guess_timeout: "Making that no-guess board took too long. Try again, or choose fewer mines.",
+  analysis_too_large: "Mine chances are worked out only for boards up to the size shown in the message; this board is bigger.",
+  not_found: "That address does not exist on this server.",
+  method_not_allowed: "The server does not take that kind of request there.",
+  unsupported_media_type: "The server could not read that request's format.",
+  internal_error: "Something went wrong on the server. Please try again; if it keeps happening, tell whoever runs it.",
+  network: "The server cannot be reached. Check the connection, then try again.",
+  server_error: "Something went wrong on the server. Please try again.",
+};
+
+const FALLBACK = "Something went wrong. Please try again.";
+
+/**
+ * The sentence for an error answer: its code's sentence, and for a validation error the fields
+ * it names.
+ * @param {ApiError} error
+ */
+export function sayError(error) {
+  const sentence = SENTENCES[error.code];
+  if (!sentence) return FALLBACK;
+  if (error.code !== "validation_error" || !error.errors.length) return sentence;
+  const names = error.errors
+    .map((item) => FIELDS[/** @type {keyof typeof FIELDS} */ (lastPart(item.field))])
+    .filter(Boolean);
+  if (!names.length) return sentence;
+  return `${unique(names).join(", ")} ${names.length > 1 ? "are" : "is"} not valid.`;
+}
+
+/** `body.rows` -> `rows`. @param {string} field */
+function lastPart(field) {
+  const parts = String(field).split(".");
+  return parts[parts.length - 1];
+}
+
+/** @param {string[]} items */
+function unique(items) {
+  return [...new Set(items)];
+}
+
+/** Whether a code has its own sentence (the tests check every documented code). @param {string} code */
+export function hasSentence(code) {
+  return Object.hasOwn(SENTENCES, code);
+}

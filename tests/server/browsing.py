@@ -1,0 +1,131 @@
+"""What the browser tests share: a server, Debian's chromium, pages on desktop and phone."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+
+from tests.server.processes import server_process
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+"""A 390 x 844 phone with touch, as the issue's report was made on."""
+
+needs_chromium = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"
+)
+
+
+@contextmanager
+def serving(tmp_path: Path) -> Iterator[str]:
+    with server_process(f"sqlite:///{tmp_path / 'browser.sqlite3'}") as server:
+        yield server.url
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def open_page(browser: Browser, url: str, device: dict[str, Any], **options: Any) -> Page:
+    page = browser.new_context(**device, **options).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    expect(page.locator("#board .cell").first).to_be_visible()
+    return page
+
+
+def cell(page: Page, row: int, col: int) -> Locator:
+    return page.locator(f'#board [data-row="{row}"][data-col="{col}"]')
+
+
+def symbols(page: Page) -> list[str]:
+    """The board as the page shows it, in the server's symbols, one string per row."""
+    result: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('#board [role=row]')].map(
+            (row) => [...row.children].map((cell) => cell.dataset.symbol).join(''))"""
+    )
+    return result
+
+
+def new_game(
+    page: Page, seed: int | None, first_click: str = "opening", board: str = "beginner"
+) -> str:
+    """Start a game from the form; returns its ID (from the address)."""
+    old = page.evaluate("location.hash")
+    page.select_option("#preset", board)
+    page.locator(".more summary").click()
+    page.fill("#seed", "" if seed is None else str(seed))
+    page.select_option("#first-click", first_click)
+    page.click("#start")
+    page.wait_for_function("(old) => location.hash && location.hash !== old", arg=old)
+    expect(page.locator("#status")).to_have_text("Playing")
+    game_id: str = page.evaluate("location.hash.slice(1)")
+    return game_id
+
+
+def server_view(url: str, game_id: str) -> dict[str, Any]:
+    view: dict[str, Any] = httpx.get(f"{url}/api/games/{game_id}").json()["view"]
+    return view
+
+
+def led(page: Page, name: str) -> int:
+    return int(page.locator(f"#{name}").get_attribute("data-value") or "nan")
+
+
+CONTRACT_CODES = [
+    "validation_error",
+    "invalid_board",
+    "invalid_request",
+    "illegal_move",
+    "game_over",
+    "cell_flagged",
+    "game_not_found",
+    "not_authenticated",
+    "forbidden",
+    "storage_unavailable",
+    "body_too_large",
+    "rate_limited",
+    "server_full",
+    "no_guess_too_large",
+    "no_guess_timeout",
+]
+"""The codes the helpers agreed on, for as long as docs/server.md has no table of them."""
+
+
+def documented_error_codes() -> list[str]:
+    """The codes in the "Error codes" table of docs/server.md (else the agreed ones)."""
+    text = (ROOT / "docs" / "server.md").read_text()
+    if "### Error codes" not in text:
+        return CONTRACT_CODES
+    table = text.split("### Error codes", 1)[1].split("\n#", 1)[0]
+    return re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)
