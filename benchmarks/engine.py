@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from benchmarks.checks import Checks, best_of, cpu_seconds
-from mines import FixedPlacer, Game, dense
+from mines import FixedPlacer, Game, grid
 
 
 class BaselineCell:
@@ -92,12 +92,12 @@ def first_reveal_case(mines: int, repeats: int) -> tuple[float, float, int]:
 @contextmanager
 def unlimited_scalar_flood() -> Iterator[None]:
     """Turn off the hand-over to labelling, to see what scipy buys."""
-    budget = dense.FLOOD_BUDGET
-    dense.FLOOD_BUDGET = 10**12
+    budget = grid.FLOOD_BUDGET
+    grid.FLOOD_BUDGET = 10**12
     try:
         yield
     finally:
-        dense.FLOOD_BUDGET = budget
+        grid.FLOOD_BUDGET = budget
 
 
 def lattice_game(size: int) -> Game:

@@ -16,14 +16,84 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mines.gym import MinesEnv
+import numpy as np
+import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
+
+from mines.gym import MinesEnv, MinesVectorEnv
 from mines.gym.agents import BotAgent, EpisodeStats, RandomAgent, evaluate
 from mines.gym.encoding import Observation
-from mines.gym.wrappers import OneHotObservation, planes
+from mines.gym.wrappers import OneHotObservation, Planes, planes
 
 MISSING = """the training stack is not installed; it stays out of ./dev test because torch is large:
   .venv/bin/pip install torch==2.13.0      # a CPU build (elsewhere: --index-url https://download.pytorch.org/whl/cpu)
   .venv/bin/pip install -e '.[rl]'         # sb3-contrib, stable-baselines3, matplotlib"""
+
+
+def batched_vec_env(vec_env: Any, num_envs: int, board: tuple[int, int, int], seed: int) -> Any:
+    """`MinesVectorEnv` as a stable-baselines3 `VecEnv`, with one-hot observations.
+
+    SB3 resets a finished env within the step that ends it, so the batched env runs with
+    same-step autoreset; SB3 also wants one dict of info per env, which only the boards whose
+    episode ended fill (with their last observation).
+    """
+
+    class MinesVecEnv(vec_env.VecEnv):  # type: ignore[misc]  # SB3 is loaded by name
+        def __init__(self) -> None:
+            self.env = MinesVectorEnv(num_envs, *board, autoreset_mode=AutoresetMode.SAME_STEP)
+            single = OneHotObservation(MinesEnv(*board)).observation_space
+            super().__init__(num_envs, single, self.env.single_action_space)
+            self._seed: int | None = seed
+            self._actions = np.zeros(num_envs, dtype=np.int64)
+            self._masks = np.ones((num_envs, board[0] * board[1]), dtype=np.int8)
+
+        def reset(self) -> Planes:
+            observations, info = self.env.reset(seed=self._seed)
+            self._seed = None
+            self._masks = info["action_mask"]
+            return planes(observations)
+
+        def step_async(self, actions: npt.NDArray[np.int64]) -> None:
+            self._actions = np.asarray(actions, dtype=np.int64)
+
+        def step_wait(self) -> tuple[Planes, Any, Any, list[dict[str, Any]]]:
+            observations, rewards, terminated, truncated, info = self.env.step(self._actions)
+            self._masks = info["action_mask"]
+            done = terminated | truncated
+            infos: list[dict[str, Any]] = [{} for _ in range(num_envs)]
+            for board in np.flatnonzero(done).tolist():
+                infos[board] = {
+                    "terminal_observation": planes(info["final_obs"][board]),
+                    "TimeLimit.truncated": bool(truncated[board] and not terminated[board]),
+                }
+            return planes(observations), rewards, done, infos
+
+        def _chosen(self, indices: Any) -> list[int]:
+            if indices is None:
+                return list(range(num_envs))
+            return [indices] if isinstance(indices, int) else list(indices)
+
+        def has_attr(self, attr_name: str) -> bool:
+            return attr_name == "action_masks" or hasattr(self.env, attr_name)
+
+        def env_method(self, name: str, *args: Any, indices: Any = None, **kw: Any) -> list[Any]:
+            if name != "action_masks":
+                raise AttributeError(f"the batched env has no per-board method {name!r}")
+            return list(self._masks[self._chosen(indices)])
+
+        def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+            return [getattr(self.env, attr_name)] * len(self._chosen(indices))
+
+        def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+            setattr(self.env, attr_name, value)
+
+        def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
+            return [False] * len(self._chosen(indices))
+
+        def close(self) -> None:
+            self.env.close()
+
+    return MinesVecEnv()
 
 
 class PolicyAgent:
@@ -48,7 +118,12 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=6)
     parser.add_argument("--cols", type=int, default=6)
     parser.add_argument("--mines", type=int, default=5)
-    parser.add_argument("--envs", type=int, default=8, help="envs stepped side by side")
+    parser.add_argument("--envs", type=int, default=64, help="boards stepped side by side")
+    parser.add_argument(
+        "--single",
+        action="store_true",
+        help="train on --envs single envs in SB3's DummyVecEnv instead of the batched env",
+    )
     parser.add_argument("--eval-every", type=int, default=25_000, help="timesteps between evals")
     parser.add_argument("--eval-episodes", type=int, default=500)
     parser.add_argument("--final-episodes", type=int, default=2000)
@@ -77,13 +152,16 @@ def main() -> int:
     bot_stats = evaluate(MinesEnv(**board), BotAgent(args.mines), args.final_episodes)
     print(f"solver's Bot, {label}: {bot_stats}", flush=True)
 
-    envs = vec_env.DummyVecEnv(
-        [lambda: OneHotObservation(MinesEnv(**board)) for _ in range(args.envs)]
-    )
+    if args.single:
+        envs = vec_env.DummyVecEnv(
+            [lambda: OneHotObservation(MinesEnv(**board)) for _ in range(args.envs)]
+        )
+    else:
+        envs = batched_vec_env(vec_env, args.envs, (args.rows, args.cols, args.mines), args.seed)
     model = sb3.MaskablePPO(
         "MlpPolicy",
         envs,
-        n_steps=512,
+        n_steps=max(4096 // args.envs, 16),  # about 4,096 steps per update
         batch_size=512,
         n_epochs=5,
         learning_rate=3e-4,

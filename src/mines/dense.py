@@ -8,7 +8,9 @@ import numpy as np
 import numpy.typing as npt
 from scipy import ndimage
 
+from mines import grid
 from mines.engine import CellChanges, CellState, EngineKind, Symbols
+from mines.grid import COL_STEPS, EIGHT_CONNECTED, ROW_STEPS, block_around, count_around, dilate
 from mines.placement import Positions
 from mines.symbols import Cell
 
@@ -20,10 +22,6 @@ REVEALED = 0x40
 BLOCKED = MINE | FLAGGED | REVEALED
 # The border ring looks revealed with a non-zero count, so floods stop there with no bounds checks.
 BORDER = REVEALED | COUNT_BITS
-
-EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
-FLOOD_BUDGET = 2048
-"""Cells a scalar flood may open before it hands over to whole-array labelling."""
 
 
 def _symbol_table(show_mines: bool) -> npt.NDArray[np.uint8]:
@@ -41,17 +39,6 @@ def _symbol_table(show_mines: bool) -> npt.NDArray[np.uint8]:
 
 _SYMBOLS_IN_PLAY = _symbol_table(show_mines=False)
 _SYMBOLS_AFTER_LOSS = _symbol_table(show_mines=True)
-
-
-def dilate(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """Grow a mask by one cell in all eight directions (a separable 3x3 dilation)."""
-    tall = mask.copy()
-    tall[1:] |= mask[:-1]
-    tall[:-1] |= mask[1:]
-    wide = tall.copy()
-    wide[:, 1:] |= tall[:, :-1]
-    wide[:, :-1] |= tall[:, 1:]
-    return wide
 
 
 class DenseChanges:
@@ -98,8 +85,7 @@ class DenseEngine:
         self._grid = np.frombuffer(self._cells, dtype=np.uint8).reshape(rows + 2, self._stride)
         self._grid[0, :] = self._grid[-1, :] = BORDER
         self._grid[:, 0] = self._grid[:, -1] = BORDER
-        s = self._stride
-        self._offsets = (-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1)
+        self._offsets = tuple((ROW_STEPS * self._stride + COL_STEPS).tolist())
         self._opened = 0
         self._flags = 0
         self._mines: Positions = np.zeros((0, 2), dtype=np.int64)
@@ -129,14 +115,26 @@ class DenseEngine:
     def place(self, mines: Positions) -> None:
         inner = self._inner
         inner[mines[:, 0], mines[:, 1]] |= MINE
-        is_mine = (self._grid >> 4) & 1
-        counts = np.zeros((self.rows, self.cols), dtype=np.uint8)
-        for dr in range(3):
-            for dc in range(3):
-                if (dr, dc) != (1, 1):
-                    counts += is_mine[dr : dr + self.rows, dc : dc + self.cols]
-        inner |= counts
+        inner |= count_around((inner & MINE) != 0)
         self._mines = mines.copy()
+        self._mines.setflags(write=False)
+
+    def move_mine(self, source: tuple[int, int], target: tuple[int, int]) -> None:
+        """Move a mine from a hidden cell to another, and every count around both with it.
+
+        Not part of the `Engine` contract: the no-guess generator reshapes a layout while it
+        plays it, and revealed numbers change with it.
+        """
+        cells, (s_row, s_col), (t_row, t_col) = self._cells, source, target
+        cells[self._index(s_row, s_col)] &= ~MINE & 0xFF
+        cells[self._index(t_row, t_col)] |= MINE
+        for (row, col), step in ((source, -1), (target, 1)):
+            for r, c in block_around(self.rows, self.cols, row, col):
+                if (r, c) != (row, col):
+                    cells[self._index(r, c)] += step
+        flat = self._mines[:, 0] * self.cols + self._mines[:, 1]
+        moved = np.where(flat == s_row * self.cols + s_col, t_row * self.cols + t_col, flat)
+        self._mines = np.stack(np.divmod(np.sort(moved), self.cols), axis=1)
         self._mines.setflags(write=False)
 
     def restore(self, revealed: Positions, flagged: Positions) -> None:
@@ -202,7 +200,7 @@ class DenseEngine:
                     opened.append(there)
                     if not byte:
                         stack.append(there)
-            if len(opened) > FLOOD_BUDGET:
+            if len(opened) > grid.FLOOD_BUDGET:
                 return self._flood_by_labels(start, np.asarray(opened, dtype=np.int64))
         self._opened += len(opened)
         return self._changes(opened)
@@ -240,6 +238,18 @@ class DenseEngine:
 
     def mines(self) -> Positions:
         return self._mines
+
+    def mine_mask(self) -> npt.NDArray[np.bool_]:
+        """Which cells hold a mine, as a new (rows, cols) array."""
+        return np.asarray((self._inner & MINE) != 0, dtype=bool)
+
+    def revealed_mask(self) -> npt.NDArray[np.bool_]:
+        """Which cells are revealed, as a new (rows, cols) array."""
+        return np.asarray((self._inner & REVEALED) != 0, dtype=bool)
+
+    def counts(self) -> npt.NDArray[np.uint8]:
+        """Every cell's count of mines around it (mines have one too), as a new array."""
+        return np.asarray(self._inner & COUNT_BITS, dtype=np.uint8)
 
     def flagged(self) -> Positions:
         return np.argwhere(self._inner & FLAGGED).astype(np.int64)

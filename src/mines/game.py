@@ -21,6 +21,7 @@ from mines.errors import (
     ViewTooLargeError,
 )
 from mines.gameid import GameId
+from mines.grid import block_around
 from mines.moves import Move, MoveKind
 from mines.params import check_board
 from mines.placement import (
@@ -31,7 +32,6 @@ from mines.placement import (
     check_positions,
     placer_for_rule,
 )
-from mines.placement import neighbourhood as block_around
 from mines.presets import preset
 from mines.record import GameRecord, TimedMove
 from mines.status import GameStatus
@@ -44,6 +44,18 @@ VIEW_CELL_LIMIT = 10_000_000
 """A view of more cells than this must be asked for as a window."""
 _MOVE_BYTES = 200
 """About what one logged move costs (a `TimedMove`, its `Move` and their numbers)."""
+
+
+def check_cell(verb: str, row: int, col: int, rows: int, cols: int) -> None:
+    """Refuse a move whose cell is not a pair of integers on the board, saying why."""
+    for name, value in (("row", row), ("col", col)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalMoveError(f"{name} must be an integer, got {value!r}")
+    if not (0 <= row < rows and 0 <= col < cols):
+        raise IllegalMoveError(
+            f"cannot {verb} ({row}, {col}): outside the board "
+            f"(rows 0..{rows - 1}, cols 0..{cols - 1})"
+        )
 
 
 def chord_targets(
@@ -95,6 +107,9 @@ class Game:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
             raise InvalidBoardError(f"seed must be a non-negative integer, got {seed!r}")
         self.placer: MinePlacer = placer or RandomPlacer(seed)
+        validate = getattr(self.placer, "validate", None)
+        if callable(validate):
+            validate(self.rows, self.cols, self.mines)
         self._clock: Clock = clock or time.monotonic
         self._engine: Engine = choose_engine(self.rows, self.cols, engine)
         self._safe_cells = self.rows * self.cols - self.mines
@@ -379,14 +394,7 @@ class Game:
     def _check_move(self, verb: str, row: int, col: int) -> None:
         if self._status.is_over:
             raise IllegalMoveError(f"cannot {verb}: the game is over ({self._status.value})")
-        for name, value in (("row", row), ("col", col)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise IllegalMoveError(f"{name} must be an integer, got {value!r}")
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise IllegalMoveError(
-                f"cannot {verb} ({row}, {col}): outside the board "
-                f"(rows 0..{self.rows - 1}, cols 0..{self.cols - 1})"
-            )
+        check_cell(verb, row, col, self.rows, self.cols)
 
     def _place_mines(self, row: int, col: int, now: float) -> None:
         positions = np.asarray(self.placer.place(self.rows, self.cols, self.mines, (row, col)))

@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mines.errors import InvalidBoardError
+from mines.grid import Flat, block_around
 
 Positions = npt.NDArray[np.int64]
 """An integer array of shape (n, 2): one (row, col) pair per mine."""
@@ -22,7 +23,9 @@ class MinePlacer(Protocol):
     """Chooses where the mines go, once the first click is known.
 
     `rule` names the strategy (it is stored in records and game IDs) and `seed`
-    is the seed that reproduces the layout, or None when the layout is fixed.
+    is the seed that reproduces the layout, or None when the layout is fixed. A placer
+    may also have `validate(rows, cols, mines)`, which `Game` calls when it is made, so
+    that a board the placer cannot make is refused up front (with a `MinesError`).
     """
 
     @property
@@ -66,15 +69,6 @@ class FirstClick(StrEnum):
     """No promise: the first click may be a mine."""
 
 
-def neighbourhood(rows: int, cols: int, row: int, col: int) -> list[tuple[int, int]]:
-    """The in-bounds cells of the 3x3 block centred on (row, col), the centre included."""
-    return [
-        (r, c)
-        for r in range(max(row - 1, 0), min(row + 2, rows))
-        for c in range(max(col - 1, 0), min(col + 2, cols))
-    ]
-
-
 def sample_cells(
     rng: np.random.Generator, rows: int, cols: int, count: int, excluded: Iterable[int]
 ) -> npt.NDArray[np.int64]:
@@ -88,9 +82,18 @@ def sample_cells(
     if count > free:
         raise InvalidBoardError(f"cannot place {count} mines in {free} free cells")
     draws = rng.choice(free, size=count, replace=False).astype(np.int64)
+    return skip_excluded(draws, skip)
+
+
+def skip_excluded(draws: npt.NDArray[np.int64], excluded: npt.NDArray[np.int64]) -> Flat:
+    """Turn draws from 0..n-1 into cells of 0..n+k-1 past the k sorted, distinct `excluded`.
+
+    The i-th free cell is what the list of the free cells holds at index i.
+    """
     # The i-th excluded index, minus i, is the draw value from which it shifts draws by one more.
-    thresholds = skip - np.arange(skip.size, dtype=np.int64)
-    return draws + np.searchsorted(thresholds, draws, side="right").astype(np.int64)
+    thresholds = excluded - np.arange(excluded.size, dtype=np.int64)
+    shifted: Flat = draws + np.searchsorted(thresholds, draws, side="right").astype(np.int64)
+    return shifted
 
 
 class RandomPlacer:
@@ -121,7 +124,7 @@ class RandomPlacer:
         """The cells this rule keeps free of mines for a first click at `first_click`."""
         if self.first_click is FirstClick.ANY:
             return []
-        around = neighbourhood(rows, cols, *first_click)
+        around = block_around(rows, cols, *first_click)
         if self.first_click is FirstClick.OPENING and mines <= rows * cols - len(around):
             return around
         return [first_click] if mines <= rows * cols - 1 else []

@@ -7,8 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from mines import FixedPlacer, Game, IllegalMoveError
-from mines import dense as dense_module
+from mines import FixedPlacer, Game, IllegalMoveError, grid
 from tests.reference_model import ReferenceGame
 
 
@@ -80,8 +79,8 @@ def test_labelled_flood_matches_reference(
     """Forcing every flood through the array-labelling path gives the same boards."""
     rows, cols, mines = board
     model = ReferenceGame(rows, cols, mines)
-    original = dense_module.FLOOD_BUDGET
-    dense_module.FLOOD_BUDGET = 0
+    original = grid.FLOOD_BUDGET
+    grid.FLOOD_BUDGET = 0
     try:
         game = Game(rows, cols, len(mines), placer=FixedPlacer(sorted(mines)))
         for action, row, col in actions:
@@ -90,4 +89,4 @@ def test_labelled_flood_matches_reference(
             getattr(game, action)(row, col)
             assert game.view().to_strings() == model.view()
     finally:
-        dense_module.FLOOD_BUDGET = original
+        grid.FLOOD_BUDGET = original

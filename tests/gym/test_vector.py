@@ -214,3 +214,29 @@ def test_bad_options_and_actions() -> None:
         env.step(np.array([1, 2, 3]))
     with pytest.raises(ValueError, match="from 0 to 80"):
         env.step(np.array([0, 81]))
+
+
+def test_same_step_autoreset() -> None:
+    next_step = MinesVectorEnv(64, rows=3, cols=3, mines=7, first_click="any")
+    same_step = MinesVectorEnv(
+        64, rows=3, cols=3, mines=7, first_click="any", autoreset_mode="SameStep"
+    )
+    assert same_step.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.SAME_STEP
+    next_step.reset(seed=3)
+    same_step.reset(seed=3)
+    ended_obs, ended_rewards, ended, _, _ = next_step.step(np.zeros(64, dtype=np.int64))
+    observations, rewards, terminated, _, info = same_step.step(np.zeros(64, dtype=np.int64))
+    assert terminated.any()
+    assert np.array_equal(terminated, ended)
+    assert np.array_equal(rewards, ended_rewards)
+    assert np.array_equal(info["_final_obs"], ended)
+    assert np.array_equal(info["final_obs"][ended], ended_obs[ended])
+    assert (info["final_info"]["status"][ended] != "IN_PROGRESS").all()
+    assert (observations[ended] == HIDDEN).all()  # already the next board
+    assert np.array_equal(observations[~ended], ended_obs[~ended])
+    assert info["action_mask"][ended].all()
+    assert (info["status"][ended] == "IN_PROGRESS").all()
+    _, rewards, terminated, *_ = same_step.step(np.full(64, 4))
+    assert (rewards[ended] != 0).all()  # the action was played on the new board at once
+    with pytest.raises(ValueError, match="autoreset_mode must be 'NextStep' or 'SameStep'"):
+        MinesVectorEnv(2, autoreset_mode="disabled")

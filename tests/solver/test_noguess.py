@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 
-from mines import FixedPlacer, Game, GameId, InvalidBoardError, placer_for_rule
+from mines import FixedPlacer, Game, GameId, InvalidBoardError, MinesError, placer_for_rule
+from mines.dense import DenseEngine
 from mines.solver import NoGuessPlacer
 from mines.solver.bench import verify_no_guess
-from mines.solver.noguess import clears_without_guessing
+from mines.solver.noguess import CELL_LIMIT, NoGuessTooLargeError, clears_without_guessing
 
 BOARDS = [(9, 9, 10, (4, 4)), (16, 16, 40, (3, 3)), (16, 30, 99, (3, 3)), (8, 8, 20, (0, 0))]
 
@@ -57,3 +60,42 @@ def test_the_rule_is_registered_for_game_ids() -> None:
 def test_too_many_mines_for_an_opening_is_refused() -> None:
     with pytest.raises(InvalidBoardError, match="at most 16"):
         NoGuessPlacer(1).place(5, 5, 17, (2, 2))
+
+
+@pytest.mark.parametrize(
+    ("board", "seed", "digest"),
+    [
+        ((16, 30, 99, (3, 3)), 5, "d35cdd95b77930f5"),
+        ((9, 9, 10, (4, 4)), 0, "4a4bb5a4179747af"),
+        ((30, 30, 240, (15, 15)), 3, "5f005faa4973a394"),
+    ],
+)
+def test_a_seed_keeps_its_board_across_versions(
+    board: tuple[int, int, int, tuple[int, int]], seed: int, digest: str
+) -> None:
+    """Game IDs name boards: these layouts are the ones the generator made before it moved
+    onto the engine's arrays, and must not change."""
+    layout = NoGuessPlacer(seed).place(*board)
+    assert hashlib.sha256(layout.tobytes()).hexdigest()[:16] == digest
+
+
+def test_a_board_too_big_to_generate_is_refused_before_any_work() -> None:
+    with pytest.raises(NoGuessTooLargeError, match=r"at most 4,000,000 cells.*smaller board"):
+        Game.from_id("20000x20000n10:noguess#1")
+    assert issubclass(NoGuessTooLargeError, MinesError)
+    with pytest.raises(NoGuessTooLargeError):
+        NoGuessPlacer(1).place(CELL_LIMIT + 1, 1, 1, (0, 0))
+    Game.from_id("2000x2000n10:noguess#1")  # the limit itself is allowed
+
+
+def test_moving_a_mine_keeps_every_count_right() -> None:
+    engine = DenseEngine(4, 5)
+    engine.place(np.array([[0, 0], [1, 1], [3, 4]], dtype=np.int64))
+    engine.open(2, 2)
+    engine.move_mine((1, 1), (0, 4))
+    fresh = DenseEngine(4, 5)
+    fresh.place(np.array([[0, 0], [0, 4], [3, 4]], dtype=np.int64))
+    assert np.array_equal(engine.counts(), fresh.counts())
+    assert np.array_equal(engine.mine_mask(), fresh.mine_mask())
+    assert engine.mines().tolist() == [[0, 0], [0, 4], [3, 4]]
+    assert engine.revealed_mask().sum() == 1

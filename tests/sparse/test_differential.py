@@ -11,9 +11,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mines import Cell, EngineKind, FixedPlacer, Game, IllegalMoveError, RandomPlacer, engine_choice
+from mines import (
+    Cell,
+    EngineKind,
+    FixedPlacer,
+    Game,
+    IllegalMoveError,
+    RandomPlacer,
+    engine_choice,
+    grid,
+)
 from mines.engine import CellChanges
-from mines.sparse import engine as sparse_module
 
 Cells = set[tuple[int, int]]
 Board = tuple[int, int, Cells]
@@ -96,7 +104,7 @@ def action_lists(
 @contextmanager
 def flood_budget(budget: int) -> Iterator[None]:
     """A small budget sends floods through pocket labelling, as on a huge board."""
-    with patch.object(sparse_module, "FLOOD_BUDGET", budget):
+    with patch.object(grid, "FLOOD_BUDGET", budget):
         yield
 
 

@@ -7,8 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import ndimage
 
-from mines import FixedPlacer, Game
-from mines.sparse import engine as sparse_module
+from mines import FixedPlacer, Game, grid
 from mines.sparse.blocks import Blocks
 from mines.sparse.compressed import SqueezedBoard
 from mines.sparse.pockets import find_pockets
@@ -78,13 +77,13 @@ def test_a_pocket_bigger_than_the_budget_opens_alone() -> None:
         Game(30, 30, len(ring), placer=FixedPlacer(ring), engine=kind)
         for kind in ("dense", "sparse")
     )
-    budget = sparse_module.FLOOD_BUDGET
-    sparse_module.FLOOD_BUDGET = 0
+    budget = grid.FLOOD_BUDGET
+    grid.FLOOD_BUDGET = 0
     try:
         for game in (dense, sparse):
             game.reveal(14, 14)
     finally:
-        sparse_module.FLOOD_BUDGET = budget
+        grid.FLOOD_BUDGET = budget
     assert sparse.view().to_strings() == dense.view().to_strings()
     assert sparse.view(13, 13, 1, 3).to_strings() == ["000"]
     assert sparse.view(0, 0, 1, 1).to_strings() == ["H"]

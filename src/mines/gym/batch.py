@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import ndimage
 
-from mines import dense
+from mines import grid
 from mines.dense import BLOCKED, BORDER, COUNT_BITS, FLAGGED, MINE, REVEALED
 from mines.gym.encoding import FLAG, HIDDEN
 from mines.gym.encoding import MINE as MINE_SEEN
@@ -50,7 +50,7 @@ _NEIGHBOURS[0, 1, 1] = 0
 def dilate(mask: Flags) -> Flags:
     """Grow each board's mask by one cell in all eight directions, with the dense engine's own
     dilation: with the board axis moved last, its row and column shifts leave boards apart."""
-    grown: Flags = dense.dilate(mask.transpose(1, 2, 0)).transpose(2, 0, 1)
+    grown: Flags = grid.dilate(mask.transpose(1, 2, 0)).transpose(2, 0, 1)
     return grown
 
 

@@ -12,6 +12,7 @@ from gymnasium.vector.utils import batch_space
 
 from mines.gym.batch import IN_PROGRESS, LOST, STATUSES, WON, Boards
 from mines.gym.encoding import (
+    HIDDEN,
     Mask,
     Options,
     RewardScheme,
@@ -31,9 +32,12 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
     or flags one cell on every board with array operations, floods all boards together and
     never loops over boards. Autoreset is Gymnasium's default "next step": the step after a
     board's episode ends resets it, ignoring its action, and returns the new board with
-    reward 0 and neither terminated nor truncated. `info["action_mask"]` is (num_envs, actions)
-    (all zero on a board whose episode just ended), `info["status"]` each board's status;
-    nothing in `info` tells where mines are. Placement rules: "opening", "safe" or "any".
+    reward 0 and neither terminated nor truncated. With `autoreset_mode="same-step"` the step
+    that ends an episode returns the new board at once, the last observation of the old one
+    in `info["final_obs"]` (an (num_envs, rows, cols) array, valid where `_final_obs`) and its
+    status in `info["final_info"]`. `info["action_mask"]` is (num_envs, actions) (all zero on
+    a board whose episode just ended), `info["status"]` each board's status; nothing in
+    `info` tells where mines are. Placement rules: "opening", "safe" or "any".
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012
@@ -54,6 +58,7 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         reward: RewardScheme | str = RewardScheme.PROGRESS,
         max_steps: int | None = None,
         render_mode: str | None = None,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ):
         options = Options.check(
             rows,
@@ -73,6 +78,13 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         self.rows, self.cols, self.mines = options.rows, options.cols, options.mines
         self.boards = Boards(num_envs, self.rows, self.cols, self.mines, first_click)
         self.num_envs = num_envs
+        modes = {mode.value: mode for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)}
+        mode = modes.get(getattr(autoreset_mode, "value", autoreset_mode))
+        if mode is None:
+            allowed = " or ".join(map(repr, modes))
+            raise ValueError(f"autoreset_mode must be {allowed}, got {autoreset_mode!r}")
+        self.autoreset_mode = mode
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self.flags = flags
         self.reward_scheme, self.max_steps = options.reward, options.max_steps
         self.render_mode = render_mode
@@ -151,5 +163,16 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         )
         terminated = playing & (won | lost)
         truncated = playing & ~terminated & (self._steps >= self.max_steps)
-        self._ended = terminated | truncated
-        return boards.observe(), reward, terminated, truncated, self._info()
+        ended = terminated | truncated
+        observations = boards.observe()
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+            self._ended = ended
+            return observations, reward, terminated, truncated, self._info()
+        final = {"status": STATUSES[boards.status], "_status": ended}
+        if ended.any():
+            boards.clear(ended)
+            self._steps[ended] = 0
+        info = self._info() | {"final_obs": observations.copy(), "_final_obs": ended}
+        info["final_info"] = final
+        observations[ended] = HIDDEN
+        return observations, reward, terminated, truncated, info

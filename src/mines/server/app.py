@@ -79,4 +79,9 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
             favicon(), media_type="image/x-icon", headers={"Cache-Control": "max-age=86400"}
         )
 
+    @app.get("/race", include_in_schema=False)
+    @app.get("/race/{room_id}", include_in_schema=False)
+    async def race_client(room_id: str = "") -> FileResponse:
+        return FileResponse(STATIC / "race.html")  # the page reads the room from its address
+
     return app

@@ -84,7 +84,11 @@ def deduce(values: Sequence[int], cols: int, nbrs: Neighbours, *, pairs: bool = 
 
     Raises `InvalidBoardError` when the numbers contradict each other.
     """
-    constraints = constraints_of(values, cols, nbrs)
+    return deduce_from(constraints_of(values, cols, nbrs), cols, pairs=pairs)
+
+
+def deduce_from(constraints: list[Constraint], cols: int, *, pairs: bool = True) -> Deductions:
+    """`deduce` on constraints already built (the no-guess generator builds its own)."""
     by_cell: dict[int, list[Constraint]] = {}
     for constraint in constraints:
         for cell in constraint.cells:

@@ -4,21 +4,21 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+
+from mines.grid import neighbours as neighbour_array
+
 Neighbours = tuple[tuple[int, ...], ...]
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def neighbours(rows: int, cols: int) -> Neighbours:
-    """For each flat cell index, the flat indices of its up to eight neighbours."""
-    table = []
-    for r in range(rows):
-        for c in range(cols):
-            table.append(
-                tuple(
-                    rr * cols + cc
-                    for rr in range(max(r - 1, 0), min(r + 2, rows))
-                    for cc in range(max(c - 1, 0), min(c + 2, cols))
-                    if (rr, cc) != (r, c)
-                )
-            )
-    return tuple(table)
+    """For each flat cell index, the flat indices of its up to eight neighbours.
+
+    The solver's cell-by-cell rules index this table; it is cut from the core's neighbour
+    array, so the order is the one every part of the package uses (row by row).
+    """
+    around, on_board = neighbour_array(np.arange(rows * cols, dtype=np.int64), rows, cols)
+    flat = around[on_board].tolist()
+    ends = np.cumsum(np.count_nonzero(on_board, axis=1)).tolist()
+    return tuple(tuple(flat[start:end]) for start, end in zip([0, *ends[:-1]], ends, strict=True))

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from mines.sparse.cells import EMPTY, Flat
+from mines.grid import Flat
+from mines.sparse.cells import EMPTY
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,7 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
-Flat = npt.NDArray[np.int64]
-"""A one-dimensional array of flat cell indices."""
+from mines.grid import Flat
 
 EMPTY: Flat = np.zeros(0, dtype=np.int64)
 
@@ -125,18 +124,3 @@ class CellSet:
         rows, cols = np.divmod(hits, self._cols)
         mask[rows - top, cols - left] = True
         return mask
-
-
-_ROW_STEPS = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
-_COL_STEPS = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
-
-
-def neighbours(
-    cells: Flat, rows: int, cols: int
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """The eight neighbours of each cell as a (n, 8) array, and which of them are on the board."""
-    row, col = np.divmod(cells, cols)
-    around_rows = row[:, None] + _ROW_STEPS
-    around_cols = col[:, None] + _COL_STEPS
-    on_board = (around_rows >= 0) & (around_rows < rows) & (around_cols >= 0) & (around_cols < cols)
-    return around_rows * cols + around_cols, on_board

@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from mines.grid import Flat
 from mines.sparse.blocks import Blocks
-from mines.sparse.cells import Flat, in_window
+from mines.sparse.cells import in_window
 
 
 def _inner_span(full: list[int], size: int) -> tuple[int, int] | None:

@@ -15,12 +15,12 @@ import numpy.typing as npt
 from scipy import ndimage
 
 from mines.errors import EngineLimitError
+from mines.grid import EIGHT_CONNECTED, Flat, neighbours
 from mines.sparse.blocks import Blocks
-from mines.sparse.cells import Flat, distinct, neighbours
+from mines.sparse.cells import distinct
 
 SQUEEZED_LIMIT = 1 << 25
 """The most cells a squeezed grid may have; beyond it a flood across walls is refused."""
-EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
 
 
 def _parts(size: int, cuts: Flat) -> Flat:

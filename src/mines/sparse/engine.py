@@ -7,11 +7,13 @@ import sys
 import numpy as np
 import numpy.typing as npt
 
+from mines import grid
 from mines.engine import CellChanges, CellState, EngineKind, PositionChanges, Symbols
 from mines.errors import EngineLimitError
+from mines.grid import Flat, neighbours
 from mines.placement import Positions
 from mines.sparse.blocks import Blocks
-from mines.sparse.cells import EMPTY, CellSet, Flat, contains, in_window, neighbours, union
+from mines.sparse.cells import EMPTY, CellSet, contains, in_window, union
 from mines.sparse.changes import BlockChanges, ComplementChanges
 from mines.sparse.compressed import SqueezedBoard
 from mines.sparse.pockets import find_pockets
@@ -20,8 +22,6 @@ from mines.symbols import Cell
 _INT_BYTES = 32
 """About what one Python int past the small-int cache costs, for `footprint`."""
 
-FLOOD_BUDGET = 2048
-"""Cells a cell-by-cell flood may open before it is redone as a flood of the open sea."""
 
 _HIDDEN, _FLAG, _MINE, _EXPLODED, _WRONG_FLAG, _ZERO = (
     ord(cell.value)
@@ -192,7 +192,7 @@ class SparseEngine:
         """
         rows, cols, counts = self.rows, self.cols, self._counts
         flagged, marked, inverted = self._flagged.members, self._marked.members, self._inverted
-        budget = None if inverted else FLOOD_BUDGET
+        budget = None if inverted else grid.FLOOD_BUDGET
         blocks = self._blocks if len(self._blocks) else None
         seen = {start}
         stack = [start]

@@ -21,9 +21,9 @@ from scipy import ndimage
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from mines.grid import EIGHT_CONNECTED, Flat
 from mines.sparse.cells import (
     EMPTY,
-    Flat,
     contains,
     distinct,
     distinct_with_inverse,
@@ -32,7 +32,6 @@ from mines.sparse.cells import (
 
 BUCKET = 4
 """Side of the grid squares that group obstacles into clusters: neighbouring squares join."""
-EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,63 @@
+"""The geometry of a board, in one place for the engines and the no-guess generator.
+
+Cells are `(row, col)` pairs or flat indices `row * cols + col`. The eight neighbours of
+a cell are always listed in the same order: row by row, then column by column.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+Flat = npt.NDArray[np.int64]
+"""A one-dimensional array of flat cell indices."""
+
+ROW_STEPS = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
+COL_STEPS = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
+"""The eight neighbours of a cell as steps in row and column, row by row."""
+
+EIGHT_CONNECTED = np.ones((3, 3), dtype=bool)
+"""The structure that makes `scipy.ndimage.label` join cells touching at an edge or corner."""
+
+FLOOD_BUDGET = 2048
+"""Cells a cell-by-cell flood may open before an engine redoes it over whole arrays."""
+
+
+def block_around(rows: int, cols: int, row: int, col: int) -> list[tuple[int, int]]:
+    """The in-bounds cells of the 3x3 block centred on (row, col), the centre included."""
+    return [
+        (r, c)
+        for r in range(max(row - 1, 0), min(row + 2, rows))
+        for c in range(max(col - 1, 0), min(col + 2, cols))
+    ]
+
+
+def neighbours(cells: Flat, rows: int, cols: int) -> tuple[Flat, npt.NDArray[np.bool_]]:
+    """The eight neighbours of each cell as a (n, 8) array, and which of them are on the board."""
+    row, col = np.divmod(cells, cols)
+    around_rows = row[:, None] + ROW_STEPS
+    around_cols = col[:, None] + COL_STEPS
+    on_board = (around_rows >= 0) & (around_rows < rows) & (around_cols >= 0) & (around_cols < cols)
+    return around_rows * cols + around_cols, on_board
+
+
+def dilate(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Grow a mask by one cell in all eight directions (a separable 3x3 dilation)."""
+    tall = mask.copy()
+    tall[1:] |= mask[:-1]
+    tall[:-1] |= mask[1:]
+    wide = tall.copy()
+    wide[:, 1:] |= tall[:, :-1]
+    wide[:, :-1] |= tall[:, 1:]
+    return wide
+
+
+def count_around(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
+    """For every cell, how many of its eight neighbours are set in `mask`."""
+    rows, cols = mask.shape
+    padded = np.zeros((rows + 2, cols + 2), dtype=np.uint8)
+    padded[1:-1, 1:-1] = mask
+    counts = np.zeros((rows, cols), dtype=np.uint8)
+    for dr, dc in zip(ROW_STEPS.tolist(), COL_STEPS.tolist(), strict=True):
+        counts += padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+    return counts
