@@ -59,8 +59,8 @@ def test_a_full_database_is_503_and_loses_nothing(server: Server) -> None:
         answered.append((row, col))
     assert answer.status_code == 503, answer.text
     assert "full" in answer.json()["detail"]
-    flags = {(r, c) for r, line in enumerate(cells(server, game)) for c, s in enumerate(line)}
-    shown = {cell for cell in flags if cells(server, game)[cell[0]][cell[1]] == "F"}
+    view = cells(server, game)
+    shown = {(r, c) for r, line in enumerate(view) for c, s in enumerate(line) if s == "F"}
     assert shown == set(answered)  # every answered move kept, the refused one not applied
     connection(server).execute("PRAGMA max_page_count = 1073741823")
     assert server.move(game, "flag", row, col).status_code == 200

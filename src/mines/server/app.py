@@ -18,6 +18,7 @@ from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.middleware import BodyLimit, SecurityHeaders
 from mines.server.race_store import ANNOUNCE_PREFIX
+from mines.server.ratelimit import RateLimit, RateLimiter
 from mines.server.rooms import RoomService
 from mines.server.routers import games, leaderboard, live, meta, races, replay
 
@@ -62,8 +63,12 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.state.rooms = race_rooms
     app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
     install_handlers(app)
-    # The last added runs first: headers go on every answer, the body cap's 413 included.
-    app.add_middleware(BodyLimit, limit=service.settings.body_limit)
+    # The last added runs first: headers go on every answer, the body cap's 413 included;
+    # a request over its rate is refused before its body is read.
+    settings = service.settings
+    app.add_middleware(BodyLimit, limit=settings.body_limit)
+    limiter = RateLimiter(settings.rates, settings.redis, prefix=settings.redis_prefix)
+    app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
     for module in (games, leaderboard, live, races, meta, replay):
         app.include_router(module.router)

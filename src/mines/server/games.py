@@ -14,7 +14,6 @@ from typing import Any
 
 from mines.clock import PinnedClock
 from mines.engine import CellChanges
-from mines.engine_choice import DENSE_CELL_LIMIT
 from mines.errors import GameInProgressError, IllegalMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
@@ -35,7 +34,9 @@ from mines.server.errors import (
     GameNotFoundError,
     GameOverError,
     InvalidRequestError,
+    ServerFullError,
 )
+from mines.server.generation import NoGuessWorkers, WorkerPlacer, check_no_guess
 from mines.server.present import (
     Changed,
     Window,
@@ -57,6 +58,8 @@ from mines.server.storage import (
 from mines.symbols import Cell, GameStatus
 
 NO_GUESS_RULE = PlacementRule.NOGUESS.value
+FULL_RETRY_AFTER = 5
+"""Seconds a client refused for memory is asked to wait: games in play finish their moves."""
 STALE_RETRIES = 50
 """How often a move is worked out again when other processes keep moving in the same game
 (each round one of them stores its move, so all make progress)."""
@@ -104,45 +107,74 @@ class MoveResult:
 
 
 class GameCache:
-    """Live games by ID, least recently used dropped first once they hold too many cells."""
+    """Live games by ID within a memory budget (bytes, by `Game.footprint`).
 
-    def __init__(self, cell_budget: int):
-        self._games: OrderedDict[str, LiveGame] = OrderedDict()
-        self._cells = 0
-        self._budget = cell_budget
+    Past the budget the least recently used games are dropped (storage rebuilds them on
+    their next request), except those a request is using right now. Weights are measured by
+    the request that owns the game, never under the cache's lock, so a slow move on one game
+    never holds up the cache for the others.
+    """
+
+    def __init__(self, budget: int):
+        self._games: OrderedDict[str, tuple[LiveGame, int]] = OrderedDict()
+        self._bytes = 0
+        self.budget = budget
         self._lock = threading.Lock()
+
+    @property
+    def used(self) -> int:
+        return self._bytes
 
     def get(self, game_id: str) -> LiveGame | None:
         with self._lock:
-            live = self._games.get(game_id)
-            if live is not None:
-                self._games.move_to_end(game_id)
-            return live
+            entry = self._games.get(game_id)
+            if entry is None:
+                return None
+            self._games.move_to_end(game_id)
+            return entry[0]
 
-    def put(self, game_id: str, live: LiveGame) -> None:
+    def put(self, game_id: str, live: LiveGame, weight: int, *, refuse: bool = False) -> None:
+        """Keep `live`, weighing `weight` bytes, dropping others to make room; with `refuse`,
+        raise `ServerFullError` (and keep nothing) when even that does not make room."""
         with self._lock:
             self._drop(game_id)
-            self._games[game_id] = live
-            self._cells += _weight(live)
-            while self._cells > self._budget and len(self._games) > 1:
-                self._drop(next(iter(self._games)))
+            self._make_room(weight)
+            if refuse and self._bytes + weight > self.budget:
+                raise ServerFullError(
+                    f"this server's games are using its memory budget "
+                    f"({self.budget // 2**20:,} MiB) and all of them are being played; "
+                    "try again in a moment",
+                    retry_after=FULL_RETRY_AFTER,
+                )
+            self._games[game_id] = (live, weight)
+            self._bytes += weight
+
+    def reweigh(self, game_id: str, live: LiveGame, weight: int) -> None:
+        """A move changed the game's footprint (a sparse flood grows it): account it again."""
+        with self._lock:
+            entry = self._games.get(game_id)
+            if entry is None or entry[0] is not live:
+                return
+            self._bytes += weight - entry[1]
+            self._games[game_id] = (live, weight)
+            self._make_room(0)
 
     def drop(self, game_id: str) -> None:
         with self._lock:
             self._drop(game_id)
 
+    def _make_room(self, weight: int) -> None:
+        for game_id in list(self._games):
+            if self._bytes + weight <= self.budget:
+                return
+            live, _ = self._games[game_id]
+            if not live.lock.locked():
+                self._drop(game_id)
+
     def _drop(self, game_id: str) -> None:
-        live = self._games.pop(game_id, None)
-        if live is not None:
-            self._cells -= _weight(live)
-
-
-def _weight(live: LiveGame) -> int:
-    """Roughly the cells a game holds in memory: every cell of a dense board, about one per
-    mine on a sparse one."""
-    game = live.game
-    cells = game.rows * game.cols
-    return cells if cells <= DENSE_CELL_LIMIT else game.mines
+        entry = self._games.pop(game_id, None)
+        if entry is not None:
+            self._bytes -= entry[1]
 
 
 def _play(game: Game, move: Move) -> None:
@@ -173,7 +205,8 @@ class GameService:
         self.settings = settings
         self._wall = wall
         self._seeds = seeds
-        self._cache = GameCache(settings.cache_cells)
+        self._cache = GameCache(settings.memory)
+        self._no_guess = NoGuessWorkers(settings.no_guess)
 
     # --- requests ----------------------------------------------------------------------------
 
@@ -181,6 +214,8 @@ class GameService:
         """A new stored game: its ID, its token (shown only now) and its view."""
         rows, cols, mines = self._size(spec)
         rule = self._rule(spec)
+        if rule == NO_GUESS_RULE:
+            check_no_guess(rows, cols, mines, self.settings.no_guess)  # before any work
         seed = self._seeds() if spec.seed is None else spec.seed
         box = resolve_window(window, rows, cols, self.settings, focus=(0, 0))
         token = new_token()
@@ -199,9 +234,20 @@ class GameService:
             status=GameStatus.IN_PROGRESS.value,
             version=0,
         )
-        live = self._build(row, placer_for_rule(rule, seed))
-        self.storage.create(row)
-        self._cache.put(row.id, live)
+        live = self._build(row, self._placer(row))
+        weight = live.game.footprint
+        if weight > self.settings.memory:
+            raise InvalidRequestError(
+                f"a {rows}x{cols} board needs about {weight // 2**20:,} MiB, more than this "
+                f"server's memory budget of {self.settings.memory // 2**20:,} MiB; ask for a "
+                "smaller board"
+            )
+        self._cache.put(row.id, live, weight, refuse=True)
+        try:
+            self.storage.create(row)
+        except BaseException:
+            self._cache.drop(row.id)
+            raise
         return row.id, token, view_json(live.game.view(*box), live.game.elapsed)
 
     def view(self, game_id: str, window: Window) -> dict[str, Any]:
@@ -218,6 +264,7 @@ class GameService:
         window: Window,
         *,
         watched: bool = False,
+        cancelled: Callable[[], bool] = lambda: False,
     ) -> MoveResult:
         """Apply one move and store it before answering; one move at a time per game.
 
@@ -226,13 +273,15 @@ class GameService:
         a read and the write; when another process stored a move in between, the game is
         rebuilt from storage and the move tried again.
 
-        With `watched`, the result also carries the message for the game's WebSocket watchers.
+        With `watched`, the result also carries the message for the game's WebSocket watchers;
+        `cancelled` says when the client has gone, so that long work (a no-guess board) stops.
         """
         if not token:
             raise NotAuthenticatedError(MISSING_TOKEN)  # before anything, even an unknown game
         for _ in range(STALE_RETRIES):
             try:
-                return self._move_once(game_id, token, Move(kind, *cell), window, watched)
+                move = Move(kind, *cell)
+                return self._move_once(game_id, token, move, window, watched, cancelled)
             except StaleGameError:
                 self._cache.drop(game_id)
             except BaseException as error:
@@ -247,7 +296,13 @@ class GameService:
         )
 
     def _move_once(
-        self, game_id: str, token: str, move: Move, window: Window, watched: bool
+        self,
+        game_id: str,
+        token: str,
+        move: Move,
+        window: Window,
+        watched: bool,
+        cancelled: Callable[[], bool],
     ) -> MoveResult:
         stored = self._load(game_id)
         check_token(token, stored.token_hash)
@@ -263,6 +318,8 @@ class GameService:
             if live.version < stored.version:
                 self._catch_up(live, self.storage.moves_after(game_id, live.version))
             game = live.game
+            if isinstance(game.placer, WorkerPlacer):
+                game.placer.cancelled = cancelled
             was_started, now = game.started, self._wall()
             with live.clock.pinned_at(now):
                 _play(game, move)
@@ -272,6 +329,7 @@ class GameService:
             if changes:
                 self.storage.append(game_id, self._write(stored, live, move, now, was_started))
                 live.version += 1
+                self._cache.reweigh(game_id, live, game.footprint)
             view = game.view(*box)
             changed, complete = changed_cells(view, changes, self.settings.changed_limit)
             return MoveResult(
@@ -367,14 +425,19 @@ class GameService:
         """The cached game, or one rebuilt from the row; the caller catches it up to the row."""
         live = self._cache.get(row.id)
         if live is None or live.version > row.version:
-            if row.layout is not None:
-                layout = tuple((int(r), int(c)) for r, c in json.loads(row.layout))
-                placer: MinePlacer = RecordedPlacer(layout, row.rule, row.seed)
-            else:
-                placer = placer_for_rule(row.rule, row.seed)
-            live = self._build(row, placer)
-            self._cache.put(row.id, live)
+            live = self._build(row, self._placer(row))
+            self._cache.put(row.id, live, live.game.footprint)
         return live
+
+    def _placer(self, row: GameRow) -> MinePlacer:
+        """The stored layout once there is one; before it, the rule's placer (a worker process
+        for no-guess boards)."""
+        if row.layout is not None:
+            layout = tuple((int(r), int(c)) for r, c in json.loads(row.layout))
+            return RecordedPlacer(layout, row.rule, row.seed)
+        if row.rule == NO_GUESS_RULE:
+            return WorkerPlacer(row.seed, self._no_guess)
+        return placer_for_rule(row.rule, row.seed)
 
     def _catch_up(self, live: LiveGame, moves: list[StoredMove]) -> None:
         """Replay stored moves the cached game has not seen, each at its stored time."""

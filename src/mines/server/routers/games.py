@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from functools import partial
 from typing import Annotated, Any
 
@@ -66,6 +68,13 @@ async def get_record(game_id: str, request: Request) -> dict[str, Any]:
     return record
 
 
+async def _note_disconnect(request: Request, gone: threading.Event) -> None:
+    """Set `gone` if the client goes away before its answer (long work then stops)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+    gone.set()
+
+
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
     async def move(game_id: str, request: Request, credentials: Credentials) -> JSONResponse:
         token = None if credentials is None else credentials.credentials
@@ -84,14 +93,23 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
                 [{**item, "loc": ("body", *item["loc"])} for item in problem.errors()]
             )
         game_hub = hub(request)
-        result = await run_in_threadpool(
-            partial(game_service.move, watched=game_hub.watchers(game_id) > 0),
-            game_id,
-            token,
-            kind,
-            (cell.row, cell.col),
-            box,
-        )
+        gone = threading.Event()
+        watch = asyncio.create_task(_note_disconnect(request, gone))
+        try:
+            result = await run_in_threadpool(
+                partial(
+                    game_service.move,
+                    watched=game_hub.watchers(game_id) > 0,
+                    cancelled=gone.is_set,
+                ),
+                game_id,
+                token,
+                kind,
+                (cell.row, cell.col),
+                box,
+            )
+        finally:
+            watch.cancel()
         if result.broadcast is not None:
             game_hub.publish(game_id, result.broadcast)
         # Built here rather than validated against MoveOut: this is the hot path, and the
