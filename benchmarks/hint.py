@@ -45,7 +45,7 @@ def whole_board_ms(seed: int) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--hints", type=int, default=30, help="hints per game at most")
@@ -73,8 +73,8 @@ def main() -> None:
         )
     checks = Checks()
     checks.report("hint p95", p95 <= TARGET_P95_MS, f"{p95:.1f} ms (target <= {TARGET_P95_MS} ms)")
-    raise SystemExit(checks.exit_code)
+    return checks.exit_code
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

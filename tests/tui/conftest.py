@@ -11,7 +11,7 @@ pytest.importorskip("textual", reason="the terminal app needs Textual (the tui e
 
 from mines.game import Game
 from mines.placement import FixedPlacer
-from mines.tui.app import HintMaker, MinesApp
+from mines.tui.app import HintMaker, MinesApp, solver_hint_near
 from mines.tui.clock import PausableClock
 from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES
@@ -37,6 +37,7 @@ def make_app(fake_time: FakeTime, tmp_path: Path) -> AppMaker:
         practice: bool = False,
         hint: HintMaker | None = None,
         theme: str = "classic",
+        marks: bool = False,
     ) -> MinesApp:
         layout = list(mines_at)
         clock = PausableClock(fake_time)
@@ -53,8 +54,9 @@ def make_app(fake_time: FakeTime, tmp_path: Path) -> AppMaker:
             theme=THEMES[theme],
             store=RecordStore(tmp_path / "records"),
             practice=practice,
-            **({"hint": hint} if hint is not None else {}),
+            hint=hint or solver_hint_near,
             cursor=(0, 0),
+            marks=marks,
         )
 
     return make

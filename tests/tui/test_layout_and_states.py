@@ -367,3 +367,30 @@ async def test_the_cells_a_chord_would_open_are_marked_around_a_number(
         await pilot.press("j", "j", "j")
         await pilot.pause()
         assert next(iter(app.board.render_line(0))) != marked, "off the number, no marks"
+
+
+async def test_with_marks_f_goes_flag_question_mark_hidden(make_app: AppMaker) -> None:
+    app = make_app(4, 4, [(0, 0)], marks=True)
+    async with app.run_test() as pilot:
+        await pilot.press("j", "j")  # (2, 0)
+        await pilot.press("f")
+        assert app.game.view(2, 0, 1, 1)[2, 0] is Cell.FLAG
+        await pilot.press("f")
+        assert app.game.view(2, 0, 1, 1)[2, 0] is Cell.HIDDEN, "a mark is not a flag"
+        assert app.game.mines_left == 1
+        await pilot.press("l")
+        await pilot.pause()
+        assert next(iter(app.board.render_line(2))).text == "? "
+        await pilot.press("h", "f")
+        await pilot.pause()
+        assert next(iter(app.board.render_line(2))).text != "? "
+        assert app.game.view(2, 0, 1, 1)[2, 0] is Cell.HIDDEN
+
+
+async def test_without_marks_f_only_flags_and_unflags(make_app: AppMaker) -> None:
+    app = make_app(4, 4, [(0, 0)])
+    async with app.run_test() as pilot:
+        await pilot.press("j", "j", "f", "f", "l")
+        await pilot.pause()
+        assert next(iter(app.board.render_line(2))).text != "? "
+        assert app.game.view(2, 0, 1, 1)[2, 0] is Cell.HIDDEN

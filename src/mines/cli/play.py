@@ -30,6 +30,11 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="allow undo (u); practice games count as assisted in the stats",
     )
+    parser.add_argument(
+        "--marks",
+        action="store_true",
+        help="f goes on from a flag to a question mark, a note for yourself (not saved)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -66,6 +71,7 @@ def play_app(args: argparse.Namespace) -> int:
         theme=THEMES[args.theme],
         store=RecordStore(data_dir()),
         practice=args.practice,
+        marks=args.marks,
     )
     app.run()
     if app.saved:

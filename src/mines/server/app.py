@@ -20,7 +20,7 @@ from mines.server.middleware import BodyLimit, SecurityHeaders
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.ratelimit import RateLimit, RateLimiter
 from mines.server.rooms import RoomService
-from mines.server.routers import games, leaderboard, live, meta, races, replay
+from mines.server.routers import analysis, games, leaderboard, live, meta, races, replay
 
 STATIC = Path(__file__).parent / "static"
 
@@ -70,7 +70,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     limiter = RateLimiter(settings.rates, settings.redis, prefix=settings.redis_prefix)
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
-    for module in (games, leaderboard, live, races, meta, replay):
+    for module in (games, leaderboard, live, races, meta, replay, analysis):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -36,13 +36,15 @@ WORKING = "Working…"
 THINKING = "Thinking…"
 
 
-def _solver_hint(game: Game, near: tuple[int, int]) -> Hint:
+def solver_hint_near(game: Game, near: tuple[int, int]) -> Hint:
+    """The solver's hint, looking near the cursor first on a big board."""
     return solver_hint(game, near=near)
 
 
 GameMaker = Callable[[int, int, int], Game]
 """Makes a new game of (rows, cols, mines) on the app's clock, for `n` and the preset keys."""
 
+SIZES = Binding.Group("Size", compact=True)
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
 MIN_WIDTH, MIN_HEIGHT = 40, 10
 """Below this the board, its status and the footer cannot all be shown: a notice says so."""
@@ -97,9 +99,16 @@ class MinesApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", "New", tooltip="New game of the same size"),
-        Binding("1", "preset('beginner')", "9x9", tooltip="New beginner game, 9x9"),
-        Binding("2", "preset('intermediate')", "16x16", tooltip="New intermediate game, 16x16"),
-        Binding("3", "preset('expert')", "16x30", tooltip="New expert game, 16x30"),
+        # One footer entry for the three sizes, "123 Size", so that the footer fits 72 columns.
+        Binding("1", "preset('beginner')", "9x9", tooltip="New beginner game, 9x9", group=SIZES),
+        Binding(
+            "2",
+            "preset('intermediate')",
+            "16x16",
+            tooltip="New intermediate game, 16x16",
+            group=SIZES,
+        ),
+        Binding("3", "preset('expert')", "16x30", tooltip="New expert game, 16x30", group=SIZES),
         Binding("question_mark", "hint", "Hint", key_display="?", tooltip="Hint: the safest cell"),
         Binding("p", "pause", "Pause", tooltip="Pause: stop the timer and hide the board"),
         # Two bindings for u: the footer shows Undo only where it works (practice games);
@@ -121,8 +130,9 @@ class MinesApp(App[None]):
         theme: Theme,
         store: RecordStore | None = None,
         practice: bool = False,
-        hint: HintMaker = _solver_hint,
+        hint: HintMaker = solver_hint_near,
         cursor: tuple[int, int] | None = None,
+        marks: bool = False,
     ) -> None:
         """`cursor` is where the cursor starts: the middle of the board unless given."""
         super().__init__()
@@ -136,6 +146,7 @@ class MinesApp(App[None]):
         self._store = store
         self._hint = hint
         self._start_cursor = cursor
+        self._marks = marks
         self._unsubscribe: Callable[[], None] = game.on_status(self._game_over)
         self._status_shown = ""
         # Counts moves and new games, so that a hint arriving after either is dropped.
@@ -157,7 +168,7 @@ class MinesApp(App[None]):
         yield Static(id="status")
         yield Static(id="position")
         with Middle(id="middle"), Center():
-            yield Board(self.game, self._theme, id="board")
+            yield Board(self.game, self._theme, marks=self._marks, id="board")
             yield Static("Paused. Press p to go on.", id="paused")
         yield Static(id="message")
         yield Static(id="too-small")

@@ -46,8 +46,13 @@ class Board(ScrollView, can_focus=True):
         Binding("end", "edge(1)", "Last column", show=False),
         Binding("space,enter", "open", "Reveal", tooltip="Reveal; on a number, chord"),
         Binding("f", "flag", "Flag", tooltip="Flag or unflag"),
+        # Not in the footer: space chords a number too. The help lists it.
         Binding(
-            "c", "chord", "Chord", tooltip="Chord: open around a number whose mines are flagged"
+            "c",
+            "chord",
+            "Chord",
+            show=False,
+            tooltip="Chord: open around a number whose mines are flagged",
         ),
     ]
 
@@ -77,10 +82,20 @@ class Board(ScrollView, can_focus=True):
             self.error = error
 
     def __init__(
-        self, game: Game, theme: Theme, *, read_only: bool = False, id: str | None = None
+        self,
+        game: Game,
+        theme: Theme,
+        *,
+        read_only: bool = False,
+        marks: bool = False,
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.read_only = read_only
+        self.marks_on = marks
+        """Whether `f` goes on from a flag to a question mark (the player's note, not a move)."""
+        self.marks: dict[int, set[int]] = {}
+        """Question marks by row: hidden cells the player is unsure of (never saved)."""
         self.busy = False
         """A long move is running off the UI thread: the game is not read until it ends."""
         self.cursor = (0, 0)
@@ -99,6 +114,7 @@ class Board(ScrollView, can_focus=True):
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._game = game
+        self.marks = {}
         self._unsubscribe = game.on_cells(self._cells_changed)
         self.virtual_size = Size(game.cols * CELL_WIDTH, game.rows)
         self.cursor = (min(self.cursor[0], game.rows - 1), min(self.cursor[1], game.cols - 1))
@@ -112,6 +128,7 @@ class Board(ScrollView, can_focus=True):
         self._won_segments = {**self._segments, _HIDDEN: self._segments[_FLAG]}
         self._won_cursor_segments = {**self._cursor_segments, _HIDDEN: self._cursor_segments[_FLAG]}
         self._neighbour_segment = theme.neighbour_segment()
+        self._mark_segments = (theme.mark_segment(cursor=False), theme.mark_segment(cursor=True))
         self.refresh()
 
     # --- drawing -----------------------------------------------------------------------------
@@ -153,6 +170,9 @@ class Board(ScrollView, can_focus=True):
         table = self._won_segments if won else self._segments
         segments = [table[code] for code in codes]
         cursor_row, cursor_col = self.cursor
+        for col in self.marks.get(row, ()):
+            if view.left <= col < view.left + view.width and codes[col - view.left] == _HIDDEN:
+                segments[col - view.left] = self._mark_segments[(row, col) == self.cursor]
         if abs(cursor_row - row) <= 1 and not won and self._on_number(view):
             # The hidden cells a chord of the number under the cursor would open.
             for col in range(max(cursor_col - 1, view.left), cursor_col + 2):
@@ -316,8 +336,19 @@ class Board(ScrollView, can_focus=True):
             self._play(self._game.reveal, long=True)
 
     def action_flag(self) -> None:
-        if not self._still_working():
-            self._play(self._game.toggle_flag)
+        """Flag or unflag; with marks on, a flag becomes a question mark, then hidden again."""
+        if self._still_working():
+            return
+        row, col = self.cursor
+        marked = self.marks.get(row, set())
+        if self.marks_on and col in marked:
+            marked.discard(col)
+            self.refresh(self._cell_region(row, col))
+            self.post_message(self.Moved(None))
+            return
+        if self.marks_on and self._cursor_cell() is Cell.FLAG:
+            self.marks.setdefault(row, set()).add(col)
+        self._play(self._game.toggle_flag)
 
     def action_chord(self) -> None:
         if not self._still_working():

@@ -34,6 +34,11 @@ class Theme:
             table[ord(cell.value)] = Segment(self.glyphs[cell].ljust(CELL_WIDTH), style)
         return table
 
+    def mark_segment(self, *, cursor: bool) -> Segment:
+        """A hidden cell the player marked with a question mark."""
+        style = self.cursor_style(Cell.HIDDEN) if cursor else self.styles[Cell.HIDDEN]
+        return Segment("?".ljust(CELL_WIDTH), style + Style(bold=True))
+
     def neighbour_segment(self) -> Segment:
         """A hidden cell beside the number under the cursor."""
         glyph = self.glyphs[Cell.HIDDEN].ljust(CELL_WIDTH)
