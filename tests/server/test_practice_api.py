@@ -54,14 +54,13 @@ def test_chances_in_a_window_and_a_hint(server: Server) -> None:
 def test_help_is_for_the_player_of_a_practice_game_in_progress(server: Server) -> None:
     game = server.create(preset="beginner", seed=5)
     other = server.create(preset="beginner", seed=6)
+    ranked_seed = server.next_seed
     ranked = server.create(preset="beginner")  # the server drew its seed: it can rank
     big = server.create(rows=50, cols=50, mines=10)
     for what in ("analysis", "hint"):
         assert server.client.post(f"/api/games/{game['id']}/{what}").status_code == 401
         assert help_with(server, game, what, token=other["token"]).status_code == 403
-        refused = help_with(server, ranked, what)
-        assert refused.status_code == 422
-        assert "practice" in refused.json()["detail"]
+        assert help_with(server, ranked, what).status_code == 200  # it is marked assisted
         too_big = help_with(server, big, what)
         assert too_big.status_code == 422
         assert "at most 1,600 cells" in too_big.json()["detail"]
@@ -69,3 +68,9 @@ def test_help_is_for_the_player_of_a_practice_game_in_progress(server: Server) -
     for row, col in safe_cells(9, 9, layout(5, 9, 9, 10, (0, 0))):
         server.move(game, "reveal", row, col)
     assert help_with(server, game, "hint").status_code == 409
+    server.move(ranked, "reveal", 0, 0)
+    for row, col in safe_cells(9, 9, layout(ranked_seed, 9, 9, 10, (0, 0))):
+        server.move(ranked, "reveal", row, col)
+    assert server.client.get(f"/api/games/{ranked['id']}").json()["view"]["status"] == "WON"
+    board = server.client.get("/api/leaderboard?preset=beginner").json()["entries"]
+    assert board == []  # helped, so never ranked

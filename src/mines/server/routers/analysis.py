@@ -56,8 +56,8 @@ async def get_hint(game_id: str, request: Request, credentials: Credentials) -> 
 
 def _players_view(games: GameService, game_id: str, token: str | None) -> BoardView:
     """The whole board as its player sees it, once the request may have help: the player
-    only, a game in progress, a board small enough, and a game that cannot rank (help on a
-    ranked game would need it marked assisted first, which the storage cannot yet record)."""
+    only, a game in progress and a board small enough. A game that could rank is marked
+    assisted first, so that it never does."""
     row = games.storage.load(game_id)
     if row is None:
         raise GameNotFoundError(f"no game has the ID {game_id[:16]!r}")
@@ -70,10 +70,7 @@ def _players_view(games: GameService, game_id: str, token: str | None) -> BoardV
             f"{row.rows * row.cols:,}"
         )
     if row.preset is not None:
-        raise InvalidRequestError(
-            "help is for practice games, and this game can rank on the leaderboard; start one "
-            "with a seed, another first-click rule or a custom size to practise"
-        )
+        games.mark_assisted(game_id)  # help, given once, keeps the game off the leaderboard
     shown = games.view(game_id, Window())
     return BoardView.from_strings(
         shown["cells"], status=GameStatus(shown["status"]), mines_left=shown["mines_left"]
