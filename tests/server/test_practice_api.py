@@ -74,3 +74,15 @@ def test_help_is_for_the_player_of_a_practice_game_in_progress(server: Server) -
     assert server.client.get(f"/api/games/{ranked['id']}").json()["view"]["status"] == "WON"
     board = server.client.get("/api/leaderboard?preset=beginner").json()["entries"]
     assert board == []  # helped, so never ranked
+
+
+def test_a_hint_before_the_first_click_follows_the_games_rule(server: Server) -> None:
+    opening = server.create(preset="beginner", seed=5)
+    anything = server.create(rows=9, cols=9, mines=10, seed=5, first_click="any")
+    safe = help_with(server, opening, "hint").json()
+    assert safe["safe"] is True  # under "opening" every first click is safe and opens an area
+    assert safe["probability"] == 0
+    assert "opens an area" in safe["reason"]
+    risky = help_with(server, anything, "hint").json()
+    assert risky["safe"] is False  # "any" promises nothing: every cell 10/81
+    assert risky["probability"] == 10 / 81

@@ -9,12 +9,15 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 
 from mines.errors import IllegalMoveError
+from mines.game import Game
+from mines.placement import placer_for_rule
 from mines.server.auth import check_token
 from mines.server.deps import WINDOW_PARAMETERS, service, window
 from mines.server.errors import GameNotFoundError, InvalidRequestError
 from mines.server.games import GameService
 from mines.server.present import Window, resolve_window
 from mines.server.schemas import ErrorOut
+from mines.server.storage import GameRow
 from mines.solver import analyze, hint
 from mines.symbols import GameStatus
 from mines.view import BoardView
@@ -54,7 +57,7 @@ async def get_hint(game_id: str, request: Request, credentials: Credentials) -> 
     return await run_in_threadpool(one_hint, service(request), game_id, token)
 
 
-def _players_view(games: GameService, game_id: str, token: str | None) -> BoardView:
+def _players_view(games: GameService, game_id: str, token: str | None) -> tuple[GameRow, BoardView]:
     """The whole board as its player sees it, once the request may have help: the player
     only, a game in progress and a board small enough. A game that could rank is marked
     assisted first, so that it never does."""
@@ -72,13 +75,13 @@ def _players_view(games: GameService, game_id: str, token: str | None) -> BoardV
     if row.preset is not None:
         games.mark_assisted(game_id)  # help, given once, keeps the game off the leaderboard
     shown = games.view(game_id, Window())
-    return BoardView.from_strings(
+    return row, BoardView.from_strings(
         shown["cells"], status=GameStatus(shown["status"]), mines_left=shown["mines_left"]
     )
 
 
 def analysis(games: GameService, game_id: str, token: str | None, asked: Window) -> dict[str, Any]:
-    view = _players_view(games, game_id, token)
+    _, view = _players_view(games, game_id, token)
     top, left, height, width = resolve_window(
         asked, view.rows, view.cols, games.settings, focus=None
     )
@@ -96,7 +99,15 @@ def analysis(games: GameService, game_id: str, token: str | None, asked: Window)
 
 
 def one_hint(games: GameService, game_id: str, token: str | None) -> dict[str, Any]:
-    found = hint(_players_view(games, game_id, token))
+    row, view = _players_view(games, game_id, token)
+    if row.layout is None:
+        # Before the first click the view says nothing and the game's rule says it all: the
+        # solver is handed the game as it stands (unstarted), whose rule is public.
+        found = hint(
+            Game(row.rows, row.cols, row.mines, placer=placer_for_rule(row.rule, row.seed))
+        )
+    else:
+        found = hint(view)
     return {
         "row": found.row,
         "col": found.col,
