@@ -181,16 +181,20 @@ async def race_all(rooms: list[list[Seat]], tally: Tally) -> None:
             )
             if answer.status_code != 200:
                 tally.errors.append(f"start: {answer.status_code} {answer.text}")
-    await asyncio.gather(
+    players = asyncio.gather(
         *(play(seat, tally, i) for i, seat in enumerate(s for seats in rooms for s in seats))
     )
+    while not players.done():  # a long run on a busy machine says how far it has got
+        await asyncio.wait([players], timeout=10)
+        print(f"  ... {tally.moves} move requests so far", file=sys.stderr, flush=True)
+    await players
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--preset", default="intermediate")
+    parser.add_argument("--preset", default="beginner")
     parser.add_argument("--postgres", default=POSTGRES, help="the PostgreSQL database to use")
     args = parser.parse_args(argv)
     schema = f"mines_race_{uuid.uuid4().hex[:10]}"

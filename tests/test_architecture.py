@@ -36,9 +36,6 @@ KNOWN_CYCLES: dict[str, frozenset[str]] = {
     "server storage and its two storages (issue 17)": frozenset(
         {"mines.server.storage", "mines.server.sqlite", "mines.server.postgres"}
     ),
-    "cli/play opens the terminal game, whose replay command imports cli/play (issue 21)": (
-        frozenset({"mines.cli", "mines.tui"})
-    ),
 }
 """Each known cycle by the modules (or packages) it must contain; an entry matches the
 strongly connected component that contains all of them (it may hold more)."""

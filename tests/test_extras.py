@@ -66,7 +66,7 @@ def test_replay_without_textual_prints_the_moves(
     out, err = capsys.readouterr()
     assert 'pip install "mines[tui]"' in err
     assert err.count("\n") == 1
-    assert "Move 1/1" in out
+    assert "Move 1 of 1" in out
 
 
 def test_play_without_textual_plays_in_line_mode(

@@ -46,6 +46,18 @@ _MOVE_BYTES = 200
 """About what one logged move costs (a `TimedMove`, its `Move` and their numbers)."""
 
 
+def check_cell(verb: str, row: int, col: int, rows: int, cols: int) -> None:
+    """Refuse a move whose cell is not a pair of integers on the board, saying why."""
+    for name, value in (("row", row), ("col", col)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalMoveError(f"{name} must be an integer, got {value!r}")
+    if not (0 <= row < rows and 0 <= col < cols):
+        raise IllegalMoveError(
+            f"cannot {verb} ({row}, {col}): outside the board "
+            f"(rows 0..{rows - 1}, cols 0..{cols - 1})"
+        )
+
+
 def chord_targets(
     number: int,
     around: Iterable[tuple[int, int]],
@@ -382,14 +394,7 @@ class Game:
     def _check_move(self, verb: str, row: int, col: int) -> None:
         if self._status.is_over:
             raise IllegalMoveError(f"cannot {verb}: the game is over ({self._status.value})")
-        for name, value in (("row", row), ("col", col)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise IllegalMoveError(f"{name} must be an integer, got {value!r}")
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise IllegalMoveError(
-                f"cannot {verb} ({row}, {col}): outside the board "
-                f"(rows 0..{self.rows - 1}, cols 0..{self.cols - 1})"
-            )
+        check_cell(verb, row, col, self.rows, self.cols)
 
     def _place_mines(self, row: int, col: int, now: float) -> None:
         positions = np.asarray(self.placer.place(self.rows, self.cols, self.mines, (row, col)))

@@ -12,7 +12,7 @@ import numpy as np
 from mines.clock import Clock, PinnedClock
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
-from mines.game import Game, chord_targets
+from mines.game import Game, check_cell, chord_targets
 from mines.grid import block_around
 from mines.placement import FixedPlacer, PlacementRule, placer_for_rule
 from mines.status import GameStatus
@@ -64,6 +64,8 @@ class EventKind(StrEnum):
     MINE = "mine"
     """A player revealed a mine: it is shown, and the player is out or frozen."""
     OVER = "over"
+    REMATCH = "rematch"
+    """The host started a new round in the room: a new layout, the same players, scores at 0."""
 
 
 class RaceAction(StrEnum):
@@ -74,6 +76,7 @@ class RaceAction(StrEnum):
     OPEN = "open"
     FLAG = "flag"
     CHORD = "chord"
+    REMATCH = "rematch"
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,8 @@ class RaceMove:
     col: int = 0
     name: str = ""
     """The name a player joined with (JOIN only)."""
+    seed: int = 0
+    """The new round's seed (REMATCH only)."""
 
 
 class JoinRefusedError(MinesError):
@@ -241,6 +246,8 @@ class Race:
         self.moves: list[RaceMove] = []
         """Every accepted move in order; `Race.replay` of them rebuilds this race exactly."""
         self._boards: list[_Board] = []
+        self.finished: tuple[int, int] = (0, 0)
+        """How many moves and events the log held when the last round ended."""
         self._lock = threading.RLock()
 
     # --- the lobby ---------------------------------------------------------------------------
@@ -276,6 +283,25 @@ class Race:
             else:
                 self._boards = self._duel_boards()
             self._emit(EventKind.STARTED, player)
+
+    def rematch(self, player: int, seed: int) -> None:
+        """The host starts a new round once the race is over: a new layout from `seed`, the
+        same players (others may still join), every score back at 0."""
+        with self._lock:
+            if player != 0:
+                raise IllegalMoveError("only the host (who created the room) asks for a rematch")
+            if self.state is not RaceState.OVER:
+                raise IllegalMoveError("a rematch starts once the race is over")
+            self.seed = seed
+            self._shared = Game(
+                self.rows, self.cols, self.mines, placer=placer_for_rule(self.rule, seed)
+            )
+            self._boards = []
+            self.state = RaceState.LOBBY
+            self.starts_at = 0.0
+            self.players = [Player(p.id, p.name) for p in self.players]
+            self._log(RaceAction.REMATCH, player, seed=seed)
+            self._emit(EventKind.REMATCH, player)
 
     def _duel_boards(self) -> list[_Board]:
         """A board each with one layout, the first click made for everyone in the centre."""
@@ -342,6 +368,8 @@ class Race:
             self.reveal(move.player, move.row, move.col)
         elif move.action is RaceAction.CHORD:
             self.chord(move.player, move.row, move.col)
+        elif move.action is RaceAction.REMATCH:
+            self.rematch(move.player, move.seed)
         else:
             self.toggle_flag(move.player, move.row, move.col)
 
@@ -367,10 +395,16 @@ class Race:
         return race
 
     def _log(
-        self, action: RaceAction, player: int, row: int = 0, col: int = 0, name: str = ""
+        self,
+        action: RaceAction,
+        player: int,
+        row: int = 0,
+        col: int = 0,
+        name: str = "",
+        seed: int = 0,
     ) -> float:
         now = self._clock()
-        self.moves.append(RaceMove(action, player, now, row, col, name))
+        self.moves.append(RaceMove(action, player, now, row, col, name, seed))
         return now
 
     def _mover(self, player: int, verb: str, row: int, col: int) -> tuple[Player, _Board]:
@@ -392,14 +426,7 @@ class Race:
             raise IllegalMoveError(
                 f"cannot {verb}: you are frozen for {who.frozen_until - now:.1f} s"
             )
-        for name, value in (("row", row), ("col", col)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise IllegalMoveError(f"{name} must be an integer, got {value!r}")
-        if not (0 <= row < self.rows and 0 <= col < self.cols):
-            raise IllegalMoveError(
-                f"cannot {verb} ({row}, {col}): outside the board "
-                f"(rows 0..{self.rows - 1}, cols 0..{self.cols - 1})"
-            )
+        check_cell(verb, row, col, self.rows, self.cols)
         return who, self._board_of(player)
 
     def _board_of(self, player: int) -> _Board:
@@ -426,6 +453,7 @@ class Race:
         if any(b.cleared for b in self._boards) or all(p.out for p in self.players):
             self.state = RaceState.OVER
             self._emit(EventKind.OVER, self.winner)
+            self.finished = (len(self.moves), len(self.events))
         return event
 
     def _emit(
@@ -466,14 +494,32 @@ class Race:
             for p in self.players
         )
 
+    def openers(self, player: int | None) -> list[str]:
+        """Who opened each cell of the board `player` sees, one string per row: a player's
+        id as a digit, `*` for the cells a duel opened for everyone, `.` for unopened."""
+        with self._lock:
+            board = self._seen_board(player)
+            if board is None:
+                return ["." * self.cols] * self.rows
+            marks = np.full(board.opener.shape, ord("."), dtype=np.uint8)
+            played = board.opener >= 0
+            marks[played] = board.opener[played].astype(np.uint8) + ord("0")
+            marks[board.opener == ROOM] = ord("*")
+            return [bytes(row).decode("ascii") for row in marks]
+
+    def _seen_board(self, player: int | None) -> _Board | None:
+        """The board `player` sees: theirs; for a watcher the shared one (None: the lobby, or
+        a watcher of a duel, who sees the start)."""
+        if self._boards and player is not None:
+            return self._board_of(player)
+        if self._boards and self.settings.mode is RaceMode.SHARED:
+            return self._boards[0]
+        return None
+
     def view(self, player: int | None) -> BoardView:
         """What `player` sees (a watcher passes None): the board, shown mines, their flags."""
         with self._lock:
-            board: _Board | None = None  # None: the lobby, or a watcher of a duel (the start)
-            if self._boards and player is not None:
-                board = self._board_of(player)
-            elif self._boards and self.settings.mode is RaceMode.SHARED:
-                board = self._boards[0]
+            board = self._seen_board(player)
             game = board.game if board else self._shared
             symbols = np.array(game.view().array, dtype=np.uint8)
             if board is not None:

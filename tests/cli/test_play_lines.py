@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+from mines.game import Game
 
 
 def run_play(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
@@ -22,7 +25,7 @@ def test_a_game_through_a_pipe() -> None:
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "New game 3x3n1#5" in out
+    assert "New game 3x3n1#5: type help" in out
     assert "HHH" in out
     assert "mines left: 1" in out
     assert out.rstrip().endswith("Bye.")
@@ -32,7 +35,9 @@ def test_bad_moves_are_explained_and_the_game_goes_on() -> None:
     result = run_play("--preset", "beginner", "--seed", "1", stdin="hello\nO99,0\no 4 4\nq\n")
     assert "error: cannot read the move 'hello'" in result.stdout
     assert "error: cannot reveal (99, 0): outside the board (rows 0..8, cols 0..8)" in result.stdout
-    assert result.stdout.count("IN_PROGRESS") == 2
+    assert "(4, 4) opened an area of" in result.stdout
+    assert result.stdout.count("Playing  mines left") == 1
+    assert result.stdout.count("Ready  mines left") == 1
 
 
 def test_a_win_ends_the_game() -> None:
@@ -48,3 +53,63 @@ def test_bad_options_give_a_message_not_a_traceback() -> None:
     assert "Traceback" not in result.stderr
     partial = run_play("--rows", "3", stdin="")
     assert "needs all three of --rows, --cols and --mines" in partial.stderr
+
+
+def test_hint_before_and_after_the_first_click() -> None:
+    result = run_play("--preset", "beginner", "--seed", "2", stdin="?\no 4 4\nhint\nq\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Hint: Before the first click every cell is safe" in out
+    assert "opens an area" in out
+    after = out.split("(4, 4) opened an area", 1)[1]
+    assert "Hint: " in after
+    assert "Traceback" not in result.stderr
+
+
+def test_a_board_over_the_view_limit_plays_through_a_window_that_view_moves() -> None:
+    # 4000x4000 is 16 million cells: more than one view may hold.
+    result = run_play(
+        "--rows", "4000", "--cols", "4000", "--mines", "2000000", "--seed", "3",
+        stdin="view 2000,3000\no 2000,3000\n?\nview 3999,3999\nview 5000,1\nq\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "limit" not in out
+    assert "Rows 1990 to 2009, columns 1980 to 2019, of a 4000x4000 board:" in out
+    assert "Rows 1990 to 2009, columns 2980 to 3019, of a 4000x4000 board:" in out
+    assert "Rows 3980 to 3999, columns 3960 to 3999" in out
+    assert "error: (5000, 1) is outside the board" in out
+    assert "Hint: " in out
+    assert "\n3999 " in out, "row numbers in full"
+    # The tens ruler: 298 over column 2980's units.
+    assert "     298       299       300       301\n     0123456789" in out
+
+
+def head_of(command: str, tmp_path: Path) -> tuple[str, str, int]:
+    """Run `command | head -n 3` in bash: head's output, the command's stderr and status."""
+    script = f"{command} 2> {tmp_path}/err | head -n 3; echo ${{PIPESTATUS[0]}} > {tmp_path}/code"
+    out = subprocess.run(
+        ["bash", "-c", script], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    return out, (tmp_path / "err").read_text(), int((tmp_path / "code").read_text())
+
+
+def test_play_into_head_stops_cleanly(tmp_path: Path) -> None:
+    (tmp_path / "moves").write_text("board\n" * 3000)
+    command = f"{sys.executable} -m mines.cli.main play --plain --seed 1 < {tmp_path}/moves"
+    out, err, code = head_of(command, tmp_path)
+    assert out.startswith("New game 9x9n10#1")
+    assert err == "", "no BrokenPipeError traceback"
+    assert code == 141
+
+
+def test_replay_into_head_stops_cleanly(tmp_path: Path) -> None:
+    game = Game(30, 30, 100, seed=4)
+    for _ in range(150):
+        game.toggle_flag(0, 0)
+    (tmp_path / "game.json").write_text(game.record().to_json())
+    command = f"{sys.executable} -m mines.cli.main replay {tmp_path}/game.json --plain"
+    out, err, code = head_of(command, tmp_path)
+    assert out.startswith("Replay of a 30x30 game with 100 mines, 150 moves.")
+    assert err == ""
+    assert code == 141

@@ -310,3 +310,48 @@ def test_a_race_replays_exactly_from_its_moves() -> None:
     assert again.players == race.players
     for who in (None, 0, 1, 2):
         assert again.view(who) == race.view(who)
+
+
+def test_openers_say_who_opened_each_cell() -> None:
+    race, _ = racing(players=2)
+    first = race.reveal(1, 4, 4)
+    assert first is not None
+    openers = race.openers(None)
+    for r, c, _, who in first.cells:
+        assert openers[r][c] == str(who) == "1"
+    hidden = sum(line.count(".") for line in openers)
+    assert hidden == 81 - len(first.cells)
+    duel, _ = racing(players=2, settings=RaceSettings(mode=RaceMode.DUEL))
+    assert set("".join(duel.openers(0))) == {"*", "."}
+
+
+def test_a_rematch_deals_a_new_board_to_the_same_players() -> None:
+    race, clock = racing(players=2)
+    race.reveal(0, 4, 4)
+    race.toggle_flag(1, *hidden_safe(race)[0])
+    with pytest.raises(IllegalMoveError, match="once the race is over"):
+        race.rematch(0, 99)
+    for cell in hidden_safe(race):
+        if race.state is RaceState.OVER:
+            break
+        race.reveal(1, *cell)
+    with pytest.raises(IllegalMoveError, match="only the host"):
+        race.rematch(1, 99)
+    finished = race.finished
+    assert finished == (len(race.moves), len(race.events))
+    race.rematch(0, 99)
+    assert race.state is RaceState.LOBBY
+    assert race.events[-1].kind is EventKind.REMATCH
+    assert [(p.name, p.score, p.flags) for p in race.players] == [
+        ("p0", 0, set()),
+        ("p1", 0, set()),
+    ]
+    assert set("".join(race.view(0).to_strings())) == {"H"}
+    race.join("p2")  # a new round's lobby is open again
+    race.start(0)
+    clock.now += 3
+    race.reveal(2, 4, 4)
+    assert race.finished == finished  # the new round is not over
+    again = Race.replay(9, 9, 10, race.moves, seed=7, clock=clock, settings=race.settings)
+    assert again.events == race.events
+    assert again.view(None) == race.view(None)

@@ -52,3 +52,18 @@ def test_random_play_agrees_on_both_envs() -> None:
     assert abs(single.mean_length - batched.mean_length) < 0.3
     assert abs(single.mean_reward - batched.mean_reward) < 0.1
     assert "win rate" in str(single)
+
+
+def test_the_bot_only_plays_allowed_actions() -> None:
+    env = MinesEnv(preset="beginner")
+    agent = BotAgent(10)
+    for seed in range(5):
+        observation, info = env.reset(seed=seed)
+        agent.reset()
+        done = False
+        while not done:
+            action = agent.act(observation, info)
+            # A cell a flood already opened is never played again from the bot's queue.
+            assert info["action_mask"][action] == 1
+            observation, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated

@@ -264,3 +264,30 @@ def test_simultaneous_moves_on_two_processes_are_serialised(pg_url: str, clock: 
     assert len(opened) == len({(r, c) for r, c, _, _ in opened}) == len(safe)
     for server in servers:
         server.close()
+
+
+def test_a_rematch_opens_a_new_round_and_the_replay_keeps_the_finished_one(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, clock = race_client
+    room_id, tokens = started(client, clock, players=2)
+    assert client.get(f"/api/races/{room_id}/replay").status_code == 409
+    assert client.post(f"/api/races/{room_id}/rematch", headers=auth(tokens[0])).status_code == 409
+    move(client, room_id, tokens[0], "reveal", FIRST)
+    mines = layout(SEED, 9, 9, 10, FIRST)
+    for cell in [(r, c) for r in range(9) for c in range(9) if (r, c) not in mines]:
+        if move(client, room_id, tokens[1], "reveal", cell).json()["state"] == "over":
+            break
+    finished = client.get(f"/api/races/{room_id}/replay").json()
+    assert finished["events"][-1]["kind"] == "over"
+    assert client.post(f"/api/races/{room_id}/rematch", headers=auth(tokens[1])).status_code == 403
+    again = client.post(f"/api/races/{room_id}/rematch", headers=auth(tokens[0]))
+    assert again.status_code == 200
+    assert again.json()["state"] == "lobby"
+    assert [p["score"] for p in again.json()["players"]] == [0, 0]
+    client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0]))
+    clock.now += 3
+    move(client, room_id, tokens[1], "reveal", (0, 0))
+    move(client, room_id, tokens[1], "flag", (8, 8))  # a flag of the round under way
+    replay = client.get(f"/api/races/{room_id}/replay").json()
+    assert replay == finished  # nothing of the new round, its private flags least of all

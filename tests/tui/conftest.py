@@ -11,23 +11,11 @@ pytest.importorskip("textual", reason="the terminal app needs Textual (the tui e
 
 from mines.game import Game
 from mines.placement import FixedPlacer
-from mines.solver import Hint
-from mines.solver import hint as solver_hint
-from mines.tui.app import MinesApp
+from mines.tui.app import HintMaker, MinesApp, solver_hint_near
 from mines.tui.clock import PausableClock
 from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES
-
-
-class FakeTime:
-    """A time source the test moves by hand."""
-
-    def __init__(self, now: float = 100.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
+from tests.fake_time import FakeTime
 
 AppMaker = Callable[..., MinesApp]
 
@@ -47,8 +35,9 @@ def make_app(fake_time: FakeTime, tmp_path: Path) -> AppMaker:
         mines_at: Iterable[tuple[int, int]],
         *,
         practice: bool = False,
-        hint: Callable[[Game], Hint] = solver_hint,
+        hint: HintMaker | None = None,
         theme: str = "classic",
+        marks: bool = False,
     ) -> MinesApp:
         layout = list(mines_at)
         clock = PausableClock(fake_time)
@@ -65,8 +54,9 @@ def make_app(fake_time: FakeTime, tmp_path: Path) -> AppMaker:
             theme=THEMES[theme],
             store=RecordStore(tmp_path / "records"),
             practice=practice,
-            hint=hint,
+            hint=hint or solver_hint_near,
             cursor=(0, 0),
+            marks=marks,
         )
 
     return make

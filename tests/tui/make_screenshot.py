@@ -14,7 +14,7 @@ from mines.symbols import Cell
 from mines.tui.app import MinesApp
 from mines.tui.clock import PausableClock
 from mines.tui.themes import THEMES
-from tests.tui.conftest import FakeTime
+from tests.fake_time import FakeTime
 
 OUTPUT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.svg"
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from mines.symbols import Cell, GameStatus
 from mines.tui.board import Board
 from mines.tui.themes import CELL_WIDTH
-from tests.tui.conftest import AppMaker, FakeTime
+from tests.fake_time import FakeTime
+from tests.tui.conftest import AppMaker
 
 
 def cell(board: Board, row: int, col: int) -> Cell:

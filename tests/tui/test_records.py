@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,11 +14,11 @@ from mines.placement import FixedPlacer
 from mines.symbols import Cell, GameStatus
 from mines.tui import THEME_NAMES
 from mines.tui.clock import PausableClock
-from mines.tui.stats import format_stats, tally
+from mines.tui.stats import Kind, format_stats, is_new_best, tally
 from mines.tui.store import RecordStore, SavedGame, read_saved
 from mines.tui.themes import CELL_WIDTH, THEMES
 from mines.tui.undo import without_last_move
-from tests.tui.conftest import FakeTime
+from tests.fake_time import FakeTime
 
 
 def finished(
@@ -72,23 +73,96 @@ def test_unreadable_files_are_reported_not_fatal(tmp_path: Path) -> None:
 def test_stats_count_wins_losses_best_time_and_3bv_rate() -> None:
     won_fast, won_slow = finished(GameStatus.WON, 10.0), finished(GameStatus.WON, 20.0)
     games = [
-        SavedGame(won_slow.record(), three_bv=won_slow.three_bv),
-        SavedGame(won_fast.record(), three_bv=won_fast.three_bv),
+        SavedGame(won_slow.record(), three_bv=won_slow.three_bv, saved_at="2026-11-30T10:00"),
+        SavedGame(won_fast.record(), three_bv=won_fast.three_bv, saved_at="2026-12-01T09:00"),
         SavedGame(finished(GameStatus.LOST).record()),
-        SavedGame(finished(GameStatus.WON, 1.0).record(), practice=True),
         SavedGame(finished(GameStatus.LOST, size=(5, 6, 3)).record()),
     ]
-    tallies, practice = tally(games)
-    assert practice == 1
+    tallies, unfinished = tally(games)
+    assert unfinished == 0
     assert [t.board for t in tallies] == ["beginner", "5x6, 3 mines"]
     beginner = tallies[0]
     assert (beginner.wins, beginner.losses, beginner.best_time) == (2, 1, 10.0)
+    assert beginner.best is not None
+    assert beginner.best.date == "2026-12-01"
     assert beginner.best_rate == pytest.approx(won_fast.three_bv / 10.0)
-    text = format_stats(tallies, practice)
+    clicks = len(won_fast.record().moves)
+    assert beginner.best_efficiency == pytest.approx(100 * won_fast.three_bv / clicks)
+    text = format_stats(tallies, unfinished)
     assert "beginner" in text
     assert "10.00s" in text
+    assert "2026-12-01" in text
     assert "67%" in text
-    assert "1 practice games" in text
+
+
+def test_assisted_and_no_guess_games_are_counted_apart() -> None:
+    plain = finished(GameStatus.WON, 30.0)
+    hinted = finished(GameStatus.WON, 5.0)
+    practised = finished(GameStatus.WON, 4.0)
+    no_guess = finished(GameStatus.WON, 7.0).record()
+    games = [
+        SavedGame(plain.record(), three_bv=plain.three_bv),
+        SavedGame(hinted.record(), hints=23, three_bv=hinted.three_bv),
+        SavedGame(practised.record(), practice=True, three_bv=practised.three_bv),
+        SavedGame(replace(no_guess, rule="noguess"), three_bv=3),
+    ]
+    tallies, _ = tally(games)
+    by_kind = {t.kind: t for t in tallies}
+    assert by_kind[Kind.STANDARD].best_time == 30.0, "23 hints do not make a best time"
+    assert by_kind[Kind.ASSISTED].wins == 2
+    assert by_kind[Kind.ASSISTED].best_time == 4.0
+    assert by_kind[Kind.NO_GUESS].best_time == 7.0
+    text = format_stats(tallies)
+    assert text.index("Games:") < text.index("No-guess games:") < text.index("Assisted games")
+
+
+def test_a_win_by_one_click_counts_but_is_not_ranked() -> None:
+    time = FakeTime(0.0)
+    game = Game(9, 9, 1, placer=FixedPlacer([(0, 0)]), clock=time)
+    game.reveal(8, 8)
+    assert game.status is GameStatus.WON
+    tallies, _ = tally([SavedGame(game.record(), three_bv=game.three_bv)])
+    (only,) = tallies
+    assert only.wins == 1
+    assert only.unranked == 1
+    assert only.best_time is None
+    assert only.best_rate is None
+    text = format_stats(tallies)
+    assert "1 win by a single click (the board opened by itself) is counted but not ranked" in text
+
+
+def test_the_table_is_aligned_whatever_the_board_names() -> None:
+    games = [
+        SavedGame(finished(GameStatus.WON, 12.5).record(), three_bv=10),
+        SavedGame(finished(GameStatus.LOST, size=(500, 600, 30000)).record()),
+    ]
+    lines = format_stats(tally(games)[0]).splitlines()
+    header, *rows = lines[1:4]
+    assert rows[1].startswith("500x600, 30000 mines")
+    # Every column ends where its header ends.
+    for word in ("played", "wins", "win %", "best time"):
+        end = header.index(word) + len(word)
+        for row in rows:
+            assert row[end - 1] != " ", (word, row)
+            assert end == len(row) or row[end] == " ", (word, row)
+
+
+def test_a_new_best_is_told_only_when_it_beats_the_earlier_ones() -> None:
+    slow, fast = finished(GameStatus.WON, 20.0), finished(GameStatus.WON, 10.0)
+    earlier = [SavedGame(slow.record(), three_bv=slow.three_bv)]
+    assert is_new_best(SavedGame(fast.record()), earlier)
+    assert not is_new_best(SavedGame(slow.record()), [SavedGame(fast.record())])
+    assert is_new_best(SavedGame(slow.record()), []), "the first win is a best"
+    assert not is_new_best(  # an assisted game is never announced as a best
+        SavedGame(fast.record(), hints=1), [*earlier, SavedGame(slow.record(), hints=1)]
+    )
+
+
+def test_unfinished_games_are_not_counted_and_plurals_are_right() -> None:
+    game = Game(9, 9, 10, seed=1)
+    game.reveal(4, 4)
+    text = format_stats(*tally([SavedGame(game.record())]))
+    assert "1 unfinished game not counted." in text
 
 
 def test_stats_without_games_say_how_to_get_some() -> None:

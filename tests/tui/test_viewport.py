@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.pilot import Pilot
 from textual.strip import Strip
 
 from mines.game import Game
@@ -12,7 +13,18 @@ from mines.tui.board import Board
 from mines.tui.clock import PausableClock
 from mines.tui.themes import CELL_WIDTH, THEMES
 from mines.view import BoardView
-from tests.tui.conftest import AppMaker, FakeTime
+from tests.fake_time import FakeTime
+from tests.tui.conftest import AppMaker
+
+
+async def long_move_done(app: MinesApp, pilot: Pilot[None]) -> None:
+    """Wait for a move that runs off the UI thread (boards over a million cells) to end."""
+    for _ in range(600):
+        await pilot.pause(0.05)
+        if not app.board.busy and not app.busy:
+            await pilot.pause()
+            return
+    raise AssertionError("the long move did not end")
 
 
 def big_app(rows: int, cols: int, mines: int, fake_time: FakeTime) -> MinesApp:
@@ -84,7 +96,7 @@ async def test_resizing_the_terminal_resizes_the_window(make_app: AppMaker) -> N
 
 async def test_a_small_terminal_still_reaches_every_cell(make_app: AppMaker) -> None:
     app = make_app(16, 30, [(0, 0)])
-    async with app.run_test(size=(30, 10)) as pilot:
+    async with app.run_test(size=(40, 10)) as pilot:  # the smallest playable size
         await pilot.press(*["l"] * 29, *["j"] * 15)
         top, left, height, width = app.board.window()
         assert (top + height, left + width) == (16, 30)
@@ -150,7 +162,9 @@ async def test_a_sparse_board_of_a_million_squared_plays_in_the_viewport(
     spy = ViewSpy(app.game, monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         app.board.move_cursor(500_000, 999_999)
-        await pilot.press("space", "pagedown", "h")
+        await pilot.press("space")
+        await long_move_done(app, pilot)
+        await pilot.press("pagedown", "h")
         await pilot.pause()
         top, left, height, width = app.board.window()
         assert top <= app.board.cursor[0] < top + height

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -13,8 +14,8 @@ from mines.extras import MissingExtraError
 # Each module has `register(subparsers)`; it imports its heavy dependencies only when run.
 COMMAND_MODULES = (
     "mines.cli.play",
-    "mines.tui.replay_command",
-    "mines.tui.stats_command",
+    "mines.cli.replay",
+    "mines.cli.stats",
     "mines.server.cli",
     "mines.solver.cli",
 )
@@ -28,9 +29,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+CLOSED_PIPE = 141
+"""The exit status of a command whose reader went away (128 + SIGPIPE), as `yes | head` has."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         status: int = args.handler(args)
     except MinesError as error:
         print(f"mines: {error}", file=sys.stderr)
@@ -40,6 +45,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader (`| head`) has gone: stop quietly, and point stdout at nothing so that
+        # the flush at exit does not raise the same error again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return CLOSED_PIPE
     return status
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from mines.errors import InvalidBoardError
 from mines.game import Game
 from mines.gameid import GameId
 from mines.placement import FirstClick, placer_for_rule
 from mines.presets import PRESETS, preset
+from mines.tui import THEME_NAMES
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -26,12 +28,19 @@ def add_game_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def game_from_options(args: argparse.Namespace) -> Game:
+def add_app_options(parser: argparse.ArgumentParser) -> None:
+    """Options of the terminal app, shared by `mines play` and `mines replay`."""
+    parser.add_argument(
+        "--theme", choices=THEME_NAMES, default=THEME_NAMES[0], help="board colours and glyphs"
+    )
+
+
+def game_from_options(args: argparse.Namespace, clock: Callable[[], float] | None = None) -> Game:
     """The game the options describe; a preset, a custom size or a game ID (default beginner)."""
     if args.game_id:
         if args.preset or args.rows or args.cols or args.mines is not None:
             raise InvalidBoardError("--game-id already fixes the board; drop --preset/--rows/...")
-        return Game.from_id(GameId.parse(args.game_id))
+        return Game.from_id(GameId.parse(args.game_id), clock=clock)
     custom = (args.rows, args.cols, args.mines)
     if any(v is not None for v in custom):
         if args.preset:
@@ -42,4 +51,4 @@ def game_from_options(args: argparse.Namespace) -> Game:
     else:
         p = preset(args.preset or "beginner")
         rows, cols, mines = p.rows, p.cols, p.mines
-    return Game(rows, cols, mines, placer=placer_for_rule(args.first_click, args.seed))
+    return Game(rows, cols, mines, placer=placer_for_rule(args.first_click, args.seed), clock=clock)

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, TextIO
+from typing import Any
 
-from mines.cli.options import add_game_options, game_from_options
-from mines.errors import IllegalMoveError, InvalidMoveError
+from mines.cli.lines import play_lines
+from mines.cli.options import add_app_options, add_game_options, game_from_options
 from mines.extras import missing_extra
 from mines.game import Game
-from mines.moves import Move
 from mines.placement import PlacementRule, placer_for_rule
-from mines.tui import THEME_NAMES
-
-HELP = """Moves: O row,col opens a cell, F row,col flags or unflags it, C row,col chords a number.
-Also written as 'o 3 4'. Rows and columns count from 0. q quits, ? shows this help.
-Symbols: H hidden, F flag, 0-8 revealed count; after a loss M mine, X the mine you hit,
-W a flag that was wrong."""
 
 
 def register(subparsers: Any) -> None:
@@ -35,16 +28,14 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--practice",
         action="store_true",
-        help="allow undo (u); practice games are saved but not counted in the stats",
+        help="allow undo (u); practice games count as assisted in the stats",
+    )
+    parser.add_argument(
+        "--marks",
+        action="store_true",
+        help="f goes on from a flag to a question mark, a note for yourself (not saved)",
     )
     parser.set_defaults(handler=run)
-
-
-def add_app_options(parser: argparse.ArgumentParser) -> None:
-    """Options of the terminal app, shared with `mines replay`."""
-    parser.add_argument(
-        "--theme", choices=THEME_NAMES, default=THEME_NAMES[0], help="board colours and glyphs"
-    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -59,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def play_app(args: argparse.Namespace) -> int:
-    """Run the Textual game; finished games are saved to the data folder."""
+    """Run the Textual game on a clock that `p` can stop; finished games go to the data folder."""
     from mines.datadir import data_dir
     from mines.tui.app import MinesApp
     from mines.tui.clock import PausableClock
@@ -67,10 +58,8 @@ def play_app(args: argparse.Namespace) -> int:
     from mines.tui.themes import THEMES
 
     clock = PausableClock()
-    chosen = game_from_options(args)
-    # The same board the options chose, on a clock that `p` can stop.
-    game = Game(chosen.rows, chosen.cols, chosen.mines, placer=chosen.placer, clock=clock)
-    rule = chosen.placer.rule
+    game = game_from_options(args, clock)
+    rule = game.placer.rule
 
     def make_game(rows: int, cols: int, mines: int) -> Game:
         return Game(rows, cols, mines, placer=placer_for_rule(rule, None), clock=clock)
@@ -82,47 +71,11 @@ def play_app(args: argparse.Namespace) -> int:
         theme=THEMES[args.theme],
         store=RecordStore(data_dir()),
         practice=args.practice,
+        marks=args.marks,
     )
     app.run()
     if app.saved:
         print(f"Finished games saved: {len(app.saved)}, in {data_dir()} (see mines stats).")
-    return 0
-
-
-def render(game: Game) -> str:
-    """The board with column and row numbers, then a status line."""
-    view = game.view()
-    width = len(str(game.rows - 1))
-    header = " " * (width + 1) + "".join(str(c % 10) for c in range(game.cols))
-    lines = [header]
-    lines += [f"{r:>{width}} {line}" for r, line in enumerate(view.to_strings())]
-    lines.append(f"{game.status.value}  mines left: {game.mines_left}  time: {game.elapsed:.1f}s")
-    return "\n".join(lines)
-
-
-def play_lines(game: Game, lines_in: TextIO, out: TextIO) -> int:
-    """Read moves line by line until the game ends, the input ends or the player quits."""
-    game_id = game.game_id
-    print(f"New game {game_id or ''} — type ? for help.", file=out)
-    print(render(game), file=out)
-    for line in lines_in:
-        text = line.strip()
-        if not text:
-            continue
-        if text.lower() in {"q", "quit", "exit"}:
-            break
-        if text in {"?", "h", "help"}:
-            print(HELP, file=out)
-            continue
-        try:
-            game.play(Move.parse(text))
-        except (IllegalMoveError, InvalidMoveError) as error:
-            print(f"error: {error}", file=out)
-            continue
-        print(render(game), file=out)
-        if game.status.is_over:
-            verdict = "You won!" if game.status.value == "WON" else "Boom. You lost."
-            print(f"{verdict} Time {game.elapsed:.1f}s.", file=out)
-            return 0
-    print("Bye.", file=out)
+    if app.unfinished_saved:
+        print("The unfinished game is kept: mines play offers to resume it (r).")
     return 0

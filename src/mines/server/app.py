@@ -67,4 +67,9 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     async def client() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/race", include_in_schema=False)
+    @app.get("/race/{room_id}", include_in_schema=False)
+    async def race_client(room_id: str = "") -> FileResponse:
+        return FileResponse(STATIC / "race.html")  # the page reads the room from its address
+
     return app

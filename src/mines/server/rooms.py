@@ -131,6 +131,18 @@ class RoomService:
         self._act(room_id, token, start)
         return self.read(room_id, token)
 
+    def rematch(self, room_id: str, token: str | None) -> dict[str, Any]:
+        """A new round in the same room, once the race is over (the host only)."""
+        seed = secrets.randbits(63)
+
+        def rematch(race: Race, player: int | None) -> None:
+            if player != 0:
+                raise ForbiddenError("only the host (who created the room) asks for a rematch")
+            race.rematch(player, seed)
+
+        self._act(room_id, token, rematch)
+        return self.read(room_id, token)
+
     def move(
         self, room_id: str, token: str | None, kind: MoveKind, cell: tuple[int, int]
     ) -> dict[str, Any]:
@@ -268,13 +280,17 @@ class RoomService:
         with room.lock:
             self._catch_up(room, *self.store.moves_after(room_id, room.version))
             race = room.race
-            if race.state is not RaceState.OVER:
+            moves, events = race.finished
+            if not moves:
                 raise GameInProgressError("a race's replay is published once the race is over")
+            # Up to the end of the last finished round: the moves of a round under way
+            # would show the players' private flags.
             return {
                 "id": room.id,
-                "moves": [{**asdict(move), "action": move.action.value} for move in race.moves],
-                "events": [event_json(event, race) for event in race.events],
-                "room": self.state(room, None),
+                "moves": [
+                    {**asdict(move), "action": move.action.value} for move in race.moves[:moves]
+                ],
+                "events": [event_json(event, race) for event in race.events[:events]],
             }
 
     def state(self, room: Room, player: int | None) -> dict[str, Any]:
@@ -304,6 +320,7 @@ class RoomService:
                 for p, share in zip(race.players, race.progress(), strict=True)
             ],
             "view": view_json(race.view(player), 0.0),
+            "openers": race.openers(player),
             "seed": race.seed if race.state is RaceState.OVER else None,
         }
 

@@ -12,7 +12,8 @@ from mines.errors import InvalidBoardError
 from mines.solver.counting import ConstraintKey, Counter, Counts
 from mines.solver.rules import COUNTING, UNKNOWN, DeductionRule, Reason, deduce
 from mines.solver.topology import neighbours
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.view import BoardView
 
 _UNKNOWN_SYMBOLS = {ord(Cell.HIDDEN.value), ord(Cell.FLAG.value)}

@@ -10,19 +10,19 @@ from dataclasses import dataclass
 
 from mines.clock import Clock
 from mines.game import Game
-from mines.placement import FixedPlacer, RandomPlacer
+from mines.placement import FirstClick, FixedPlacer, RandomPlacer
 from mines.solver.analysis import analyze
 from mines.solver.blocks import BlockLog
 from mines.solver.bot import Bot, opening_click
 from mines.solver.noguess import NoGuessPlacer
 from mines.solver.progress import RunProgress
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 
 
 def first_click(condition: str, rows: int, cols: int, mines: int) -> tuple[int, int]:
     """Where a benchmark game is opened: the corner (0, 0) when only the first click is safe,
     as the published records do; else where the bot chooses, (3, 3) on Expert."""
-    return (0, 0) if condition == "safe" else opening_click(rows, cols, mines)
+    return (0, 0) if condition == FirstClick.SAFE else opening_click(rows, cols, mines)
 
 
 @dataclass(frozen=True, slots=True)

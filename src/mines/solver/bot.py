@@ -11,16 +11,16 @@ from operator import itemgetter
 from typing import Protocol
 
 from mines.errors import InvalidBoardError
-from mines.solver.analysis import Position, Solved, solve
+from mines.solver.analysis import Counting, Position, Solved, solve
 from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
 from mines.solver.endgame import BUDGET, MAX_CELLS, MAX_LAYOUTS, solve_endgame
 from mines.solver.fifty import enabling_weight, trap_weights
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import neighbours
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.view import BoardView
 
-SPARSE = 0.18
+LOW_MINE_DENSITY = 0.18
 """Boards with fewer mines per cell than this (Beginner, Intermediate) are opened at (2, 2)."""
 
 
@@ -32,7 +32,7 @@ def opening_click(rows: int, cols: int, mines: int) -> tuple[int, int]:
     Beginner games against 96.72% at (3, 3), and 89.11% of 15,000 Intermediate games
     against 88.71% (level on 20,000 fresh Intermediate seeds); on Expert the two were level.
     """
-    at = 2 if mines < SPARSE * rows * cols else 3
+    at = 2 if mines < LOW_MINE_DENSITY * rows * cols else 3
     return min(at, rows - 1), min(at, cols - 1)
 
 
@@ -130,7 +130,7 @@ class Bot:
                 return [opening_click(position.rows, cols, position.mines)]
             row, col = self.first_click
             return [(min(row, position.rows - 1), min(col, cols - 1))]
-        solved = solve(position, self._counter, count="if-stuck")
+        solved = solve(position, self._counter, count=Counting.IF_STUCK)
         safe = solved.safe_cells()
         if safe:
             return [divmod(cell, cols) for cell in sorted(safe)]

@@ -22,7 +22,7 @@ from mines.solver.bot import Bot
 from mines.solver.counting import Counter
 from mines.solver.posterior import LayoutSampler
 from mines.solver.rules import UNKNOWN
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.view import BoardView
 
 Coord = tuple[int, int]

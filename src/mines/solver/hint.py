@@ -1,19 +1,43 @@
-"""`hint`: the next move a player could make, with the rule that justifies it."""
+"""`hint`: the next move a player could make, with the reasoning behind it in sentences."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+import numpy.typing as npt
+
+from mines.errors import InvalidBoardError
 from mines.game import Game
-from mines.solver.analysis import Counting, Position, Solved, describe, mines_phrase, solve
+from mines.grid import block_around, count_around, dilate
+from mines.placement import PlacementRule
+from mines.solver.analysis import Counting, Position, Solved, mines_phrase, solve
 from mines.solver.bot import Bot
-from mines.solver.counting import Counter
-from mines.solver.rules import DeductionRule
+from mines.solver.counting import Counter, split_components
+from mines.solver.rules import UNKNOWN, Constraint, DeductionRule, Reason, deduce
+from mines.solver.topology import neighbours
+from mines.symbols import Cell
 from mines.view import BoardView
 
+WHOLE_BOARD_CELLS = 10_000
+"""Boards up to this many cells are analysed whole, exactly; bigger ones through windows."""
+WINDOW_SIDES = (24, 64, 160)
+"""Square windows tried in turn around the cursor (or the last move) on a big board."""
+FRONTIER_SCAN_SIDES = (160, 1024, 3000)
+"""Windows scanned (symbols only) for the nearest unrevealed cell when the cursor is in the open."""
+STEPS_SPELLED_OUT = 3
+"""Chains of deductions up to this long are told step by step; longer ones by their numbers."""
+NUMBERS_LISTED = 8
+
+_DIGITS = np.full(256, UNKNOWN, dtype=np.int64)
+_DIGITS[ord("0") : ord("9")] = np.arange(9)
+_FLAG = ord(Cell.FLAG.value)
+_HIDDEN = ord(Cell.HIDDEN.value)
 _RULE_ORDER = {rule: order for order, rule in enumerate(DeductionRule)}
 """Simpler rules first: a hint is easiest to follow when it needs only one number."""
+
+Coord = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,22 +50,92 @@ class Hint:
     """True when the cell is certainly safe."""
     mine_probability: Fraction
     reason: str
-    """A sentence naming the rule that chose the cell."""
+    """Whole sentences: the verdict on the cell, named once, and why."""
+    exact: bool = True
+    """False when the probability is an estimate (a guess on a board too big to count whole)."""
 
 
-def hint(view_or_game: BoardView | Game) -> Hint:
-    """The hint for a whole-board view, or for a game's current view."""
-    view = view_or_game.view() if isinstance(view_or_game, Game) else view_or_game
+def hint(view_or_game: BoardView | Game, *, near: Coord | None = None) -> Hint:
+    """The hint for a whole-board view, or for a game at any point, the first click included.
+
+    A game's public facts count: before its first click the placement rule decides (under
+    "opening" every cell is safe and opens an area). Boards over `WHOLE_BOARD_CELLS` are
+    looked at through windows around `near` (default: the last move), so a hint on a
+    10^6 x 10^6 board costs what one on a small board does. Among safe cells the one with
+    the shortest explanation wins, then the one nearest `near`.
+    """
+    if isinstance(view_or_game, BoardView):
+        return _whole_board_hint(view_or_game, near)
+    game = view_or_game
+    if game.status.is_over:
+        raise _over(game)
+    if not game.started:
+        return first_click_hint(game, near)
+    if game.rows * game.cols <= WHOLE_BOARD_CELLS:
+        return _whole_board_hint(game.view(), near)
+    return _window_hint(game, near)
+
+
+def _over(game: Game) -> InvalidBoardError:
+    return InvalidBoardError(f"the game is over ({game.status.value}): nothing to hint")
+
+
+def first_click_hint(game: Game, near: Coord | None = None) -> Hint:
+    """Before the first click the view says nothing; the game's placement rule says it all."""
+    rows, cols, mines = game.rows, game.cols, game.mines
+    row, col = _clamp(near or (rows // 2, cols // 2), rows, cols)
+    rule = game.placer.rule
+    cells = rows * cols
+    opening_rules = {PlacementRule.OPENING, PlacementRule.NOGUESS}
+    promise = ""
+    if rule in opening_rules and mines <= cells - len(block_around(rows, cols, row, col)):
+        promise = f"first click and its neighbours free of mines, so ({row}, {col}) opens an area"
+    elif rule in opening_rules | {PlacementRule.SAFE} and mines < cells:
+        promise = (
+            f"first click free of a mine, so ({row}, {col}) is safe, though it may show a number"
+        )
+    if promise:
+        reason = f"Before the first click every cell is safe: this game's rule ({rule}) keeps the "
+        return Hint(row, col, True, Fraction(0), f"{reason}{promise}.")
+    # No promise ("any", a fixed layout, a rule we do not know): every cell is as likely a
+    # mine as any other, and a corner, with the fewest neighbours, most often opens an area.
+    chance = Fraction(mines, cells)
+    row, col = min(
+        ((0, 0), (0, cols - 1), (rows - 1, 0), (rows - 1, cols - 1)),
+        key=lambda corner: abs(corner[0] - row) + abs(corner[1] - col),
+    )
+    return Hint(
+        row,
+        col,
+        False,
+        chance,
+        f"This game's rule ({rule}) promises nothing for the first click: every cell has the "
+        f"same chance of a mine, {_chance(chance)}. The corner ({row}, {col}) is the best "
+        "start, because a corner has the fewest neighbours and so most often opens an area.",
+    )
+
+
+def _clamp(cell: Coord, rows: int, cols: int) -> Coord:
+    return max(0, min(cell[0], rows - 1)), max(0, min(cell[1], cols - 1))
+
+
+def _chance(chance: Fraction) -> str:
+    return f"{chance} (about {float(chance):.1%})"
+
+
+# --- whole boards ------------------------------------------------------------------------------
+
+
+def _whole_board_hint(view: BoardView, near: Coord | None) -> Hint:
     position = Position.from_view(view)
     solved = solve(position, Counter(), count=Counting.IF_STUCK)
     if not solved.safe_cells():
         solved = solve(position, Counter())
-    safe = solved.safe_cells()
+    symbols = view.array.reshape(-1)
+    safe = [c for c in solved.safe_cells() if symbols[c] == _HIDDEN] or solved.safe_cells()
     if safe:
-        cell = min(safe, key=lambda c: (_RULE_ORDER[solved.reasons[c].rule], c))
-        row, col = divmod(cell, position.cols)
-        reason = describe(solved.reasons[cell], cell, False, position)
-        return Hint(row, col, True, Fraction(0), reason)
+        frame = _Frame(solved.known, solved.reasons, position, 0, 0)
+        return frame.safe_hint(safe, near)
     return _guess_hint(solved)
 
 
@@ -55,8 +149,379 @@ def _guess_hint(solved: Solved) -> Hint:
     row, col = divmod(guess.cell, solved.position.cols)
     chance = Fraction(solved.mine_weight(guess.cell), counts.total)
     reason = (
-        f"no cell is certainly safe; ({row}, {col}) has the lowest chance of a mine, "
-        f"{chance} (about {float(chance):.1%}), counted over every arrangement of "
-        f"{mines_phrase(solved.position.mines)} that fits the numbers"
+        f"No cell is certainly safe. ({row}, {col}) has the lowest chance of a mine, "
+        f"{_chance(chance)}, counted over every arrangement of "
+        f"{mines_phrase(solved.position.mines)} that fits the numbers."
     )
     return Hint(row, col, False, chance, reason)
+
+
+# --- explanations ------------------------------------------------------------------------------
+
+
+class _Frame:
+    """Deductions on a grid that sits at (top, left) of the board, and how to tell them."""
+
+    def __init__(
+        self,
+        known: dict[int, bool],
+        reasons: dict[int, Reason],
+        position: Position,
+        top: int,
+        left: int,
+    ) -> None:
+        self.known, self.reasons, self.position = known, reasons, position
+        self.top, self.left = top, left
+        # Dicts keep insertion order: the order in which the rules settled the cells.
+        self.order = {cell: i for i, cell in enumerate(known)}
+        self.nbrs = neighbours(position.rows, position.cols)
+
+    def where(self, cell: int) -> Coord:
+        row, col = divmod(cell, self.position.cols)
+        return self.top + row, self.left + col
+
+    def premises(self, cell: int) -> list[int]:
+        """The cells settled earlier around this cell's numbers: what its rule stood on."""
+        reason = self.reasons[cell]
+        if reason.rule is DeductionRule.COUNT:
+            return []
+        before = self.order[cell]
+        found = {
+            n
+            for source in reason.sources
+            for n in self.nbrs[source]
+            if n in self.order and self.order[n] < before and self.reasons[n] is not reason
+        }
+        return sorted(found, key=self.order.__getitem__)
+
+    def chain(self, cell: int, limit: int = 64) -> list[int]:
+        """Every step the cell's deduction rests on, in the order they were made, itself last."""
+        seen = {cell}
+        stack = [cell]
+        while stack and len(seen) <= limit:
+            for premise in self.premises(stack.pop()):
+                if premise not in seen:
+                    seen.add(premise)
+                    stack.append(premise)
+        return sorted(seen, key=self.order.__getitem__)
+
+    def safe_hint(self, safe: list[int], near: Coord | None) -> Hint:
+        aim = near or self.where(safe[0])
+
+        def distance(cell: int) -> int:
+            row, col = self.where(cell)
+            return max(abs(row - aim[0]), abs(col - aim[1]))
+
+        shortlist = sorted(safe, key=lambda c: (_RULE_ORDER[self.reasons[c].rule], distance(c), c))[
+            :40
+        ]
+        chains = {cell: self.chain(cell) for cell in shortlist}
+        cell = min(shortlist, key=lambda c: (len(chains[c]), distance(c), c))
+        row, col = self.where(cell)
+        return Hint(row, col, True, Fraction(0), self.explain(chains[cell]))
+
+    def steps(self, chain: list[int]) -> list[list[int]]:
+        """The chain as steps: cells settled by one use of a rule go together, the hint last."""
+        *before, last = chain
+        groups: dict[int, list[int]] = {}
+        for cell in before:
+            groups.setdefault(id(self.reasons[cell]), []).append(cell)
+        return [*groups.values(), [last]]
+
+    def explain(self, chain: list[int]) -> str:
+        steps = self.steps(chain)
+        last = chain[-1]
+        if len(steps) <= STEPS_SPELLED_OUT or self.reasons[last].rule is DeductionRule.COUNT:
+            return " ".join(self.sentence(cells) for cells in steps)
+        values = self.position.values
+        sources = sorted({s for cell in chain for s in self.reasons[cell].sources})
+        numbers = [f"the {values[s]} at {self.where(s)}" for s in sources[:NUMBERS_LISTED]]
+        if len(sources) > NUMBERS_LISTED:
+            numbers.append(f"{len(sources) - NUMBERS_LISTED} more")
+        return (
+            f"{self.where(last)} is {self.verdict(last)}: this follows from several numbers "
+            f"together, {_listing(numbers)}, in {len(steps)} steps."
+        )
+
+    def verdict(self, cell: int) -> str:
+        return "a mine" if self.known[cell] else "safe"
+
+    def sentence(self, cells: list[int]) -> str:
+        """One step: which numbers settle these cells (all by one use of a rule), and how."""
+        cell = cells[0]
+        reason, values = self.reasons[cell], self.position.values
+        where = _listing([str(self.where(c)) for c in cells])
+        mine = self.known[cell]
+        many = len(cells) > 1
+        verdict = ("are mines" if mine else "are safe") if many else f"is {self.verdict(cell)}"
+
+        def number(source: int) -> str:
+            return f"the {values[source]} at {self.where(source)}"
+
+        if reason.rule is DeductionRule.SINGLE:
+            (source,) = reason.sources
+            earlier = {p for c in cells for p in self.premises(c) if self.known[p]}
+            mines = [str(self.where(p)) for p in sorted(earlier, key=self.order.__getitem__)]
+            if mine:
+                return _capital(
+                    f"{number(source)} has no other room for its "
+                    f"{_its_mines(values[source])}, so {where} {verdict}."
+                )
+            if not mines:
+                return _capital(f"{number(source)} has no mine around it, so {where} {verdict}.")
+            return _capital(
+                f"{number(source)} already has its {_plural(len(mines), 'mine', count=False)} "
+                f"at {_listing(mines)}, so {where} {verdict}."
+            )
+        if reason.rule is DeductionRule.PAIR:
+            return self.pair_sentence(cells, where, verdict)
+        return _capital(
+            f"every arrangement of {mines_phrase(self.position.mines)} that fits all the "
+            f"numbers says {where} {verdict}."
+        )
+
+    def pair_sentence(self, cells: list[int], where: str, verdict: str) -> str:
+        """Two overlapping numbers: the first needs k more mines than the second, and has k cells
+        of its own, so those are mines and the second's own cells are safe."""
+        a, b = self.reasons[cells[0]].sources
+        values = self.position.values
+        earlier = [p for p in self.premises(cells[0]) if self.known[p]]
+
+        def needs(source: int) -> int:
+            return values[source] - sum(p in self.nbrs[source] for p in earlier)
+
+        first, second = f"the {values[a]} at {self.where(a)}", f"the {values[b]} at {self.where(b)}"
+        more = needs(a) - needs(b)
+        if self.known[cells[0]]:
+            return _capital(
+                f"{first} needs {_plural(more, 'mine')} more than {second}, and has just "
+                f"{_plural(more, 'cell')} that {second} does not touch, so {where} {verdict}."
+            )
+        if more == 0:
+            return _capital(
+                f"every undecided cell around {first} also touches {second}, and both need "
+                f"{_plural(needs(a), 'more mine')}, so {second} has no mine elsewhere: "
+                f"{where} {verdict}."
+            )
+        return _capital(
+            f"{first} needs {_plural(more, 'mine')} more than {second}, and has just "
+            f"{_plural(more, 'cell')} that {second} does not touch, so those are mines and "
+            f"{second} has none elsewhere: {where} {verdict}."
+        )
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _plural(n: int, word: str, *, count: bool = True) -> str:
+    noun = word if n == 1 else f"{word}s"
+    return f"{n} {noun}" if count else noun
+
+
+def _its_mines(n: int) -> str:
+    return "mine" if n == 1 else f"{n} mines"
+
+
+def _listing(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+# --- big boards --------------------------------------------------------------------------------
+
+
+def _window_hint(game: Game, near: Coord | None) -> Hint:
+    """Look around `near` and the last move through growing windows; certain cells first."""
+    centres = [near] if near is not None else []
+    record_moves = game.record().moves if near is None else ()
+    if record_moves:
+        centres.append((record_moves[-1].move.row, record_moves[-1].move.col))
+    if not centres:
+        centres.append((game.rows // 2, game.cols // 2))
+    guess: Hint | None = None
+    for centre in _with_frontier(game, centres):
+        for side in WINDOW_SIDES:
+            found = _look(
+                game, _clamp(centre, game.rows, game.cols), side, want_guess=guess is None
+            )
+            if found is None:
+                continue
+            if found.safe:
+                return found
+            guess = guess or found
+    if guess is not None:
+        return guess
+    blind = _blind_guess(game, centres[0])
+    if blind is None:
+        row, col = centres[0]
+        raise InvalidBoardError(
+            f"no hint near ({row}, {col}): every unrevealed cell there is certainly a mine; "
+            "move to another part of the board and ask again"
+        )
+    return blind
+
+
+def _with_frontier(game: Game, centres: list[Coord]) -> list[Coord]:
+    """The centres, each moved to the nearest unrevealed cell when it sits in an open area.
+
+    A first click on a sparse board may open millions of cells; the numbers are then far
+    from the cursor. Finding them takes only a scan of symbols, not the rules.
+    """
+    moved = []
+    for centre in centres:
+        for side in FRONTIER_SCAN_SIDES:
+            spot = _nearest(game, centre, side, unknown=True)
+            if spot is not None:
+                moved.append(spot)
+                break
+    return moved or centres
+
+
+def _nearest(game: Game, near: Coord, side: int, *, unknown: bool) -> Coord | None:
+    """The nearest cell to `near`, in a window of `side`, that is unrevealed (or else calm:
+    hidden with nothing revealed around it); None when the window has none."""
+    rows, cols = game.rows, game.cols
+    top = max(0, min(near[0] - side // 2, rows - side))
+    left = max(0, min(near[1] - side // 2, cols - side))
+    height, width = min(side, rows - top), min(side, cols - left)
+    symbols = game.view(top, left, height, width).array
+    hidden = (symbols == _HIDDEN) | (symbols == _FLAG)
+    if unknown:
+        mask = hidden & ~_plainly_mines(symbols, hidden)
+    else:
+        # Calm: hidden, with nothing revealed around it (beyond the window counts as hidden).
+        mask = (symbols == _HIDDEN) & ~dilate(~hidden)
+    spots = np.argwhere(mask)
+    if not len(spots):
+        return None
+    here = np.array([near[0] - top, near[1] - left])
+    r, c = spots[np.abs(spots - here).max(axis=1).argmin()]
+    return top + int(r), left + int(c)
+
+
+def _plainly_mines(
+    symbols: npt.NDArray[np.uint8], hidden: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """Unrevealed cells beside a number that has just as many unrevealed cells around it.
+
+    On a sparse board most unrevealed cells are lone mines ringed by numbers; skipping
+    them leads the search to where a player still has something to find out.
+    """
+    values = _DIGITS[symbols]
+    full = (values > 0) & (count_around(hidden) == values)
+    return hidden & dilate(full)
+
+
+def _look(game: Game, centre: Coord, side: int, *, want_guess: bool) -> Hint | None:
+    """The hint a window of `side` cells around `centre` proves, or its best guess, or None."""
+    rows, cols = game.rows, game.cols
+    top = max(0, min(centre[0] - side // 2, rows - side))
+    left = max(0, min(centre[1] - side // 2, cols - side))
+    bottom, right = min(rows, top + side), min(cols, left + side)
+    # One ring more on every side that the board has: the numbers inside then see all their
+    # neighbours, and the ring's own numbers are left out (read as unknown, which only
+    # widens what the rules consider, so whatever they prove still holds).
+    outer_top, outer_left = max(0, top - 1), max(0, left - 1)
+    outer_bottom, outer_right = min(rows, bottom + 1), min(cols, right + 1)
+    height, width = outer_bottom - outer_top, outer_right - outer_left
+    view = game.view(outer_top, outer_left, height, width)
+    symbols = view.array
+    values = _DIGITS[symbols]
+    inner = np.zeros((height, width), dtype=bool)
+    inner[top - outer_top : bottom - outer_top, left - outer_left : right - outer_left] = True
+    values[~inner] = UNKNOWN
+    flat = values.reshape(-1).tolist()
+    if not any(v > 0 for v in flat):
+        return None
+    found = deduce(flat, width, neighbours(height, width))
+    hidden = (symbols == _HIDDEN).reshape(-1) & inner.reshape(-1)
+    safe = [c for c, mine in found.known.items() if not mine and hidden[c]]
+    position = Position(height, width, tuple(flat), game.mines)
+    if safe:
+        frame = _Frame(found.known, found.reasons, position, outer_top, outer_left)
+        return frame.safe_hint(safe, centre)
+    if not want_guess:
+        return None
+    return _window_guess(game, found.constraints, hidden, found.known, outer_top, outer_left, width)
+
+
+def _window_guess(
+    game: Game,
+    constraints: list[Constraint],
+    hidden: npt.NDArray[np.bool_],
+    known: dict[int, bool],
+    top: int,
+    left: int,
+    width: int,
+) -> Hint | None:
+    """The least risky frontier cell of a window, the board beyond it taken at its density.
+
+    Counting every arrangement of a big board is out of reach; instead each arrangement of
+    the window's frontier with m mines is weighted by (d / (1 - d))^m, d the board's mine
+    density: the limit of the exact count when the cells beyond are many.
+    """
+    density = Fraction(game.mines_left + _flags(game), game.rows * game.cols)
+    if not 0 < density < 1:
+        return None
+    ratio = density / (1 - density)
+    keys = frozenset((tuple(sorted(c.cells)), c.value) for c in constraints)
+    counter = Counter()
+    best: tuple[Fraction, int] | None = None
+    for part in split_components(keys):
+        component = counter.component(part)
+        total = sum(w * ratio**m for m, w in component.weights.items())
+        for g, group in enumerate(component.groups):
+            on = sum(component.cell_weights[m][g] * ratio**m for m in component.weights)
+            chance = Fraction(on) / Fraction(total)
+            for cell in group:
+                if hidden[cell] and cell not in known and (best is None or chance < best[0]):
+                    best = (chance, cell)
+    if best is None:
+        return None
+    chance, cell = best
+    row, col = divmod(cell, width)
+    row, col = top + row, left + col
+    if density < chance:
+        blind = _blind_guess(game, (row, col), why="than any cell beside the numbers near it")
+        if blind is not None:
+            return blind
+    return Hint(
+        row,
+        col,
+        False,
+        chance,
+        f"No cell near here is certainly safe. ({row}, {col}) has the lowest chance of a mine "
+        f"nearby, about {_percent(chance)}, estimated from the numbers around it with the "
+        f"rest of the board at its average density ({_percent(density)}).",
+        exact=False,
+    )
+
+
+def _percent(share: Fraction) -> str:
+    return f"{float(share) * 100:.3g}%"
+
+
+def _flags(game: Game) -> int:
+    return game.mines - game.mines_left
+
+
+def _blind_guess(game: Game, near: Coord, why: str = "") -> Hint | None:
+    """A hidden cell away from every number, which has the board's average chance of a mine;
+    None when every hidden cell near `near` touches a number."""
+    density = Fraction(game.mines_left + _flags(game), game.rows * game.cols)
+    spot = _nearest(game, near, 33, unknown=False)
+    if spot is None:
+        return None
+    row, col = spot
+    lower = f", lower {why}" if why else ""
+    return Hint(
+        row,
+        col,
+        False,
+        density,
+        f"No cell near here is certainly safe. ({row}, {col}), away from the numbers, has "
+        f"about the board's average chance of a mine, {_percent(density)}{lower}.",
+        exact=False,
+    )

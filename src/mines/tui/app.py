@@ -7,44 +7,87 @@ import threading
 from collections.abc import Callable
 from typing import ClassVar
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Middle
+from textual.theme import Theme as TextualTheme
 from textual.widgets import Footer, Static
 
 from mines.errors import MinesError
 from mines.game import Game
 from mines.presets import preset, preset_of
+from mines.replay import replay
 from mines.solver import Hint
 from mines.solver import hint as solver_hint
 from mines.symbols import GameStatus
-from mines.tui.board import Board
+from mines.tui.board import STILL_WORKING, Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
-from mines.tui.store import RecordStore
+from mines.tui.stats import Kind, board_name, is_new_best, kind_of
+from mines.tui.store import RecordStore, SavedGame
 from mines.tui.themes import THEMES, Theme
 from mines.tui.undo import without_last_move
+from mines.tui.words import state_word, verdict
+
+HintMaker = Callable[[Game, tuple[int, int]], Hint]
+"""The hint for a game near a cell (the cursor): the solver's, or a test's stand-in."""
+WORKING = "Working…"
+THINKING = "Thinking…"
+
+
+def solver_hint_near(game: Game, near: tuple[int, int]) -> Hint:
+    """The solver's hint, looking near the cursor first on a big board."""
+    return solver_hint(game, near=near)
+
 
 GameMaker = Callable[[int, int, int], Game]
 """Makes a new game of (rows, cols, mines) on the app's clock, for `n` and the preset keys."""
 
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
+MIN_WIDTH, MIN_HEIGHT = 40, 10
+"""Below this the board, its status and the footer cannot all be shown: a notice says so."""
+ABANDONING = frozenset({"new_game", "preset", "quit"})
+"""Actions that would throw away a game in progress: they ask for the key a second time."""
+MONO_THEME = TextualTheme(
+    name="mines-mono",
+    primary="#ffffff",
+    secondary="#ffffff",
+    accent="#ffffff",
+    foreground="#ffffff",
+    background="#000000",
+    surface="#000000",
+    panel="#000000",
+    success="#000000",
+    warning="#000000",
+    error="#000000",
+    dark=True,
+)
+"""The app's own colours for the mono board theme: black and white, as its description says."""
 
 
-def status_text(game: Game, paused: bool) -> str:
-    """The status line: board, mines left, time and where the game stands."""
+def status_text(
+    game: Game, paused: bool, *, width: int = 200, busy: str = "", elapsed: float | None = None
+) -> str:
+    """The status line: board, mines left, time and where the game stands; compact when narrow.
+
+    `busy` ("Working…", "Thinking…") replaces the state while a long task runs, and then
+    `elapsed` stands in for the game's timer, which is locked by that task.
+    """
     if paused:
         state = "Paused — p to resume"
-    elif game.status is GameStatus.WON:
-        state = "Won!"
-    elif game.status is GameStatus.LOST:
-        state = "Lost"
     else:
-        state = "Playing" if game.started else "Ready"
+        state = busy or state_word(game.status, started=game.started)
+    # After a win every mine is known: the counter reads 0, as the drawn flags do.
+    left = 0 if game.status is GameStatus.WON else game.mines_left
+    time = game.elapsed if elapsed is None else elapsed
     size = str(game.game_id) if game.game_id else f"{game.rows}x{game.cols}, {game.mines} mines"
     name = preset_of(game.rows, game.cols, game.mines)
     label = f"{name} · {size}" if name else size
-    return f"{label}   mines left {game.mines_left}   time {game.elapsed:.1f}s   {state}"
+    full = f"{label}   mines left {left}   time {time:.1f}s   {state}"
+    if len(full) <= width - 2:
+        return full
+    return f"{left} left · {time:.0f}s · {state}"
 
 
 class MinesApp(App[None]):
@@ -55,15 +98,17 @@ class MinesApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", "New", tooltip="New game of the same size"),
-        Binding("1", "preset('beginner')", "Beginner 9x9", show=False),
-        Binding("2", "preset('intermediate')", "Intermediate 16x16", show=False),
-        Binding("3", "preset('expert')", "Expert 16x30", show=False),
+        Binding("1", "preset('beginner')", "9x9", tooltip="New beginner game, 9x9"),
+        Binding("2", "preset('intermediate')", "16x16", tooltip="New intermediate game, 16x16"),
+        Binding("3", "preset('expert')", "16x30", tooltip="New expert game, 16x30"),
         Binding("question_mark", "hint", "Hint", key_display="?", tooltip="Hint: the safest cell"),
         Binding("p", "pause", "Pause", tooltip="Pause: stop the timer and hide the board"),
+        # Two bindings for u: the footer shows Undo only where it works (practice games);
+        # elsewhere the key still answers, saying what undo is for.
         Binding("u", "undo", "Undo", tooltip="Undo the last move (practice games only)"),
-        Binding(
-            "t", "next_theme", "Theme", show=False, tooltip="Next theme (classic, colorblind, mono)"
-        ),
+        Binding("u", "undo_elsewhere", "Undo", show=False),
+        Binding("r", "resume", "Resume", tooltip="Resume the game left unfinished last time"),
+        Binding("t", "next_theme", "Theme", tooltip="Next theme (classic, colorblind, mono)"),
         Binding("f1,i", "help", "Help"),
         Binding("q", "quit", "Quit"),
     ]
@@ -77,8 +122,9 @@ class MinesApp(App[None]):
         theme: Theme,
         store: RecordStore | None = None,
         practice: bool = False,
-        hint: Callable[[Game], Hint] = solver_hint,
+        hint: HintMaker = solver_hint_near,
         cursor: tuple[int, int] | None = None,
+        marks: bool = False,
     ) -> None:
         """`cursor` is where the cursor starts: the middle of the board unless given."""
         super().__init__()
@@ -92,39 +138,104 @@ class MinesApp(App[None]):
         self._store = store
         self._hint = hint
         self._start_cursor = cursor
+        self._marks = marks
         self._unsubscribe: Callable[[], None] = game.on_status(self._game_over)
         self._status_shown = ""
         # Counts moves and new games, so that a hint arriving after either is dropped.
         self._turn = 0
         self.hint_thread: threading.Thread | None = None
+        self.busy = ""
+        """What runs off the UI thread ("Working…", "Thinking…"), or "" when nothing does."""
+        self._elapsed_before_busy = 0.0
+        self._thinking = False
+        self._paused = False
+        self._ended: GameStatus | None = None
+        self._pending: str | None = None
+        """An abandoning action asked once, waiting for its key again."""
+        self.unfinished_saved = False
+        """Whether quitting kept the game in progress, for `mines play` to offer next time."""
+        self._resumable = store.unfinished() if store is not None else None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
+        yield Static(id="position")
         with Middle(id="middle"), Center():
-            yield Board(self.game, self._theme, id="board")
+            yield Board(self.game, self._theme, marks=self._marks, id="board")
             yield Static("Paused. Press p to go on.", id="paused")
         yield Static(id="message")
+        yield Static(id="too-small")
         yield Footer()
 
     def on_mount(self) -> None:
+        self.register_theme(MONO_THEME)
+        self._apply_theme()
         self.board.move_cursor(*(self._start_cursor or (self.game.rows // 2, self.game.cols // 2)))
         self.board.focus()
         self.update_status()
         self.say("Arrows/hjkl/WASD move, space reveals, f flags. F1 for help.")
+        if self._resumable is not None:
+            record = self._resumable.record
+            when = self._resumable.saved_at[:16].replace("T", " ")
+            self.say(
+                f"A {board_name(record.rows, record.cols, record.mines)} game left unfinished"
+                f"{' on ' + when if when else ''} is saved: r resumes it."
+            )
         self.set_interval(0.1, self.update_status)
+        self._fit(self.size.width, self.size.height)
 
     @property
     def board(self) -> Board:
         return self.query_one("#board", Board)
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Below the minimum size only a notice shows; above it, the game."""
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        notice = self.query_one("#too-small", Static)
+        notice.update(
+            f"Make the terminal at least {MIN_WIDTH}x{MIN_HEIGHT} to play "
+            f"(it is {width}x{height}). q quits."
+        )
+        notice.display = small
+        for name in ("#status", "#position", "#middle", "#message"):
+            self.query_one(name).display = not small
+        if not small:
+            self.update_position()
+        self._status_shown = ""
+        self.update_status()
+
     def update_status(self) -> None:
-        text = status_text(self.game, self.clock.paused)
+        elapsed = self._elapsed_before_busy if self.busy == WORKING else None
+        text = status_text(
+            self.game, self._paused, width=self.size.width,
+            busy=self.busy, elapsed=elapsed,
+        )  # fmt: skip
         if text != self._status_shown:
             self._status_shown = text
             status = self.query_one("#status", Static)
             status.update(text)
             status.set_class(self.game.status is GameStatus.WON, "-won")
             status.set_class(self.game.status is GameStatus.LOST, "-lost")
+            status.set_class(bool(self.busy), "-busy")
+
+    def update_position(self) -> None:
+        """On a board bigger than its window: where the cursor is and which part is in sight."""
+        board = self.board
+        top, left, height, width = board.window()
+        position = self.query_one("#position", Static)
+        bigger = (height, width) != (self.game.rows, self.game.cols)
+        position.display = bigger and self.size.width >= MIN_WIDTH
+        if bigger:
+            row, col = board.cursor
+            where = f"cursor ({row}, {col})"
+            sight = f"rows {top}-{top + height - 1}, cols {left}-{left + width - 1}"
+            text = f"{where} · in sight {sight} of {self.game.rows}x{self.game.cols}"
+            position.update(text if len(text) <= self.size.width - 2 else where)
+
+    def on_board_cursor_moved(self, message: Board.CursorMoved) -> None:
+        self.update_position()
 
     def say(self, text: str) -> None:
         self.query_one("#message", Static).update(text)
@@ -141,20 +252,53 @@ class MinesApp(App[None]):
         self.update_status()
 
     def _game_over(self, status: GameStatus) -> None:
+        """Noted here, told in `on_board_moved`: a long move ends the game on its own thread."""
+        self._ended = status
+
+    def _finish(self, status: GameStatus) -> None:
+        best = ""
         if self._store is not None:
             try:
+                earlier, _ = self._store.load()
                 path = self._store.save(self.game, practice=self.practice, hints=self.hints_used)
                 self.saved.append(str(path))
             except OSError as error:
                 self.say(f"Could not save the record: {error}")
                 return
-        verdict = "You won!" if status is GameStatus.WON else "Boom! You hit a mine."
+            saved = SavedGame(
+                self.game.record(),
+                practice=self.practice,
+                hints=self.hints_used,
+                three_bv=self.game.three_bv,
+            )
+            if is_new_best(saved, earlier):
+                board = board_name(self.game.rows, self.game.cols, self.game.mines)
+                no_guess = "no-guess " if kind_of(saved) is Kind.NO_GUESS else ""
+                best = f" A new best {no_guess}time for {board}!"
         undo = " u undoes the last move." if self.practice else ""
-        self.say(f"{verdict} {self.game.elapsed:.1f}s. n for a new game.{undo}")
+        self.say(f"{verdict(status)} {self.game.elapsed:.1f}s.{best} n for a new game.{undo}")
+
+    def on_board_busy(self, message: Board.Busy) -> None:
+        if message.busy:
+            self._elapsed_before_busy = self.game.elapsed
+            self.busy = WORKING
+            self.say("Working on it: a big board takes a moment.")
+        else:
+            self.busy = ""
+        self.refresh_bindings()
+        self.update_status()
 
     def on_board_moved(self, message: Board.Moved) -> None:
+        if message.error == STILL_WORKING:
+            self.say(message.error)
+            return
         self._turn += 1
-        if message.error is not None:
+        self._pending = None
+        self._stop_thinking()
+        if self._ended is not None:
+            ended, self._ended = self._ended, None
+            self._finish(ended)
+        elif message.error is not None:
             self.say(
                 "The game is over: n starts a new one."
                 if self.game.status.is_over
@@ -165,38 +309,108 @@ class MinesApp(App[None]):
         self.update_status()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not self.clock.paused or action in WHILE_PAUSED
+        if action == "undo":
+            return self.practice and not self._paused
+        if action == "undo_elsewhere":
+            return not self.practice
+        if action == "resume":
+            return self._resumable is not None and not self._paused
+        return not self._paused or action in WHILE_PAUSED
+
+    def _confirmed(self, action: str, key: str) -> bool:
+        """A game in progress is abandoned only when its key is pressed a second time."""
+        pending, self._pending = self._pending, None
+        if not (self.game.started and not self.game.status.is_over) or self.busy == WORKING:
+            return True
+        if pending == key:
+            return True
+        self._pending = key
+        if action == "quit":
+            then = "quit; it is kept, and offered next time" if self._store else "quit"
+        else:
+            then = "leave it for another game; it is not kept"
+        self.say(f"This game is still going: press {key} again to {then}. Any other key plays on.")
+        return False
+
+    async def action_quit(self) -> None:
+        if not self._confirmed("quit", "q"):
+            return
+        if self._store is not None and self.game.started and not self.game.status.is_over:
+            try:
+                self._store.save_unfinished(
+                    self.game, practice=self.practice, hints=self.hints_used
+                )
+                self.unfinished_saved = True
+            except OSError as error:
+                self.say(f"Could not keep the game: {error}. Press q again to quit anyway.")
+                self._pending = "q"
+                return
+        self.exit()
+
+    def action_resume(self) -> None:
+        saved = self._resumable
+        if saved is None or not self._confirmed("resume", "r"):
+            return
+        record = saved.record
+        try:
+            game = replay(record, clock=self.clock, started_at=self.clock() - record.elapsed)
+        except MinesError as error:
+            self.say(f"The unfinished game cannot be resumed: {error}")
+            return
+        self._resumable = None
+        if self._store is not None:
+            self._store.drop_unfinished()
+        self.practice, self.hints_used = saved.practice, saved.hints
+        self._play(game)
+        last = record.moves[-1].move if record.moves else None
+        if last is not None:
+            self.board.move_cursor(last.row, last.col)
+        self.refresh_bindings()
+        self.say("Resumed: the timer goes on from where it stood.")
 
     def action_new_game(self) -> None:
-        self._new(self.game.rows, self.game.cols, self.game.mines)
+        if self._confirmed("new_game", "n"):
+            self._new(self.game.rows, self.game.cols, self.game.mines)
 
     def action_preset(self, name: str) -> None:
-        p = preset(name)
-        self._new(p.rows, p.cols, p.mines)
+        keys = {"beginner": "1", "intermediate": "2", "expert": "3"}
+        if self._confirmed("preset", keys.get(name, name)):
+            p = preset(name)
+            self._new(p.rows, p.cols, p.mines)
 
     def _new(self, rows: int, cols: int, mines: int) -> None:
+        if self.busy == WORKING:
+            self.say(STILL_WORKING)
+            return
         self.hints_used = 0
         self._play(self._make_game(rows, cols, mines))
         self.board.move_cursor(rows // 2, cols // 2)
         self.say("New game. Good luck!")
 
     def action_hint(self) -> None:
+        self._pending = None
+        if self.busy:
+            self.say(STILL_WORKING if self.busy == WORKING else "Still thinking...")
+            return
         if self.game.status.is_over:
             self.say("The game is over: n starts a new one.")
             return
-        self.say("Looking for the safest cell...")
-        # A daemon thread, not a Textual worker: on a big board the solver may think for
-        # many seconds, and quitting must not wait for it.
+        self.say("Thinking... (the clock stops while the solver thinks)")
+        self._thinking = True
+        self.busy = THINKING
+        self._sync_clock()
+        self.update_status()
+        # A daemon thread, not a Textual worker: quitting must not wait for the solver.
         self.hint_thread = threading.Thread(
-            target=self._find_hint, args=(self.game, self._turn), daemon=True
+            target=self._find_hint, args=(self.game, self._turn, self.board.cursor), daemon=True
         )
         self.hint_thread.start()
 
-    def _find_hint(self, game: Game, turn: int) -> None:
+    def _find_hint(self, game: Game, turn: int, cursor: tuple[int, int]) -> None:
         try:
-            hint = self._hint(game)
+            hint = self._hint(game, cursor)
         except MinesError as error:
-            self._from_thread(self.say, str(error))
+            self._from_thread(self._no_hint, str(error), game, turn)
             return
         self._from_thread(self._show_hint, hint, game, turn)
 
@@ -204,20 +418,39 @@ class MinesApp(App[None]):
         with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
             self.call_from_thread(callback, *args)
 
-    def _show_hint(self, hint: Hint, game: Game, turn: int) -> None:
-        if game is not self.game or turn != self._turn:
-            return  # the player moved on while the solver thought
-        self.hints_used += 1
-        self.board.move_cursor(hint.row, hint.col)
-        risk = "is safe" if hint.safe else f"risks a mine, {float(hint.mine_probability):.0%}"
-        self.say(f"Hint: ({hint.row}, {hint.col}) {risk}. {hint.reason}")
+    def _stop_thinking(self) -> None:
+        if self._thinking:
+            self._thinking = False
+            self.busy = ""
+            self._sync_clock()
 
-    def action_pause(self) -> None:
-        paused = not self.clock.paused
-        if paused:
+    def _sync_clock(self) -> None:
+        """The clock stands still while the player pauses and while the solver thinks."""
+        if self._paused or self._thinking:
             self.clock.pause()
         else:
             self.clock.resume()
+
+    def _no_hint(self, error: str, game: Game, turn: int) -> None:
+        if game is not self.game or turn != self._turn:
+            return
+        self._stop_thinking()
+        self.update_status()
+        self.say(f"No hint: {error}.")
+
+    def _show_hint(self, hint: Hint, game: Game, turn: int) -> None:
+        if game is not self.game or turn != self._turn:
+            return  # the player moved on while the solver thought
+        self._stop_thinking()
+        self.hints_used += 1
+        self.board.move_cursor(hint.row, hint.col)
+        self.update_status()
+        self.say(f"Hint: {hint.reason}")
+
+    def action_pause(self) -> None:
+        self._pending = None
+        paused = self._paused = not self._paused
+        self._sync_clock()
         self.board.display = not paused
         self.query_one("#paused", Static).display = paused
         if not paused:
@@ -226,8 +459,8 @@ class MinesApp(App[None]):
         self.update_status()
 
     def action_undo(self) -> None:
-        if not self.practice:
-            self.say("Undo is for practice games: start one with mines play --practice.")
+        if self.busy:
+            self.say(STILL_WORKING)
             return
         try:
             self._play(without_last_move(self.game, self.clock))
@@ -236,11 +469,19 @@ class MinesApp(App[None]):
             return
         self.say("Undone.")
 
+    def action_undo_elsewhere(self) -> None:
+        self.say("Undo is for practice games: start one with mines play --practice.")
+
     def action_next_theme(self) -> None:
         names = list(THEMES)
         self._theme = THEMES[names[(names.index(self._theme.name) + 1) % len(names)]]
         self.board.set_theme(self._theme)
+        self._apply_theme()
         self.say(f"Theme: {self._theme.name}")
+
+    def _apply_theme(self) -> None:
+        """The mono board theme takes the app's colours away too, as its description says."""
+        self.theme = MONO_THEME.name if self._theme.name == "mono" else "textual-dark"
 
     def action_help(self) -> None:
         self.push_screen(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -15,12 +16,16 @@ from textual.strip import Strip
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError
 from mines.game import Game
-from mines.symbols import Cell
+from mines.symbols import Cell, GameStatus
 from mines.tui.themes import CELL_WIDTH, Theme
 from mines.view import BoardView
 
 MOVES = frozenset({"open", "flag", "chord"})
 """Actions that change the game; a read-only board (a replay) refuses them."""
+LONG_MOVE_CELLS = 1_000_000
+"""On boards of more cells, reveals and chords run off the UI thread (a flood may be long)."""
+STILL_WORKING = "Still working on the last move: a moment, please."
+_HIDDEN, _FLAG = ord(Cell.HIDDEN.value), ord(Cell.FLAG.value)
 
 
 class Board(ScrollView, can_focus=True):
@@ -53,11 +58,41 @@ class Board(ScrollView, can_focus=True):
             super().__init__()
             self.error = error
 
+    class Busy(Message):
+        """A long move started (True) or ended (False) off the UI thread."""
+
+        def __init__(self, busy: bool) -> None:
+            super().__init__()
+            self.busy = busy
+
+    class CursorMoved(Message):
+        """The cursor or the window moved: for the position indicator."""
+
+    class LongMoveDone(Message):
+        """A long move's thread has finished; `error` as for `Moved`."""
+
+        def __init__(self, game: Game, error: str | None) -> None:
+            super().__init__()
+            self.game = game
+            self.error = error
+
     def __init__(
-        self, game: Game, theme: Theme, *, read_only: bool = False, id: str | None = None
+        self,
+        game: Game,
+        theme: Theme,
+        *,
+        read_only: bool = False,
+        marks: bool = False,
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.read_only = read_only
+        self.marks_on = marks
+        """Whether `f` goes on from a flag to a question mark (the player's note, not a move)."""
+        self.marks: dict[int, set[int]] = {}
+        """Question marks by row: hidden cells the player is unsure of (never saved)."""
+        self.busy = False
+        """A long move is running off the UI thread: the game is not read until it ends."""
         self.cursor = (0, 0)
         self.set_theme(theme)
         self._visible: BoardView | None = None
@@ -74,6 +109,7 @@ class Board(ScrollView, can_focus=True):
         if self._unsubscribe is not None:
             self._unsubscribe()
         self._game = game
+        self.marks = {}
         self._unsubscribe = game.on_cells(self._cells_changed)
         self.virtual_size = Size(game.cols * CELL_WIDTH, game.rows)
         self.cursor = (min(self.cursor[0], game.rows - 1), min(self.cursor[1], game.cols - 1))
@@ -83,6 +119,11 @@ class Board(ScrollView, can_focus=True):
     def set_theme(self, theme: Theme) -> None:
         self._segments = theme.segments(cursor=False)
         self._cursor_segments = theme.segments(cursor=True)
+        # After a win every cell still hidden is a mine: it is drawn flagged, as players expect.
+        self._won_segments = {**self._segments, _HIDDEN: self._segments[_FLAG]}
+        self._won_cursor_segments = {**self._cursor_segments, _HIDDEN: self._cursor_segments[_FLAG]}
+        self._neighbour_segment = theme.neighbour_segment()
+        self._mark_segments = (theme.mark_segment(cursor=False), theme.mark_segment(cursor=True))
         self.refresh()
 
     # --- drawing -----------------------------------------------------------------------------
@@ -101,6 +142,8 @@ class Board(ScrollView, can_focus=True):
     def _view(self) -> BoardView:
         top, left, height, width = self.window()
         view = self._visible
+        if self.busy and view is not None:
+            return view  # the game is locked by the long move; its last picture stands
         if view is None or (view.top, view.left, view.height, view.width) != (
             top,
             left,
@@ -118,18 +161,50 @@ class Board(ScrollView, can_focus=True):
         if not view.top <= row < view.top + view.height:
             return Strip.blank(width)
         codes = view.array[row - view.top].tolist()
-        segments = [self._segments[code] for code in codes]
+        won = view.status is GameStatus.WON
+        table = self._won_segments if won else self._segments
+        segments = [table[code] for code in codes]
         cursor_row, cursor_col = self.cursor
+        for col in self.marks.get(row, ()):
+            if view.left <= col < view.left + view.width and codes[col - view.left] == _HIDDEN:
+                segments[col - view.left] = self._mark_segments[(row, col) == self.cursor]
+        if abs(cursor_row - row) <= 1 and not won and self._on_number(view):
+            # The hidden cells a chord of the number under the cursor would open.
+            for col in range(max(cursor_col - 1, view.left), cursor_col + 2):
+                if col < view.left + view.width and codes[col - view.left] == _HIDDEN:
+                    segments[col - view.left] = self._neighbour_segment
         if cursor_row == row and view.left <= cursor_col < view.left + view.width:
-            segments[cursor_col - view.left] = self._cursor_segments[codes[cursor_col - view.left]]
+            cursor_table = self._won_cursor_segments if won else self._cursor_segments
+            segments[cursor_col - view.left] = cursor_table[codes[cursor_col - view.left]]
         skip = scroll_x - view.left * CELL_WIDTH
         return Strip(segments, len(segments) * CELL_WIDTH).crop(skip, skip + width)
+
+    def _on_number(self, view: BoardView) -> bool:
+        """Whether the cursor is on a revealed number that is in sight."""
+        row, col = self.cursor
+        inside = (
+            view.top <= row < view.top + view.height and view.left <= col < view.left + view.width
+        )
+        return inside and view[row, col].is_revealed_number
+
+    def _cursor_regions(self, row: int, col: int) -> list[Region]:
+        """What to repaint when the cursor comes or goes: its cell, and the 3x3 around it when
+        it is on a number, whose hidden neighbours are marked."""
+        view = self._visible
+        inside = view is not None and (
+            view.top <= row < view.top + view.height and view.left <= col < view.left + view.width
+        )
+        if view is not None and inside and not view[row, col].is_revealed_number:
+            return [self._cell_region(row, col)]
+        return [self._cell_region(r, col - 1, 3) for r in range(row - 1, row + 2)]
 
     def _cell_region(self, row: int, col: int, cells: int = 1) -> Region:
         scroll_x, scroll_y = self.scroll_offset
         return Region(col * CELL_WIDTH - scroll_x, row - scroll_y, cells * CELL_WIDTH, 1)
 
     def _cells_changed(self, changes: CellChanges) -> None:
+        if self.busy:
+            return  # called on the long move's thread: the whole window is redrawn after it
         top, left, height, width = self.window()
         bounds = changes.bounds()
         if bounds is None:
@@ -159,8 +234,9 @@ class Board(ScrollView, can_focus=True):
         col = max(0, min(col, self._game.cols - 1))
         old_row, old_col = self.cursor
         self.cursor = (row, col)
-        self.refresh(self._cell_region(old_row, old_col), self._cell_region(row, col))
+        self.refresh(*self._cursor_regions(old_row, old_col), *self._cursor_regions(row, col))
         self._follow_cursor()
+        self.post_message(self.CursorMoved())
 
     def _follow_cursor(self) -> None:
         """Scroll when the cursor leaves the window, centring it on that axis.
@@ -183,14 +259,26 @@ class Board(ScrollView, can_focus=True):
         """Keep the cursor in sight when the terminal (or the board's space) changes size."""
         self._follow_cursor()
 
+    def _still_working(self) -> bool:
+        """While a long move runs, keys are answered at once with a word, not queued."""
+        if self.busy:
+            self.post_message(self.Moved(STILL_WORKING))
+        return self.busy
+
     def action_move(self, rows: int, cols: int) -> None:
+        if self._still_working():
+            return
         self.move_cursor(self.cursor[0] + rows, self.cursor[1] + cols)
 
     def action_page(self, direction: int) -> None:
+        if self._still_working():
+            return
         step = max(1, self.scrollable_content_region.height - 1)
         self.move_cursor(self.cursor[0] + direction * step, self.cursor[1])
 
     def action_edge(self, end: int) -> None:
+        if self._still_working():
+            return
         self.move_cursor(self.cursor[0], end * (self._game.cols - 1))
 
     # --- moves -------------------------------------------------------------------------------
@@ -202,26 +290,64 @@ class Board(ScrollView, can_focus=True):
         row, col = self.cursor
         return self._game.view(row, col, 1, 1)[row, col]
 
-    def _play(self, move: Callable[[int, int], object]) -> None:
-        error = None
-        try:
-            move(*self.cursor)
-        except IllegalMoveError as problem:
-            error = str(problem)
-        self.post_message(self.Moved(error))
+    def _play(self, move: Callable[[int, int], object], *, long: bool = False) -> None:
+        """Make a move; on a big board a reveal or chord (`long`) runs on its own thread.
+
+        A plain daemon thread, not a Textual thread worker: those run in asyncio's default
+        executor, whose threads are joined at exit, so quitting would wait for a long flood.
+        """
+        if long and self._game.rows * self._game.cols > LONG_MOVE_CELLS:
+            self.busy = True
+            self.post_message(self.Busy(True))
+            threading.Thread(
+                target=self._play_off_thread, args=(move, self.cursor, self._game), daemon=True
+            ).start()
+            return
+        self.post_message(self.Moved(_attempt(move, self.cursor)))
+
+    def _play_off_thread(
+        self, move: Callable[[int, int], object], cell: tuple[int, int], game: Game
+    ) -> None:
+        self.post_message(
+            self.LongMoveDone(game, _attempt(move, cell))
+        )  # post_message is thread-safe
+
+    def on_board_long_move_done(self, message: LongMoveDone) -> None:
+        message.stop()
+        self.busy = False
+        self._visible = None
+        self.refresh()
+        self.post_message(self.Busy(False))
+        if message.game is self._game:
+            self.post_message(self.Moved(message.error))
 
     def action_open(self) -> None:
         """Reveal the cursor's cell; on a revealed number, chord it (as the mouse does)."""
+        if self._still_working():
+            return
         if self._cursor_cell().is_revealed_number:
-            self._play(self._game.chord)
+            self._play(self._game.chord, long=True)
         else:
-            self._play(self._game.reveal)
+            self._play(self._game.reveal, long=True)
 
     def action_flag(self) -> None:
+        """Flag or unflag; with marks on, a flag becomes a question mark, then hidden again."""
+        if self._still_working():
+            return
+        row, col = self.cursor
+        marked = self.marks.get(row, set())
+        if self.marks_on and col in marked:
+            marked.discard(col)
+            self.refresh(self._cell_region(row, col))
+            self.post_message(self.Moved(None))
+            return
+        if self.marks_on and self._cursor_cell() is Cell.FLAG:
+            self.marks.setdefault(row, set()).add(col)
         self._play(self._game.toggle_flag)
 
     def action_chord(self) -> None:
-        self._play(self._game.chord)
+        if not self._still_working():
+            self._play(self._game.chord, long=True)
 
     def on_click(self, event: events.Click) -> None:
         """Left click reveals (or chords a number), right click flags, middle click chords."""
@@ -232,6 +358,8 @@ class Board(ScrollView, can_focus=True):
         row, col = offset.y + scroll_y, (offset.x + scroll_x) // CELL_WIDTH
         if not (0 <= row < self._game.rows and 0 <= col < self._game.cols):
             return
+        if self._still_working():
+            return
         self.move_cursor(row, col)
         if self.read_only:
             return
@@ -241,3 +369,12 @@ class Board(ScrollView, can_focus=True):
             self.action_chord()
         else:
             self.action_open()
+
+
+def _attempt(move: Callable[[int, int], object], cell: tuple[int, int]) -> str | None:
+    """Make the move; None when it was allowed, else why not."""
+    try:
+        move(*cell)
+    except IllegalMoveError as problem:
+        return str(problem)
+    return None

@@ -16,6 +16,7 @@ from mines.record import GameRecord, TimedMove
 from mines.replay import replay_steps
 from mines.tui.board import Board
 from mines.tui.themes import Theme
+from mines.tui.words import describe, state_word
 
 
 class ReplayApp(App[None]):
@@ -26,7 +27,8 @@ class ReplayApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_play", "Play/stop", priority=True),
-        Binding("n,period", "step(1)", "Next move", priority=True),
+        # Textual names the keys "." and "," full_stop and comma.
+        Binding("n,full_stop", "step(1)", "Next move", priority=True),
         Binding("b,comma", "step(-1)", "Back", priority=True),
         Binding("q", "quit", "Quit"),
     ]
@@ -47,7 +49,7 @@ class ReplayApp(App[None]):
         yield Static(id="status")
         with Middle(id="middle"), Center():
             yield Board(self._blank(), self._theme, read_only=True, id="board")
-        yield Static("space plays or stops, n/b step, arrows move around", id="message")
+        yield Static("space plays or stops, n or . steps on, b or , steps back", id="message")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -57,9 +59,13 @@ class ReplayApp(App[None]):
 
     def _show_status(self, timed: TimedMove | None = None) -> None:
         total = len(self.record.moves)
-        move = f"   {timed.move} at {timed.time:.2f}s" if timed else ""
-        end = f"   {self.record.status.value}" if self.step == total else ""
-        self.query_one("#status", Static).update(f"Replay: move {self.step}/{total}{move}{end}")
+        move = f": {describe(timed.move)} at {timed.time:.2f}s" if timed else ""
+        end = (
+            f"   {state_word(self.record.status, started=True)}"
+            if self.step == total and self.record.status.is_over
+            else ""
+        )
+        self.query_one("#status", Static).update(f"Replay: move {self.step} of {total}{move}{end}")
 
     def action_step(self, direction: int) -> None:
         board = self.query_one(Board)

@@ -1,25 +1,81 @@
-"""Win/loss tallies, best times and best 3BV/s per board, from saved games."""
+"""Win/loss tallies, best times with their dates, 3BV/s and efficiency, by board and kind."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 
+from mines.moves import MoveKind
 from mines.presets import PRESETS, preset_of
+from mines.record import GameRecord
 from mines.symbols import GameStatus
 from mines.tui.store import SavedGame
+from mines.tui.words import plural
+
+
+class Kind(StrEnum):
+    """Games that are counted apart, because their times do not compare."""
+
+    STANDARD = "standard"
+    NO_GUESS = "no-guess"
+    """Boards dealt so that logic alone clears them."""
+    ASSISTED = "assisted"
+    """Played with hints or undo (practice)."""
+
+
+TITLES = {
+    Kind.STANDARD: "Games",
+    Kind.NO_GUESS: "No-guess games",
+    Kind.ASSISTED: "Assisted games (hints or undo)",
+}
+
+
+def kind_of(game: SavedGame) -> Kind:
+    if game.practice or game.hints:
+        return Kind.ASSISTED
+    if game.record.rule == "noguess":
+        return Kind.NO_GUESS
+    return Kind.STANDARD
+
+
+def clicks(record: GameRecord) -> int:
+    """Opens, chords and flags: every click the player made."""
+    return len(record.moves)
+
+
+def one_click_win(record: GameRecord) -> bool:
+    """A win by a single reveal: the board opened by itself, so its time says nothing."""
+    opens = [m for m in record.moves if m.move.kind is not MoveKind.FLAG]
+    return record.status is GameStatus.WON and len(opens) <= 1
+
+
+@dataclass
+class Best:
+    time: float
+    date: str
+    """The day it was played, YYYY-MM-DD, or "" when the record does not say."""
 
 
 @dataclass
 class Tally:
-    """The results on one kind of board (a preset or a custom size)."""
+    """The results on one kind of board (a preset or a custom size) for one kind of game."""
 
     board: str
+    kind: Kind = Kind.STANDARD
     wins: int = 0
     losses: int = 0
-    best_time: float | None = None
+    unranked: int = 0
+    """Wins by a single click: counted as wins, never as best times."""
+    best: Best | None = None
     best_rate: float | None = None
-    """The best 3BV per second of a win."""
+    """The best 3BV per second of a ranked win."""
+    best_efficiency: float | None = None
+    """The best 3BV per click of a ranked win, in percent."""
+
+    @property
+    def best_time(self) -> float | None:
+        return None if self.best is None else self.best.time
 
     def add(self, game: SavedGame) -> None:
         record = game.record
@@ -27,11 +83,17 @@ class Tally:
             self.losses += 1
             return
         self.wins += 1
-        if self.best_time is None or record.elapsed < self.best_time:
-            self.best_time = record.elapsed
-        if game.three_bv is not None and record.elapsed > 0:
-            rate = game.three_bv / record.elapsed
-            self.best_rate = rate if self.best_rate is None else max(self.best_rate, rate)
+        if one_click_win(record):
+            self.unranked += 1
+            return
+        if self.best is None or record.elapsed < self.best.time:
+            self.best = Best(record.elapsed, game.saved_at[:10])
+        if game.three_bv is not None:
+            if record.elapsed > 0:
+                rate = game.three_bv / record.elapsed
+                self.best_rate = rate if self.best_rate is None else max(self.best_rate, rate)
+            efficiency = 100 * game.three_bv / max(1, clicks(record))
+            self.best_efficiency = max(efficiency, self.best_efficiency or 0.0)
 
 
 def board_name(rows: int, cols: int, mines: int) -> str:
@@ -39,40 +101,103 @@ def board_name(rows: int, cols: int, mines: int) -> str:
 
 
 def tally(games: Iterable[SavedGame]) -> tuple[list[Tally], int]:
-    """Tallies of finished games, presets first; and how many practice games were left out."""
-    tallies: dict[str, Tally] = {}
-    practice = 0
+    """Tallies of finished games by kind, then presets first; and how many were unfinished."""
+    tallies: dict[tuple[Kind, str], Tally] = {}
+    unfinished = 0
     for game in games:
         record = game.record
-        if game.practice:
-            practice += 1
-            continue
         if not record.status.is_over:
+            unfinished += 1
             continue
         name = board_name(record.rows, record.cols, record.mines)
-        tallies.setdefault(name, Tally(name)).add(game)
-    order = list(PRESETS)
+        kind = kind_of(game)
+        tallies.setdefault((kind, name), Tally(name, kind)).add(game)
+    order, kinds = list(PRESETS), list(Kind)
     ordered = sorted(
         tallies.values(),
-        key=lambda t: (order.index(t.board) if t.board in order else len(order), t.board),
+        key=lambda t: (
+            kinds.index(t.kind),
+            order.index(t.board) if t.board in order else len(order),
+            t.board,
+        ),
     )
-    return ordered, practice
+    return ordered, unfinished
 
 
-def format_stats(tallies: list[Tally], practice: int) -> str:
-    """A plain text table, one line per board."""
+def is_new_best(game: SavedGame, earlier: Iterable[SavedGame]) -> bool:
+    """Whether an unassisted win beats every earlier ranked win on its board and of its kind."""
+    record = game.record
+    kind = kind_of(game)
+    if record.status is not GameStatus.WON or one_click_win(record) or kind is Kind.ASSISTED:
+        return False
+    name = board_name(record.rows, record.cols, record.mines)
+    before = Tally(name, kind)
+    for other in earlier:
+        r = other.record
+        same = kind_of(other) is kind and board_name(r.rows, r.cols, r.mines) == name
+        if same and r.status.is_over:
+            before.add(other)
+    return before.best_time is None or record.elapsed < before.best_time
+
+
+COLUMNS = ("board", "played", "wins", "losses", "win %", "best time", "date", "3BV/s", "eff.")
+
+
+def _row(t: Tally) -> tuple[str, ...]:
+    played = t.wins + t.losses
+    best = "-" if t.best is None else f"{t.best.time:.2f}s"
+    date = "-" if t.best is None or not t.best.date else t.best.date
+    rate = "-" if t.best_rate is None else f"{t.best_rate:.2f}"
+    efficiency = "-" if t.best_efficiency is None else f"{t.best_efficiency:.0f}%"
+    return (
+        t.board,
+        str(played),
+        str(t.wins),
+        str(t.losses),
+        f"{100 * t.wins / played:.0f}%",
+        best,
+        date,
+        rate,
+        efficiency,
+    )
+
+
+def _table(rows: list[tuple[str, ...]]) -> list[str]:
+    """Columns as wide as their widest cell: the board name left, the figures right."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    lines = []
+    for row in rows:
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def format_stats(tallies: list[Tally], unfinished: int = 0) -> str:
+    """Plain text tables, one per kind of game, one line per board."""
     if not tallies:
         lines = ["No finished games yet: play one with `mines play`."]
     else:
-        lines = [f"{'board':<22}{'wins':>6}{'losses':>8}{'win %':>7}{'best time':>11}{'3BV/s':>7}"]
-        for t in tallies:
-            played = t.wins + t.losses
-            best = "-" if t.best_time is None else f"{t.best_time:.2f}s"
-            rate = "-" if t.best_rate is None else f"{t.best_rate:.2f}"
+        lines = []
+        for kind in Kind:
+            of_kind = [t for t in tallies if t.kind is kind]
+            if not of_kind:
+                continue
+            if lines:
+                lines.append("")
+            lines.append(f"{TITLES[kind]}:")
+            lines += _table([COLUMNS, *(_row(t) for t in of_kind)])
+        lines.append("")
+        lines.append(
+            "Best time, its date, 3BV/s and efficiency (3BV per click) are of ranked wins; "
+            "assisted and no-guess games are counted apart."
+        )
+        unranked = sum(t.unranked for t in tallies)
+        if unranked:
             lines.append(
-                f"{t.board:<22}{t.wins:>6}{t.losses:>8}{100 * t.wins / played:>6.0f}%"
-                f"{best:>11}{rate:>7}"
+                f"{plural(unranked, 'win')} by a single click (the board opened by itself) "
+                f"{'is' if unranked == 1 else 'are'} counted but not ranked."
             )
-    if practice:
-        lines.append(f"({practice} practice games with undo are not counted.)")
+    if unfinished:
+        lines.append(f"{plural(unfinished, 'unfinished game')} not counted.")
     return "\n".join(lines)

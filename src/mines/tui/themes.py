@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from rich.color import Color
+from rich.color_triplet import ColorTriplet
 from rich.segment import Segment
 from rich.style import Style
 
@@ -21,14 +23,70 @@ class Theme:
     glyphs: dict[Cell, str]
     styles: dict[Cell, Style]
     cursor: Style
+    neighbour: Style = field(default_factory=lambda: Style(underline=True))
+    """Added to the hidden cells around the number under the cursor: the cells a chord opens."""
 
     def segments(self, *, cursor: bool) -> dict[int, Segment]:
         """Segments keyed by the ASCII code of each symbol, as `BoardView.array` holds them."""
         table = {}
         for cell in Cell:
-            style = self.styles[cell] + self.cursor if cursor else self.styles[cell]
+            style = self.cursor_style(cell) if cursor else self.styles[cell]
             table[ord(cell.value)] = Segment(self.glyphs[cell].ljust(CELL_WIDTH), style)
         return table
+
+    def mark_segment(self, *, cursor: bool) -> Segment:
+        """A hidden cell the player marked with a question mark."""
+        style = self.cursor_style(Cell.HIDDEN) if cursor else self.styles[Cell.HIDDEN]
+        return Segment("?".ljust(CELL_WIDTH), style + Style(bold=True))
+
+    def neighbour_segment(self) -> Segment:
+        """A hidden cell beside the number under the cursor."""
+        glyph = self.glyphs[Cell.HIDDEN].ljust(CELL_WIDTH)
+        return Segment(glyph, self.styles[Cell.HIDDEN] + self.neighbour)
+
+    def cursor_style(self, cell: Cell) -> Style:
+        """The cell under the cursor: the cursor's colour, and a glyph colour that reads on it.
+
+        The exploded mine keeps its own background (its red is the news of the game) and
+        shows the cursor by underlining. A glyph colour with less than `MIN_CONTRAST`
+        against the background gives way to black or white, whichever reads better.
+        """
+        base = self.styles[cell]
+        style = base + self.cursor
+        if cell is Cell.EXPLODED and base.bgcolor is not None:
+            style = base + Style(underline=True)
+        if style.bgcolor is None:
+            return style  # no colours (mono): the terminal's own, reversed
+        background = style.bgcolor.get_truecolor()
+        if style.color and contrast(style.color.get_truecolor(), background) >= MIN_CONTRAST:
+            return style
+        readable = max(("#000000", "#ffffff"), key=lambda c: contrast(_rgb(c), background))
+        return style + Style(color=readable)
+
+
+MIN_CONTRAST = 4.5
+"""WCAG's minimum contrast ratio for text, which every cell under the cursor meets."""
+
+
+def _rgb(hex_colour: str) -> ColorTriplet:
+    colour = Color.parse(hex_colour).triplet
+    assert colour is not None
+    return colour
+
+
+def _luminance(colour: ColorTriplet) -> float:
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = colour
+    return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+
+
+def contrast(first: ColorTriplet, second: ColorTriplet) -> float:
+    """WCAG's contrast ratio of two colours, from 1 (the same) to 21 (black on white)."""
+    light, dark = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
 
 
 def _numbers(colours: list[str], background: str) -> dict[Cell, Style]:

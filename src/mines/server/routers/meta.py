@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from mines.placement import FirstClick
 from mines.presets import PRESETS
 from mines.server.deps import service
 from mines.server.leaderboard import PLAYER_PATTERN
@@ -13,8 +14,8 @@ from mines.server.schemas import COORDINATE_LIMIT
 
 router = APIRouter(prefix="/api/meta", tags=["meta"])
 
-FIRST_CLICK_RULES = ("opening", "safe", "any")
-"""The order a client offers them in; "opening" is the classic rule and the default."""
+FIRST_CLICK_RULES = tuple(rule.value for rule in FirstClick)
+"""The order a client offers them in; `opening`, the classic rule and the default, first."""
 
 
 @router.get("", summary="Presets and limits")

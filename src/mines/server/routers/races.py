@@ -87,6 +87,8 @@ class RoomOut(BaseModel):
     winner: int | None
     players: list[RacePlayer]
     view: RoomView
+    openers: list[str]
+    """Who opened each cell: a player's id as a digit, `*` opened for all, `.` not opened."""
     seed: int | None
     flagged: bool | None = None
 
@@ -145,6 +147,19 @@ async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any
 async def start_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
     answer: dict[str, Any] = await run_in_threadpool(
         rooms(request).start, room_id, _token(credentials)
+    )
+    return answer
+
+
+@router.post(
+    "/{room_id}/rematch",
+    response_model=RoomOut,
+    responses=_errors(401, 403, 404, 409),
+    summary="A new round in the same room once the race is over (the host only)",
+)
+async def rematch_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
+    answer: dict[str, Any] = await run_in_threadpool(
+        rooms(request).rematch, room_id, _token(credentials)
     )
     return answer
 

@@ -2,6 +2,7 @@
 
 import { ApiError, request, windowQuery } from "./api.js";
 import { Board } from "./board.js";
+import { $, inputOf, selectOf } from "./dom.js";
 import { fillChoices, readForm, showProblems } from "./form.js";
 import { listen } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
@@ -23,16 +24,6 @@ const WINDOW_MAX = { rows: 100, cols: 100 };  // the most cells shown at once; b
 const PAN_STEP = 10;
 const KIND_LETTER = { reveal: "O", flag: "F", chord: "C" };
 
-/** @param {string} id */
-function $(id) {
-  const element = document.getElementById(id);
-  if (!element) throw new Error(`the page has no #${id}`);
-  return element;
-}
-/** @param {string} id */
-const inputOf = (id) => /** @type {HTMLInputElement} */ ($(id));
-/** @param {string} id */
-const selectOf = (id) => /** @type {HTMLSelectElement} */ ($(id));
 
 class App {
   /** @param {Meta} meta */

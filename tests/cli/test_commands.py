@@ -13,25 +13,9 @@ import pytest
 from mines.cli.main import main
 from mines.game import Game
 from mines.placement import FixedPlacer
-from mines.record import GameRecord
-from mines.symbols import Cell, GameStatus
-from mines.tui.board import Board
-from mines.tui.replay_app import ReplayApp
 from mines.tui.store import RecordStore
-from mines.tui.themes import THEMES
-from tests.tui.conftest import FakeTime
-
-
-def won_record() -> GameRecord:
-    time = FakeTime(0.0)
-    game = Game(4, 4, 2, placer=FixedPlacer([(0, 0), (3, 3)]), clock=time)
-    game.reveal(0, 1)
-    time.now = 1.5
-    game.toggle_flag(0, 0)
-    time.now = 3.0
-    game.chord(0, 1)
-    assert game.status is GameStatus.WON
-    return game.record()
+from tests.fake_time import FakeTime
+from tests.sample_records import won_record
 
 
 def run_mines(*args: str, data: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -53,10 +37,21 @@ def test_replay_through_a_pipe_prints_every_move(tmp_path: Path) -> None:
     result = run_mines("replay", str(path), data=tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Move 1/3: O0,1 at 0.00s" in out
-    assert "Move 3/3: C0,1 at 3.00s" in out
-    assert "End: WON in 3.00s." in out
+    assert "Replay of a 4x4 game with 2 mines, 3 moves." in out
+    assert "Move 1 of 3, at 0.00s: open (0, 1)." in out
+    assert "Move 3 of 3, at 3.00s: chord (0, 1)." in out
+    assert "End: You won! Time 3.00s." in out, "the same words as the game uses"
     assert "\n0 F1HH\n" in out, "the board after the flag, with its row number"
+
+
+def test_the_replay_of_an_unfinished_game_says_so(tmp_path: Path) -> None:
+    game = Game(3, 3, 1, seed=2)
+    game.reveal(1, 1)
+    path = tmp_path / "left.json"
+    path.write_text(game.record().to_json())
+    out = run_mines("replay", str(path), data=tmp_path).stdout
+    assert "End of the record: the game was left unfinished" in out
+    assert "Boom" not in out
 
 
 def test_replay_of_a_bad_file_says_what_is_wrong(tmp_path: Path) -> None:
@@ -92,31 +87,6 @@ def test_play_in_a_pipe_stays_in_line_mode(tmp_path: Path) -> None:
     assert not list(tmp_path.iterdir()), "line mode saves nothing"
 
 
-async def test_the_replay_app_steps_forward_and_back() -> None:
-    record = won_record()
-    app = ReplayApp(record, THEMES["mono"], delay=1000.0)
-    async with app.run_test() as pilot:
-        await pilot.press("space")  # stop the autoplay, which starts on mount
-        board = app.query_one(Board)
-        assert not board.game.started
-        await pilot.press("n", "n")
-        assert app.step == 2
-        assert board.game.view(0, 0, 1, 2).to_strings() == ["F1"]
-        assert board.cursor == (0, 0)
-        await pilot.press("n", "n")
-        assert app.step == 3
-        assert board.game.status is GameStatus.WON
-        assert "WON" in str(app.query_one("#status").render())
-        await pilot.press("b")
-        assert app.step == 2
-        assert not board.game.status.is_over
-        await pilot.press("b", "b", "b")
-        assert app.step == 0
-        assert board.game.view(0, 0, 1, 1)[0, 0] is Cell.HIDDEN
-        await pilot.press("f")
-        assert board.game.view(0, 0, 1, 1)[0, 0] is Cell.HIDDEN, "a replay takes no moves"
-
-
 @pytest.mark.parametrize("how", [["--no-guess", "--seed", "3"], ["--game-id", "9x9n10:noguess#3"]])
 def test_no_guess_games_start_from_the_solver_rule(tmp_path: Path, how: list[str]) -> None:
     result = run_mines("play", *how, data=tmp_path, stdin="O4,4\nq\n")
@@ -125,6 +95,7 @@ def test_no_guess_games_start_from_the_solver_rule(tmp_path: Path, how: list[str
 
 
 def test_play_on_a_terminal_starts_the_app(tmp_path: Path) -> None:
+    pytest.importorskip("textual", reason="the terminal app needs Textual (the tui extra)")
     pty = pytest.importorskip("pty", reason="needs a POSIX pseudo-terminal")
     import fcntl
     import select

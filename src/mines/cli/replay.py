@@ -7,11 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from mines.cli.play import add_app_options, render
+from mines.cli.lines import WINDOW, render, window_around
+from mines.cli.options import add_app_options
 from mines.errors import InvalidBoardError
 from mines.extras import missing_extra
 from mines.record import GameRecord
 from mines.replay import replay_steps
+from mines.tui.words import describe, plural, verdict
 
 
 def register(subparsers: Any) -> None:
@@ -50,11 +52,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def replay_lines(record: GameRecord, out: TextIO) -> int:
-    """Print the board after each move of the record, then how the game ended."""
+    """Print the board after each move (near the move on a big board), then how it ended."""
     total = len(record.moves)
-    print(f"Replay of a {record.rows}x{record.cols} game with {record.mines} mines.", file=out)
+    print(
+        f"Replay of a {record.rows}x{record.cols} game with {plural(record.mines, 'mine')}, "
+        f"{plural(total, 'move')}.",
+        file=out,
+    )
     for step, (game, timed) in enumerate(replay_steps(record), start=1):
-        print(f"Move {step}/{total}: {timed.move} at {timed.time:.2f}s", file=out)
-        print(render(game), file=out)
-    print(f"End: {record.status.value} in {record.elapsed:.2f}s.", file=out)
+        print(f"Move {step} of {total}, at {timed.time:.2f}s: {describe(timed.move)}.", file=out)
+        print(render(game, window_around(game, (timed.move.row, timed.move.col), WINDOW)), file=out)
+    if record.status.is_over:
+        print(f"End: {verdict(record.status)} Time {record.elapsed:.2f}s.", file=out)
+    else:
+        print(
+            f"End of the record: the game was left unfinished at {record.elapsed:.2f}s.", file=out
+        )
     return 0

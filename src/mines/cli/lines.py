@@ -1,0 +1,193 @@
+"""Line mode: a game as plain text, one command per line, for pipes, scripts and screen readers."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from mines.engine import CellChanges
+from mines.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
+from mines.game import Game
+from mines.moves import Move, MoveKind
+from mines.solver import hint
+from mines.symbols import Cell
+from mines.tui.words import plural, state_word, verdict
+
+WINDOW = (20, 40)
+"""Rows and columns shown at once; a bigger board is shown through a window that `view` moves."""
+
+HELP = """Commands, one per line:
+  o ROW,COL      open a cell (also written O3,4 or o 3 4); on a number, nothing happens
+  f ROW,COL      flag or unflag a cell
+  c ROW,COL      chord: open around a number whose mines are all flagged
+  ? or hint      the safest cell to open, and why
+  view ROW,COL   show the part of a big board around ROW,COL
+  board          show the board (or its window) again
+  help           this text
+  q              quit
+Rows and columns count from 0. Symbols: H hidden, F flag, 0-8 revealed count; after a loss
+M mine, X the mine you hit, W a flag that was wrong."""
+
+
+def status_line(game: Game) -> str:
+    """Where the game stands, in words: state, mines left and time."""
+    state = state_word(game.status, started=game.started)
+    return f"{state}  mines left: {game.mines_left}  time: {game.elapsed:.1f}s"
+
+
+def window_around(game: Game, centre: tuple[int, int], size: tuple[int, int] = WINDOW) -> Window:
+    """The (top, left, height, width) of the window of `size` around `centre`, on the board."""
+    height, width = min(size[0], game.rows), min(size[1], game.cols)
+    top = max(0, min(centre[0] - height // 2, game.rows - height))
+    left = max(0, min(centre[1] - width // 2, game.cols - width))
+    return top, left, height, width
+
+
+Window = tuple[int, int, int, int]
+
+
+def render(game: Game, window: Window | None = None) -> str:
+    """The board (or a window of it) with column and row numbers, then the status line."""
+    top, left, height, width = window or (0, 0, game.rows, game.cols)
+    view = game.view(top, left, height, width)
+    label = len(str(top + height - 1))
+    lines = []
+    if (height, width) != (game.rows, game.cols):
+        lines.append(
+            f"Rows {top} to {top + height - 1}, columns {left} to {left + width - 1}, "
+            f"of a {game.rows}x{game.cols} board:"
+        )
+    if left + width > 10:
+        # The tens above the units, from every tenth column on: 51 over 0 1 2 ... for 510.
+        tens = [" "] * width
+        for i in range(-(left % 10) % 10, width, 10):
+            for j, digit in enumerate(str((left + i) // 10)[: width - i]):
+                tens[i + j] = digit
+        lines.append(" " * (label + 1) + "".join(tens).rstrip())
+    lines.append(" " * (label + 1) + "".join(str(c % 10) for c in range(left, left + width)))
+    lines += [f"{top + r:>{label}} {line}" for r, line in enumerate(view.to_strings())]
+    lines.append(status_line(game))
+    return "\n".join(lines)
+
+
+class LineGame:
+    """A game read command by command; the window follows the moves and `view`."""
+
+    def __init__(self, game: Game, out: TextIO) -> None:
+        self.game = game
+        self.out = out
+        self.centre = (game.rows // 2, game.cols // 2)
+        self.opened = 0
+        game.on_cells(self._count)
+
+    def _count(self, changes: CellChanges) -> None:
+        self.opened += len(changes)
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out)
+
+    def window(self) -> Window:
+        return window_around(self.game, self.centre)
+
+    def show(self) -> None:
+        self.say(render(self.game, self.window()))
+
+    def follow(self, row: int, col: int) -> None:
+        """Move the window only when the cell is out of it, so the board does not jump."""
+        top, left, height, width = self.window()
+        if not (top <= row < top + height and left <= col < left + width):
+            self.centre = (row, col)
+
+    def command(self, text: str) -> bool:
+        """Carry out one line; False when the game is over or the player quits."""
+        word, _, rest = text.partition(" ")
+        word = word.lower()
+        if word in {"q", "quit", "exit"}:
+            return False
+        if word in {"help", "h"}:
+            self.say(HELP)
+        elif word in {"?", "hint"}:
+            self.hint()
+        elif word == "board":
+            self.show()
+        elif word == "view":
+            self.view(rest)
+        else:
+            return self.move(text)
+        return True
+
+    def view(self, where: str) -> None:
+        try:
+            target = Move.parse(f"O{where.strip()}")
+        except (IllegalMoveError, InvalidMoveError):
+            self.say(f"error: view needs a cell as ROW,COL, e.g. view 10,20; got {where!r}")
+            return
+        if not (0 <= target.row < self.game.rows and 0 <= target.col < self.game.cols):
+            self.say(
+                f"error: ({target.row}, {target.col}) is outside the board "
+                f"(rows 0..{self.game.rows - 1}, cols 0..{self.game.cols - 1})"
+            )
+            return
+        self.centre = (target.row, target.col)
+        self.show()
+
+    def hint(self) -> None:
+        if self.game.status.is_over:
+            self.say("The game is over: there is nothing to hint.")
+            return
+        top, left, height, width = self.window()
+        try:
+            found = hint(self.game, near=(top + height // 2, left + width // 2))
+        except InvalidBoardError as error:
+            self.say(f"No hint: {error}.")
+            return
+        self.say(f"Hint: {found.reason}")
+        self.follow(found.row, found.col)
+
+    def move(self, text: str) -> bool:
+        game = self.game
+        try:
+            move = Move.parse(text)
+            before = self.opened
+            game.play(move)
+        except (IllegalMoveError, InvalidMoveError) as error:
+            self.say(f"error: {error}")
+            return True
+        self.follow(move.row, move.col)
+        self.say(self.outcome(move, self.opened - before))
+        self.show()
+        if game.status.is_over:
+            self.say(f"{verdict(game.status)} Time {game.elapsed:.1f}s.")
+            return False
+        return True
+
+    def outcome(self, move: Move, changed: int) -> str:
+        """One sentence on what the move did, said before the board for a screen reader."""
+        where = f"({move.row}, {move.col})"
+        cell = self.game.view(move.row, move.col, 1, 1)[move.row, move.col]
+        if move.kind is MoveKind.FLAG:
+            return f"{where} flagged." if cell is Cell.FLAG else f"{where} unflagged."
+        if changed == 0:
+            return f"{where}: nothing to open."
+        if move.kind is MoveKind.CHORD:
+            return f"Chorded {where}: {plural(changed, 'cell')} opened."
+        if cell is Cell.ZERO:
+            return f"{where} opened an area of {plural(changed, 'cell')}."
+        if cell.is_revealed_number:
+            return f"{where} shows {cell.value}."
+        return f"{where} was a mine."
+
+
+def play_lines(game: Game, lines_in: TextIO, out: TextIO) -> int:
+    """Read commands line by line until the game ends, the input ends or the player quits."""
+    player = LineGame(game, out)
+    size = f"{game.rows}x{game.cols}, {plural(game.mines, 'mine')}"
+    print(f"New game {game.game_id or size}: type help for the commands, ? for a hint.", file=out)
+    player.show()
+    for line in lines_in:
+        text = line.strip()
+        if text and not player.command(text):
+            if game.status.is_over:
+                return 0
+            break
+    print("Bye.", file=out)
+    return 0

@@ -1,0 +1,399 @@
+// The race page: a lobby, then the room's board and scores, live; the server decides everything.
+
+import { ApiError, request } from "./api.js";
+import { Board } from "./board.js";
+import { $, inputOf, selectOf } from "./dom.js";
+import { listen } from "./input.js";
+import { buildLed, setLed } from "./leds.js";
+import { sayError } from "./words.js";
+
+/** @typedef {import("./types.js").View} View */
+/** @typedef {import("./types.js").Meta} Meta */
+/**
+ * @typedef {object} RacePlayer
+ * @property {number} id
+ * @property {string} name
+ * @property {number} score
+ * @property {boolean} out
+ * @property {number} frozen_for
+ * @property {number} progress
+ */
+/**
+ * @typedef {object} Room  A race room as the server shows it to this player (or a watcher).
+ * @property {string} id
+ * @property {"lobby" | "racing" | "over"} state
+ * @property {"shared" | "duel"} mode
+ * @property {number} seq
+ * @property {number | null} starts_in
+ * @property {number | null} you
+ * @property {number | null} winner
+ * @property {RacePlayer[]} players
+ * @property {View} view
+ * @property {string[]} openers
+ */
+/**
+ * @typedef {object} RaceEvent
+ * @property {number} seq
+ * @property {"joined" | "started" | "opened" | "mine" | "over" | "rematch"} kind
+ * @property {number | null} player
+ * @property {[number, number, string, number][]} cells
+ * @property {number[]} scores
+ */
+/** @typedef {{player: number, token: string, room: Room}} Joined */
+
+const LETTERS = "ABCDEFGH";
+/** Sentences for the race's own refusals, before the general ones of words.js. */
+const RACE_WORDS = {
+  game_not_found: "There is no race at this address (any more). Create a new one.",
+  room_closed: "This race is full or has started: you can watch it.",
+  race_closed: "This race is full or has started: you can watch it.",
+  forbidden: "This browser is not a player of this race: you can watch it.",
+  not_authenticated: "Join the race to play; until then you are watching.",
+};
+
+
+/** The room ID in the address (/race/ID), or null on the lobby page. */
+function roomInAddress() {
+  const match = location.pathname.match(/^\/race\/([0-9a-f]+)$/);
+  return match ? match[1] : null;
+}
+
+/** Where this browser keeps its token for a room, so a reload rejoins. @param {string} id */
+const tokenKey = (id) => `mines:race:${id}`;
+
+class RaceApp {
+  constructor() {
+    this.board = new Board($("board"));
+    /** @type {string | null} */
+    this.id = roomInAddress();
+    /** @type {string | null} */
+    this.token = this.id ? localStorage.getItem(tokenKey(this.id)) : null;
+    /** @type {Room | null} */
+    this.room = null;
+    /** @type {WebSocket | null} */
+    this.socket = null;
+    /** @type {"reveal" | "flag"} */
+    this.mode = "reveal";
+    /** @type {Promise<void>} moves go one at a time, in order */
+    this.queue = Promise.resolve();
+    /** @type {number | undefined} */
+    this.ticker = undefined;
+  }
+
+  /** @param {Meta} meta */
+  async init(meta) {
+    buildLed($("mines-left"), 3);
+    buildLed($("your-score"), 3);
+    for (const preset of meta.presets) {
+      const option = document.createElement("option");
+      option.value = preset.name;
+      option.textContent = `${preset.name[0].toUpperCase()}${preset.name.slice(1)} ${preset.rows}×${preset.cols}, ${preset.mines} mines`;
+      selectOf("race-preset").append(option);
+    }
+    document.documentElement.dataset.theme = localStorage.getItem("mines:theme") || "auto";
+    const remembered = localStorage.getItem("mines:player") || "";
+    inputOf("create-name").value = remembered;
+    inputOf("join-name").value = remembered;
+    $("create-form").addEventListener("submit", (event) => { event.preventDefault(); this.create(); });
+    $("join-form").addEventListener("submit", (event) => { event.preventDefault(); this.join(); });
+    $("copy-link").addEventListener("click", () => this.copyLink());
+    $("start-race").addEventListener("click", () => this.start());
+    $("rematch").addEventListener("click", () => this.rematch());
+    $("mode").addEventListener("click", () => this.setMode(this.mode === "reveal" ? "flag" : "reveal"));
+    listen($("board"), {
+      primary: (r, c) => this.move(/^[1-8]$/.test(this.board.symbolAt(r, c)) ? "chord" : "reveal", r, c),
+      flag: (r, c) => this.move("flag", r, c),
+      chord: (r, c) => this.move("chord", r, c),
+      moveCursor: (dr, dc) => this.moveCursor(dr, dc),
+      pan: () => {},
+      newGame: () => {},
+      inspect: (r, c) => this.board.setCursor(r, c),
+      pressing: () => {},
+      mode: () => this.mode,
+      cursor: () => this.board.cursor,
+    });
+    if (this.id === null) {
+      $("create").hidden = false;
+      inputOf("create-name").focus();
+      return;
+    }
+    await this.enter();
+  }
+
+  // --- the lobby ---------------------------------------------------------------------------
+
+  async create() {
+    const name = inputOf("create-name").value.trim();
+    const seed = inputOf("race-seed").value.trim();
+    /** @type {Record<string, unknown>} */
+    const body = {
+      player: name,
+      preset: selectOf("race-preset").value,
+      mode: selectOf("race-mode").value,
+      on_mine: selectOf("race-mine").value,
+      no_guess: inputOf("race-no-guess").checked,
+    };
+    if (seed) body.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
+    try {
+      /** @type {Joined} */
+      const joined = await request("POST", "/api/races", body);
+      localStorage.setItem("mines:player", name);
+      this.keep(joined);
+      history.pushState(null, "", `/race/${joined.room.id}`);
+      $("create").hidden = true;
+      await this.enter();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  async join() {
+    if (!this.id) return;
+    const name = inputOf("join-name").value.trim();
+    try {
+      /** @type {Joined} */
+      const joined = await request("POST", `/api/races/${this.id}/join`, { player: name });
+      localStorage.setItem("mines:player", name);
+      this.keep(joined);
+      $("join").hidden = true;
+      this.show(joined.room);
+      this.connect();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** @param {Joined} joined */
+  keep(joined) {
+    this.id = joined.room.id;
+    this.token = joined.token;
+    localStorage.setItem(tokenKey(this.id), joined.token);
+  }
+
+  async start() {
+    try {
+      this.show(await request("POST", `/api/races/${this.id}/start`, undefined, this.token));
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  async rematch() {
+    try {
+      this.show(await request("POST", `/api/races/${this.id}/rematch`, undefined, this.token));
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  copyLink() {
+    const field = inputOf("share-link");
+    field.select();
+    navigator.clipboard?.writeText(field.value).then(
+      () => this.say("The link is copied."),
+      () => this.say("Select the link and copy it."),
+    );
+  }
+
+  // --- the room ----------------------------------------------------------------------------
+
+  async enter() {
+    try {
+      this.show(await this.read());
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403) && this.token) {
+        localStorage.removeItem(tokenKey(this.id || ""));  // a key from an older room
+        this.token = null;
+        this.show(await this.read());
+      } else {
+        this.fail(error);
+        return;
+      }
+    }
+    this.connect();
+  }
+
+  /** @returns {Promise<Room>} */
+  read() {
+    return request("GET", `/api/races/${this.id}`, undefined, this.token);
+  }
+
+  connect() {
+    if (this.socket) this.socket.close();
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const socket = new WebSocket(`${scheme}://${location.host}/api/races/${this.id}/live${query}`);
+    socket.addEventListener("message", (message) => {
+      const data = JSON.parse(message.data);
+      if (data.type === "room") this.show(data.room);
+      else if (data.type === "event") this.onEvent(data.event);
+      else this.refresh();
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket === socket && this.room?.state !== "over") {
+        window.setTimeout(() => this.connect(), 1000);  // a dropped connection rejoins
+      }
+    });
+    this.socket = socket;
+  }
+
+  async refresh() {
+    try {
+      this.show(await this.read());
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** An event of the room: the cells it opened, or a change that needs the room read again. @param {RaceEvent} event */
+  onEvent(event) {
+    const room = this.room;
+    if (!room || event.seq <= room.seq) return;  // already in what was shown
+    if (event.seq !== room.seq + 1 || event.kind !== "opened") {
+      this.refresh();
+      return;
+    }
+    room.seq = event.seq;
+    this.board.apply(event.cells.map(([r, c, symbol]) => [r, c, symbol]), room.view.status);
+    for (const [r, c, , who] of event.cells) this.mark(r, c, who);
+    event.scores.forEach((score, i) => { if (room.players[i]) room.players[i].score = score; });
+    this.showPlayers(room);
+  }
+
+  /** Show the whole room. @param {Room} room */
+  show(room) {
+    const before = this.room;
+    this.room = room;
+    $("room").hidden = false;
+    const playing = room.you !== null;
+    $("join").hidden = playing || room.state !== "lobby";
+    $("share").hidden = room.state !== "lobby";
+    inputOf("share-link").value = `${location.origin}/race/${room.id}`;
+    $("start-race").hidden = !(room.state === "lobby" && room.you === 0);
+    $("rematch").hidden = !(room.state === "over" && room.you === 0);
+    this.board.render(room.view);
+    room.openers.forEach((line, r) => {
+      for (let c = 0; c < line.length; c++) this.mark(r, c, line[c] === "." ? -1 : line[c] === "*" ? -2 : Number(line[c]));
+    });
+    setLed($("mines-left"), room.view.mines_left, `Mines left: ${room.view.mines_left}`);
+    this.showPlayers(room);
+    this.showStatus(room);
+    if (before?.state === "lobby" && room.state === "racing" && playing) $("board").focus();
+    if (room.state === "over" && before?.state !== "over") this.say($("result").textContent || "");
+  }
+
+  /** @param {number} row @param {number} col @param {number} who  -1: nobody, -2: the room */
+  mark(row, col, who) {
+    const cell = this.board.cells[this.board.index(row, col)];
+    if (!cell) return;
+    for (const name of [...cell.classList]) if (name.startsWith("owner-")) cell.classList.remove(name);
+    delete cell.dataset.mark;
+    const player = who >= 0 ? this.room?.players[who] : undefined;
+    if (!player) return;
+    cell.classList.add(`owner-${who}`);
+    cell.dataset.mark = LETTERS[who];
+    const label = cell.getAttribute("aria-label") || "";
+    if (!label.includes(", opened by ")) cell.setAttribute("aria-label", `${label}, opened by ${player.name}`);
+  }
+
+  /** @param {Room} room */
+  showPlayers(room) {
+    const rows = room.players.map((player) => {
+      const row = document.createElement("tr");
+      if (player.id === room.you) row.className = "you";
+      const name = document.createElement("td");
+      const swatch = document.createElement("span");
+      swatch.className = `swatch owner-${player.id}`;
+      swatch.textContent = LETTERS[player.id];
+      swatch.setAttribute("aria-hidden", "true");
+      name.append(swatch, player.name + (player.id === room.you ? " (you)" : ""));
+      const score = document.createElement("td");
+      score.textContent = room.mode === "duel" ? `${Math.round(player.progress * 100)}%` : String(player.score);
+      const state = document.createElement("td");
+      state.textContent = player.out ? "out" : player.frozen_for > 0 ? `frozen ${player.frozen_for.toFixed(0)} s`
+        : room.winner === player.id ? "winner" : room.state === "racing" ? "racing" : "ready";
+      row.append(name, score, state);
+      return row;
+    });
+    $("players").querySelector("tbody")?.replaceChildren(...rows);
+    const you = room.you === null ? null : room.players[room.you];
+    setLed($("your-score"), you ? you.score : 0, `Your score: ${you ? you.score : 0}`);
+  }
+
+  /** @param {Room} room */
+  showStatus(room) {
+    window.clearTimeout(this.ticker);
+    const result = $("result");
+    result.hidden = room.state !== "over";
+    let text = "";
+    if (room.state === "lobby") {
+      const count = room.players.length;
+      text = `Waiting for players: ${count} in the room. ` + (room.you === 0 ? "Start the race when everyone is in."
+        : room.you === null ? "Join to play." : "The host starts the race.");
+    } else if (room.state === "racing" && room.starts_in && room.starts_in > 0) {
+      text = `The race starts in ${Math.ceil(room.starts_in)} s…`;
+      this.ticker = window.setTimeout(() => this.refresh(), Math.min(1000, room.starts_in * 1000));
+    } else if (room.state === "racing") {
+      text = room.you === null ? "The race is on: you are watching." : "Go! Open the cells before the others do.";
+    } else {
+      const winner = room.winner === null ? null : room.players[room.winner];
+      result.textContent = winner ? `${winner.name} wins${room.mode === "duel" ? "" : ` with ${winner.score} points`}.` : "The race is over.";
+      text = "The race is over.";
+    }
+    $("room-status").textContent = text;
+  }
+
+  // --- moves -------------------------------------------------------------------------------
+
+  /** @param {"reveal" | "flag" | "chord"} kind @param {number} row @param {number} col */
+  move(kind, row, col) {
+    if (!this.token || !this.room || this.room.state !== "racing") return;
+    this.board.setCursor(row, col);
+    this.queue = this.queue.then(async () => {
+      try {
+        this.show(await request("POST", `/api/races/${this.id}/${kind}`, { row, col }, this.token));
+        $("error").textContent = "";
+      } catch (error) {
+        this.fail(error);
+      }
+    });
+  }
+
+  /** @param {number} dr @param {number} dc */
+  moveCursor(dr, dc) {
+    const view = this.room?.view;
+    if (!view) return;
+    const [row, col] = this.board.cursor;
+    this.board.setCursor(Math.min(Math.max(row + dr, 0), view.rows - 1), Math.min(Math.max(col + dc, 0), view.cols - 1));
+  }
+
+  /** @param {"reveal" | "flag"} mode */
+  setMode(mode) {
+    this.mode = mode;
+    const button = $("mode");
+    button.dataset.mode = mode;
+    button.setAttribute("aria-pressed", String(mode === "flag"));
+    button.textContent = mode === "flag" ? "Tap flags" : "Tap reveals";
+  }
+
+  /** @param {string} text */
+  say(text) {
+    $("announce").textContent = text;
+  }
+
+  /** @param {unknown} error */
+  fail(error) {
+    if (error instanceof ApiError) {
+      /** @type {Record<string, string>} */
+      const words = RACE_WORDS;
+      $("error").textContent = words[error.code] || sayError(error);
+    } else {
+      $("error").textContent = String(error);
+    }
+  }
+}
+
+request("GET", "/api/meta").then(
+  (meta) => new RaceApp().init(/** @type {Meta} */ (meta)),
+  (error) => { $("error").textContent = `The server cannot be reached: ${error}`; },
+);

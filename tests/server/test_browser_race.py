@@ -1,0 +1,103 @@
+"""A race in two browsers: the host creates and shares a room, a guest joins, both race."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.server.browsing import AXE, DESKTOP, PHONE, chromium, needs_chromium, serving
+from tests.server.conftest import layout
+
+pytestmark = [pytest.mark.browser, needs_chromium]
+
+SEED = 11
+FIRST = (4, 4)
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> Iterator[str]:
+    with serving(tmp_path) as address:
+        yield address
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    with chromium() as running:
+        yield running
+
+
+def race_page(browser: Browser, address: str, device: dict[str, object]) -> Page:
+    page = browser.new_context(**device).new_page()  # type: ignore[arg-type]
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(address)
+    return page
+
+
+def on_board(page: Page, row: int, col: int) -> str:
+    symbol: str = page.locator(f"#cell-{row}-{col}").get_attribute("data-symbol") or ""
+    return symbol
+
+
+def test_two_browsers_race_one_board_to_its_result(browser: Browser, url: str) -> None:
+    host = race_page(browser, f"{url}/race", DESKTOP)
+    host.fill("#create-name", "Ann")
+    host.select_option("#race-preset", "beginner")
+    host.locator(".more summary").click()
+    host.fill("#race-seed", str(SEED))
+    host.click("#create-room")
+    expect(host.locator("#share")).to_be_visible()
+    link = host.input_value("#share-link")
+    assert "/race/" in host.url
+    assert link == host.url
+
+    guest = race_page(browser, link, PHONE)  # the shared link, on a phone
+    expect(guest.locator("#join")).to_be_visible()
+    guest.fill("#join-name", "Bob")
+    guest.click("#join-room")
+    expect(host.locator("#players tbody tr")).to_have_count(2)  # the host sees Bob arrive
+    expect(guest.locator("#start-race")).to_be_hidden()  # only the host starts
+
+    host.click("#start-race")
+    expect(host.locator("#room-status")).to_contain_text("Go!", timeout=10_000)
+    expect(guest.locator("#room-status")).to_contain_text("Go!", timeout=10_000)
+
+    host.click(f"#cell-{FIRST[0]}-{FIRST[1]}")
+    expect(guest.locator(f"#cell-{FIRST[0]}-{FIRST[1]}")).to_have_attribute("data-mark", "A")
+    mines = layout(SEED, 9, 9, 10, FIRST)
+    mine = sorted(mines)[0]
+    guest.locator(f"#cell-{mine[0]}-{mine[1]}").tap(timeout=2_000)  # a tap: the guest is out
+    expect(host.locator(f"#cell-{mine[0]}-{mine[1]}")).to_have_attribute("data-symbol", "X")
+    expect(guest.locator("#players tbody tr").nth(1)).to_contain_text("out")
+
+    for r in range(9):
+        for c in range(9):
+            if (r, c) in mines or on_board(host, r, c) != "H":
+                continue
+            host.click(f"#cell-{r}-{c}")
+            expect(host.locator(f"#cell-{r}-{c}")).not_to_have_attribute("data-symbol", "H")
+            if host.locator("#result").is_visible():
+                break
+    expect(host.locator("#result")).to_have_text("Ann wins with 71 points.")
+    expect(guest.locator("#result")).to_have_text("Ann wins with 71 points.")
+    expect(guest.locator("#players tbody tr").first).to_contain_text("winner")
+
+    host.add_script_tag(path=str(AXE))
+    found = json.loads(host.evaluate("async () => JSON.stringify((await axe.run()).violations)"))
+    serious = [v["id"] for v in found if v["impact"] in ("serious", "critical")]
+    assert serious == []
+
+
+def test_a_reload_rejoins_with_the_same_player(browser: Browser, url: str) -> None:
+    host = race_page(browser, f"{url}/race", DESKTOP)
+    host.fill("#create-name", "Ann")
+    host.click("#create-room")
+    expect(host.locator("#share")).to_be_visible()
+    host.reload()
+    expect(host.locator("#players tbody tr.you")).to_contain_text("Ann (you)")
+    expect(host.locator("#start-race")).to_be_visible()
+    expect(host.locator("#join")).to_be_hidden()
