@@ -1,6 +1,6 @@
 """Race benchmark: rooms of bots racing through the HTTP API on two servers sharing PostgreSQL.
 
-Run from the repository root: `nice python -m benchmarks.race` (`--rooms 50 --players 4`). It
+Run with `nice ./dev bench race [--rooms 50 --players 4]` (or `python -m benchmarks.race`). It
 starts two `mines serve` processes on one PostgreSQL schema, fills the rooms (each player on
 either server), connects every player's WebSocket from a second process, and lets the
 solver's `Bot` play every player until every race is over. It prints moves per second, the

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,19 +56,26 @@ def test_an_unknown_name_gets_the_list(args: list[str], complaint: str) -> None:
     assert "engine" in done.stderr
 
 
-def test_every_apt_call_waits_for_the_lock() -> None:
-    text = DEV.read_text(encoding="utf-8")
-    # Lines that run apt-get, not those that only name it.
-    calls = [
-        line
-        for line in text.splitlines()
-        if "apt-get" in line and not re.search(r"echo|command -v", line)
+def test_apt_waits_for_its_lock(tmp_path: Path) -> None:
+    """Every apt-get that ./dev runs is told to wait for another apt's lock."""
+    log = tmp_path / "apt.log"
+    fake = tmp_path / "apt-get"
+    fake.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\n', encoding="utf-8")
+    fake.chmod(0o755)
+    script = f'source "{DEV}"; apt_install "a test" chromium'
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    calls = log.read_text(encoding="utf-8").splitlines()
+    assert [call.split()[-1] for call in calls] == ["update", "chromium"]
+    for call in calls:
+        assert call.startswith("-o DPkg::Lock::Timeout=600 "), call
+    assert "waiting for apt's lock" in done.stderr
+    # Everything that installs Debian packages goes through apt_install.
+    lines = DEV.read_text(encoding="utf-8").splitlines()
+    assert [line.strip() for line in lines if "apt-get -" in line] == [
+        'local apt=(apt-get -o "DPkg::Lock::Timeout=$APT_LOCK_WAIT" -qq)'
     ]
-    assert calls
-    for line in calls:
-        assert '-o "DPkg::Lock::Timeout=$APT_LOCK_WAIT"' in line, line
-    assert '"${apt[@]}" update' in text
-    assert '"${apt[@]}" install' in text
 
 
 @pytest.fixture
@@ -78,7 +86,9 @@ def fake_venv(tmp_path: Path) -> tuple[Path, Path]:
     bin_dir.mkdir(parents=True)
     for tool in TOOLS:
         script = bin_dir / tool
-        script.write_text(f'#!/bin/sh\necho "{tool} $*" >> "{log}"\n', encoding="utf-8")
+        # `python -c` (how ./dev runs a benchmark) goes to the real Python that runs the tests.
+        real = f'[ "$1" = -c ] && exec "{sys.executable}" "$@"\n' if tool == "python" else ""
+        script.write_text(f'#!/bin/sh\n{real}echo "{tool} $*" >> "{log}"\n', encoding="utf-8")
         script.chmod(0o755)
     return tmp_path / "venv", log
 
@@ -126,6 +136,17 @@ def test_a_changed_pyproject_reinstalls_what_was_there(fake_venv: tuple[Path, Pa
     log.unlink()
     assert dev("play", venv=venv).returncode == 0
     assert installs(log) == ["server,tui"]
+
+
+@pytest.mark.parametrize("name", BENCHMARKS)
+def test_every_benchmark_runs_as_its_help_says(name: str, fake_venv: tuple[Path, Path]) -> None:
+    venv, _ = fake_venv
+    done = dev("bench", name, "--help", venv=venv)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: "), done.stdout
+    # Its own docstring says how it runs: through ./dev bench, by its name.
+    doc = (ROOT / "benchmarks" / f"{name}.py").read_text(encoding="utf-8")
+    assert f"./dev bench {name}" in doc, f"benchmarks/{name}.py does not say how to run it"
 
 
 def test_progress_lines_say_what_is_happening(fake_venv: tuple[Path, Path]) -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from tests.server.browsing import (
     AXE,
@@ -368,3 +370,42 @@ def test_axe_finds_no_serious_or_critical_violation(
             if v["impact"] in ("serious", "critical")
         ]
         assert not bad, (theme, bad)
+
+
+def test_the_players_own_moves_echoed_over_the_websocket_are_not_drawn_again(
+    browser: Browser, url: str
+) -> None:
+    """The echo of a flag held back until after the unflag's answer: drawn, it would bring the
+    flag back; the client knows its own moves and leaves the board as the answers drew it."""
+    held: list[str] = []
+    sockets: list[WebSocketRoute] = []
+
+    def route(socket: WebSocketRoute) -> None:
+        sockets.append(socket)
+        server = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            text = message if isinstance(message, str) else message.decode()
+            if json.loads(text).get("type") == "move":
+                held.append(text)  # every move's echo waits
+            else:
+                socket.send(text)
+
+        server.on_message(from_server)
+
+    page = browser.new_context(**DESKTOP).new_page()
+    page.route_web_socket(re.compile(r".*/live$"), route)
+    page.goto(url)
+    expect(page.locator("#board .cell").first).to_be_visible()
+    new_game(page, seed=5)
+    target = cell(page, 4, 4)
+    target.click(button="right")
+    expect(target).to_have_attribute("data-symbol", "F")
+    target.click(button="right")
+    expect(target).to_have_attribute("data-symbol", "H")
+    page.wait_for_timeout(300)
+    assert len(held) == 2, held
+    sockets[-1].send(held[0])  # the flag's echo, late
+    page.wait_for_timeout(500)
+    expect(target).to_have_attribute("data-symbol", "H")
+    expect(page.locator("#status")).to_have_text("Playing")

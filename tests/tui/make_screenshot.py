@@ -39,7 +39,7 @@ async def main() -> None:
     clock = PausableClock(time)
     game = Game(16, 30, 99, seed=4242, clock=clock)
     app = MinesApp(game, make_game=lambda r, c, m: game, clock=clock, theme=THEMES["classic"])
-    async with app.run_test(size=(72, 22)) as pilot:
+    async with app.run_test(size=(80, 22)) as pilot:
         play_some(game)
         time.now = 42.3
         app.board.move_cursor(9, 17)

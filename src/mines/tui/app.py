@@ -44,6 +44,7 @@ def solver_hint_near(game: Game, near: tuple[int, int]) -> Hint:
 GameMaker = Callable[[int, int, int], Game]
 """Makes a new game of (rows, cols, mines) on the app's clock, for `n` and the preset keys."""
 
+SIZES = Binding.Group("Size", compact=True)
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
 MIN_WIDTH, MIN_HEIGHT = 40, 10
 """Below this the board, its status and the footer cannot all be shown: a notice says so."""
@@ -98,9 +99,16 @@ class MinesApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "new_game", "New", tooltip="New game of the same size"),
-        Binding("1", "preset('beginner')", "9x9", tooltip="New beginner game, 9x9"),
-        Binding("2", "preset('intermediate')", "16x16", tooltip="New intermediate game, 16x16"),
-        Binding("3", "preset('expert')", "16x30", tooltip="New expert game, 16x30"),
+        # One footer entry for the three sizes, "123 Size", so that the footer fits 72 columns.
+        Binding("1", "preset('beginner')", "9x9", tooltip="New beginner game, 9x9", group=SIZES),
+        Binding(
+            "2",
+            "preset('intermediate')",
+            "16x16",
+            tooltip="New intermediate game, 16x16",
+            group=SIZES,
+        ),
+        Binding("3", "preset('expert')", "16x30", tooltip="New expert game, 16x30", group=SIZES),
         Binding("question_mark", "hint", "Hint", key_display="?", tooltip="Hint: the safest cell"),
         Binding("p", "pause", "Pause", tooltip="Pause: stop the timer and hide the board"),
         # Two bindings for u: the footer shows Undo only where it works (practice games);

@@ -46,8 +46,13 @@ class Board(ScrollView, can_focus=True):
         Binding("end", "edge(1)", "Last column", show=False),
         Binding("space,enter", "open", "Reveal", tooltip="Reveal; on a number, chord"),
         Binding("f", "flag", "Flag", tooltip="Flag or unflag"),
+        # Not in the footer: space chords a number too. The help lists it.
         Binding(
-            "c", "chord", "Chord", tooltip="Chord: open around a number whose mines are flagged"
+            "c",
+            "chord",
+            "Chord",
+            show=False,
+            tooltip="Chord: open around a number whose mines are flagged",
         ),
     ]
 

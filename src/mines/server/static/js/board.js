@@ -90,6 +90,7 @@ export class Board {
     Object.assign(this, { rows: view.rows, cols: view.cols, top: view.top, left: view.left, height, width });
     this.element.setAttribute("aria-rowcount", String(view.rows));
     this.element.setAttribute("aria-colcount", String(view.cols));
+    this.element.style.setProperty("--cols", String(width));
     this.symbols = new Array(height * width).fill("");
     this.cells = new Array(height * width);
     this.hinted = null;

@@ -8,7 +8,8 @@
  * @property {(dr: number, dc: number) => void} moveCursor
  * @property {(dr: number, dc: number) => void} pan
  * @property {() => void} newGame
- * @property {(row: number, col: number) => void} inspect  a cell was pointed at (for the chance readout)
+ * @property {(row: number, col: number) => void} inspect  a cell was pressed: the cursor goes there
+ * @property {(row: number, col: number) => void} [hover]  a mouse is over a cell (the chance readout)
  * @property {(pressed: boolean) => void} pressing  the face's "oh" while a button is down
  * @property {() => "reveal" | "flag"} mode  what a tap does
  * @property {() => [number, number]} cursor
@@ -72,6 +73,11 @@ export function listen(board, actions) {
     }, LONG_PRESS_MS);
     touch = start;
     actions.pressing(true);
+  });
+
+  board.addEventListener("pointerover", (event) => {
+    const cell = cellOf(event.target);
+    if (cell && event.pointerType === "mouse" && actions.hover) actions.hover(...cell);
   });
 
   board.addEventListener("pointermove", (event) => {

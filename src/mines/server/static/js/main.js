@@ -77,7 +77,8 @@ class App {
       moveCursor: (dr, dc) => this.moveCursor(dr, dc),
       pan: (dr, dc) => this.pan(dr, dc),
       newGame: () => this.newGame(),
-      inspect: (r, c) => { this.board.setCursor(r, c); this.describeCell(); },
+      inspect: (r, c) => { this.board.setCursor(r, c); this.describeCell(r, c); },
+      hover: (r, c) => { if (this.chancesOn) this.describeCell(r, c); },
       pressing: (down) => this.setFace(down && this.playable() ? "oh" : null),
       mode: () => this.mode,
       cursor: () => this.board.cursor,
@@ -531,9 +532,11 @@ class App {
     }
   }
 
-  /** The chance readout for the cell under the cursor. */
-  describeCell() {
-    const [row, col] = this.board.cursor;
+  /**
+   * The chance readout for a cell, the cursor's unless another is named.
+   * @param {number} [row] @param {number} [col]
+   */
+  describeCell(row = this.board.cursor[0], col = this.board.cursor[1]) {
     const cell = this.board.cells[this.board.index(row, col)];
     const chance = cell ? cell.dataset.chance : undefined;
     $("cell-info").textContent = chance ? `Row ${row + 1}, column ${col + 1}: ${chance} chance of a mine${cell.dataset.certain ? ` (certainly ${cell.dataset.certain === "safe" ? "safe" : "a mine"})` : ""}.` : "";

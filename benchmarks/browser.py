@@ -1,0 +1,199 @@
+"""Browser client benchmark: first board paint, move-to-repaint time and memory over 1,000 moves.
+
+Run with `./dev bench browser` (needs Debian's chromium). It starts `mines serve` on a free
+loopback port and drives the real client in headless chromium. Targets (issue 18): the first
+board painted within 300 ms of navigation; p95 move -> repaint within 30 ms on Expert and on a
+100 x 100 window of a 1000 x 1000 board; memory steady over 1,000 moves. Baselines measured in
+the same run: the same navigation to a page with no script (what loopback and the browser cost
+by themselves), and the bare HTTP round trip of a move, which every repaint waits for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page, sync_playwright
+
+from benchmarks.checks import Checks
+from tests.server.browsing import CHROMIUM, CHROMIUM_ARGS
+from tests.server.processes import server_process
+
+FIRST_PAINT_MS = 300.0
+REPAINT_P95_MS = 30.0
+MEMORY_GROWTH_BYTES = 2 * 1024 * 1024
+"""Heap growth allowed from move 100 to the last move, after a garbage collection."""
+
+PAINTED = """
+(() => {
+  // Marks the first frame painted after the board's first cell exists.
+  const seen = new MutationObserver(() => {
+    if (!document.querySelector('#board .cell')) return;
+    seen.disconnect();
+    requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('board-painted')));
+  });
+  seen.observe(document, { childList: true, subtree: true });
+})();
+"""
+
+ONE_MOVE = """
+async ([row, col]) => {
+  // A right-button press on the cell, then the time until the frame after its repaint.
+  const cell = document.getElementById(`cell-${row}-${col}`);
+  const before = cell.dataset.symbol;
+  const start = performance.now();
+  const repainted = new Promise((resolve) => {
+    const watch = new MutationObserver(() => {
+      if (cell.dataset.symbol === before) return;
+      watch.disconnect();
+      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - start), 0));
+    });
+    watch.observe(cell, { attributes: true, attributeFilter: ['data-symbol'] });
+  });
+  const options = { bubbles: true, button: 2, buttons: 2, pointerType: 'mouse', isPrimary: true };
+  cell.dispatchEvent(new PointerEvent('pointerdown', options));
+  cell.dispatchEvent(new PointerEvent('pointerup', { ...options, buttons: 0 }));
+  return await repainted;
+}
+"""
+
+
+def first_paint(page: Page, url: str) -> float:
+    page.goto(url)
+    page.wait_for_function("performance.getEntriesByName('board-painted').length > 0")
+    painted: float = page.evaluate("performance.getEntriesByName('board-painted')[0].startTime")
+    return painted
+
+
+def blank_paint(page: Page, url: str) -> float:
+    page.goto(f"{url}/static/img/favicon.svg")
+    painted: float = page.evaluate(
+        "new Promise((r) => requestAnimationFrame(() => requestAnimationFrame("
+        "() => r(performance.now()))))"
+    )
+    return painted
+
+
+def heap(page: Page) -> tuple[int, int]:
+    """JS heap bytes after a full collection, and DOM nodes."""
+    session = page.context.new_cdp_session(page)
+    session.send("HeapProfiler.collectGarbage")
+    used = int(session.send("Runtime.getHeapUsage")["usedSize"])
+    nodes = int(session.send("Memory.getDOMCounters")["nodes"])
+    session.detach()
+    return used, nodes
+
+
+def start_board(page: Page, url: str, rows: int, cols: int, mines: int) -> None:
+    page.goto(url)
+    page.wait_for_selector("#board .cell")
+    page.select_option("#preset", "custom")
+    page.fill("#rows", str(rows))
+    page.fill("#cols", str(cols))
+    page.fill("#mines", str(mines))
+    old = page.evaluate("location.hash")
+    page.click("#start")
+    page.wait_for_function("(old) => location.hash !== old", arg=old)
+    page.wait_for_selector(f"#cell-{min(rows, 100) - 1}-{min(cols, 100) - 1}")
+
+
+def move_times(page: Page, moves: int, height: int, width: int) -> dict[str, Any]:
+    """Flag and unflag cells of the shown window, `moves` times; each is a stored move."""
+    times = []
+    memory = []
+    for i in range(moves):
+        row, col = (i * 7) % height, (i * 13 + i // height) % width
+        times.append(page.evaluate(ONE_MOVE, [row, col]))
+        if i + 1 in (100, moves // 2, moves):
+            memory.append((i + 1, *heap(page)))
+    ordered = sorted(times)
+    return {
+        "p50": statistics.median(times),
+        "p95": ordered[int(0.95 * (len(ordered) - 1))],
+        "max": ordered[-1],
+        "memory": memory,
+    }
+
+
+def http_round_trip(url: str, moves: int) -> float:
+    """Median ms of the bare HTTP move the client waits for (flag toggles on Expert)."""
+    with httpx.Client() as client:
+        game = client.post(f"{url}/api/games", json={"preset": "expert"}).json()
+        headers = {"Authorization": f"Bearer {game['token']}"}
+        times = []
+        for i in range(moves):
+            start = time.perf_counter()
+            client.post(
+                f"{url}/api/games/{game['id']}/flag",
+                json={"row": i % 16, "col": (i * 7) % 30},
+                headers=headers,
+            )
+            times.append((time.perf_counter() - start) * 1000)
+        return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=1000, help="moves per board (default 1000)")
+    parser.add_argument("--loads", type=int, default=10, help="page loads timed (default 10)")
+    args = parser.parse_args()
+    if not CHROMIUM.exists():
+        print("needs Debian's chromium at /usr/bin/chromium")
+        return 2
+    checks = Checks()
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
+        database = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
+        with server_process(database) as server:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            try:
+                context = browser.new_context(viewport={"width": 1280, "height": 900})
+                context.add_init_script(PAINTED)
+                page = context.new_page()
+                first_paint(page, server.url)  # warm: the server's first game, caches
+                paints = sorted(first_paint(page, server.url) for _ in range(args.loads))
+                blanks = sorted(blank_paint(page, server.url) for _ in range(args.loads))
+                median = statistics.median(paints)
+                checks.report(
+                    "first board painted",
+                    median <= FIRST_PAINT_MS,
+                    f"median {median:.0f} ms, worst {paints[-1]:.0f} ms after navigation "
+                    f"({args.loads} loads; a blank page: median {statistics.median(blanks):.0f}"
+                    f" ms; target {FIRST_PAINT_MS:.0f} ms)",
+                )
+                trip = http_round_trip(server.url, 200)
+                print(f"      bare HTTP move round trip: median {trip:.1f} ms", flush=True)
+                for name, size in (("expert", (16, 30, 99)), ("1000x1000", (1000, 1000, 100_000))):
+                    board = context.new_page()
+                    start_board(board, server.url, *size)
+                    result = move_times(board, args.moves, min(size[0], 100), min(size[1], 100))
+                    checks.report(
+                        f"move -> repaint, {name}",
+                        result["p95"] <= REPAINT_P95_MS,
+                        f"p50 {result['p50']:.1f} ms, p95 {result['p95']:.1f} ms, max "
+                        f"{result['max']:.1f} ms over {args.moves} moves "
+                        f"(target p95 {REPAINT_P95_MS:.0f} ms)",
+                    )
+                    (_, first_heap, first_nodes), *_, (last, last_heap, last_nodes) = result[
+                        "memory"
+                    ]
+                    checks.report(
+                        f"memory steady, {name}",
+                        last_heap - first_heap <= MEMORY_GROWTH_BYTES
+                        and last_nodes <= first_nodes * 1.01,
+                        f"JS heap {first_heap / 2**20:.2f} MiB at move 100, "
+                        f"{last_heap / 2**20:.2f} MiB at move {last}; DOM nodes "
+                        f"{first_nodes} -> {last_nodes}",
+                    )
+                    board.close()
+            finally:
+                browser.close()
+    return checks.exit_code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
