@@ -11,7 +11,7 @@ from scipy import ndimage
 from mines import grid
 from mines.engine import CellChanges, CellState, EngineKind, Symbols, cell_symbols
 from mines.grid import COL_STEPS, EIGHT_CONNECTED, ROW_STEPS, block_around, count_around, dilate
-from mines.placement import Positions
+from mines.placement import CoordArray
 
 # One byte per cell: the count in the low nibble, then three state bits.
 COUNT_BITS = 0x0F
@@ -87,7 +87,7 @@ class DenseEngine:
         self._offsets = tuple((ROW_STEPS * self._stride + COL_STEPS).tolist())
         self._opened = 0
         self._flags = 0
-        self._mines: Positions = np.zeros((0, 2), dtype=np.int64)
+        self._mines: CoordArray = np.zeros((0, 2), dtype=np.int64)
 
     @property
     def _inner(self) -> npt.NDArray[np.uint8]:
@@ -111,7 +111,7 @@ class DenseEngine:
     def flags(self) -> int:
         return self._flags
 
-    def place(self, mines: Positions) -> None:
+    def place(self, mines: CoordArray) -> None:
         inner = self._inner
         inner[mines[:, 0], mines[:, 1]] |= MINE
         inner |= count_around((inner & MINE) != 0)
@@ -136,7 +136,7 @@ class DenseEngine:
         self._mines = np.stack(np.divmod(np.sort(moved), self.cols), axis=1)
         self._mines.setflags(write=False)
 
-    def restore(self, revealed: Positions, flagged: Positions) -> None:
+    def restore(self, revealed: CoordArray, flagged: CoordArray) -> None:
         inner = self._inner
         inner[revealed[:, 0], revealed[:, 1]] |= REVEALED
         inner[flagged[:, 0], flagged[:, 1]] |= FLAGGED
@@ -231,7 +231,7 @@ class DenseEngine:
         table = _SYMBOLS_AFTER_LOSS if show_mines else _SYMBOLS_IN_PLAY
         return table[self._grid[top + 1 : top + 1 + height, left + 1 : left + 1 + width]]
 
-    def mines(self) -> Positions:
+    def mines(self) -> CoordArray:
         return self._mines
 
     def mine_mask(self) -> npt.NDArray[np.bool_]:
@@ -246,7 +246,7 @@ class DenseEngine:
         """Every cell's count of mines around it (mines have one too), as a new array."""
         return np.asarray(self._inner & COUNT_BITS, dtype=np.uint8)
 
-    def flagged(self) -> Positions:
+    def flagged(self) -> CoordArray:
         return np.argwhere(self._inner & FLAGGED).astype(np.int64)
 
     def three_bv(self) -> int:

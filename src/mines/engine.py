@@ -9,7 +9,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from mines.placement import Positions
+from mines.placement import CoordArray
 from mines.symbols import Cell
 
 Symbols = npt.NDArray[np.uint8]
@@ -103,11 +103,11 @@ class Engine(Protocol):
     @property
     def flags(self) -> int: ...
 
-    def place(self, mines: Positions) -> None:
+    def place(self, mines: CoordArray) -> None:
         """Lay the mines and compute every count, once, before the first reveal."""
         ...
 
-    def restore(self, revealed: Positions, flagged: Positions) -> None:
+    def restore(self, revealed: CoordArray, flagged: CoordArray) -> None:
         """Mark cells revealed or flagged as they stand, without flooding."""
         ...
 
@@ -137,9 +137,9 @@ class Engine(Protocol):
         """The symbols of a window; mines appear only when `show_mines` (after a loss)."""
         ...
 
-    def mines(self) -> Positions: ...
+    def mines(self) -> CoordArray: ...
 
-    def flagged(self) -> Positions: ...
+    def flagged(self) -> CoordArray: ...
 
     def three_bv(self) -> int:
         """The fewest left clicks that clear the board: openings plus isolated numbers."""
@@ -149,7 +149,7 @@ class Engine(Protocol):
 class PositionChanges:
     """Changed cells given as a (n, 2) array of (row, col) pairs."""
 
-    def __init__(self, positions: Positions):
+    def __init__(self, positions: CoordArray):
         self._positions = positions
 
     def __len__(self) -> int:

@@ -25,9 +25,9 @@ from mines.grid import block_around
 from mines.moves import Move, MoveKind
 from mines.params import check_board
 from mines.placement import (
+    CoordArray,
     FixedPlacer,
     MinePlacer,
-    Positions,
     RandomPlacer,
     check_positions,
     placer_for_rule,
@@ -72,7 +72,7 @@ def chord_targets(
     return [cell for cell in around if cell in hidden and cell not in marked]
 
 
-def _positions(cells: Iterable[tuple[int, int]]) -> Positions:
+def _positions(cells: Iterable[tuple[int, int]]) -> CoordArray:
     array = np.asarray(list(cells), dtype=np.int64)
     return array.reshape(-1, 2)
 
@@ -118,7 +118,7 @@ class Game:
         self._start_time = 0.0
         self._end_time: float | None = None
         self._moves: list[TimedMove] = []
-        self._start_position: tuple[Positions, Positions] | None = None
+        self._start_position: tuple[CoordArray, CoordArray] | None = None
         self._lock = threading.RLock()
         self._cell_observers: list[CellsObserver] = []
         self._status_observers: list[StatusObserver] = []

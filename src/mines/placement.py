@@ -14,8 +14,12 @@ import numpy.typing as npt
 from mines.errors import InvalidBoardError
 from mines.grid import Flat, block_around
 
-Positions = npt.NDArray[np.int64]
-"""An integer array of shape (n, 2): one (row, col) pair per mine."""
+CoordArray = npt.NDArray[np.int64]
+"""An integer array of shape (n, 2): one (row, col) pair per row, such as a layout's mines."""
+
+Positions = CoordArray
+"""The old name of `CoordArray`, kept for placers written against it (the solver's board
+state is its `Position`, so the array needed a name of its own)."""
 
 
 @runtime_checkable
@@ -34,7 +38,7 @@ class MinePlacer(Protocol):
     @property
     def seed(self) -> int | None: ...
 
-    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> Positions:
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> CoordArray:
         """Return `mines` distinct in-bounds (row, col) pairs as an array of shape (mines, 2)."""
         ...
 
@@ -129,7 +133,7 @@ class RandomPlacer:
             return around
         return [first_click] if mines <= rows * cols - 1 else []
 
-    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> Positions:
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> CoordArray:
         rng = np.random.default_rng(self._seed)
         keep_free = self.excluded_cells(rows, cols, mines, first_click)
         flat = sample_cells(rng, rows, cols, mines, (r * cols + c for r, c in keep_free))
@@ -150,7 +154,7 @@ class FixedPlacer:
             raise InvalidBoardError(
                 "mine positions must be (row, col) pairs of integers, e.g. [(0, 1), (2, 3)]"
             )
-        self.positions: Positions = array.astype(np.int64)
+        self.positions: CoordArray = array.astype(np.int64)
         self.positions.setflags(write=False)
         unique = np.unique(self.positions, axis=0)
         if len(unique) != len(self.positions):
@@ -168,7 +172,7 @@ class FixedPlacer:
     def seed(self) -> int | None:
         return None
 
-    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> Positions:
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> CoordArray:
         if len(self.positions) != mines:
             raise InvalidBoardError(
                 f"the fixed layout has {len(self.positions)} mines but the game has {mines}"
@@ -180,7 +184,7 @@ class FixedPlacer:
         return f"FixedPlacer({[tuple(p) for p in self.positions.tolist()]!r})"
 
 
-def check_positions(positions: Positions, rows: int, cols: int) -> None:
+def check_positions(positions: CoordArray, rows: int, cols: int) -> None:
     """Raise `InvalidBoardError` unless every position lies on a rows x cols board."""
     if positions.size == 0:
         return

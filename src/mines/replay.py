@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from mines.clock import Clock, PinnedClock
 from mines.errors import InvalidBoardError
 from mines.game import Game
-from mines.placement import FixedPlacer, MinePlacer, Positions, placer_for_rule
+from mines.placement import CoordArray, FixedPlacer, MinePlacer, placer_for_rule
 from mines.record import GameRecord, TimedMove
 
 
@@ -27,7 +27,7 @@ class RecordedPlacer:
     def seed(self) -> int | None:
         return self._seed
 
-    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> Positions:
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> CoordArray:
         return self._fixed.place(rows, cols, mines, first_click)
 
 

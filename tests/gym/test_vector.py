@@ -13,7 +13,7 @@ from mines import Game, RandomPlacer  # noqa: E402
 from mines.gym import ENV_ID, HIDDEN, MinesEnv, MinesVectorEnv  # noqa: E402
 from mines.gym.batch import Boards  # noqa: E402
 from mines.gym.encoding import action_count  # noqa: E402
-from mines.placement import Positions  # noqa: E402
+from mines.placement import CoordArray  # noqa: E402
 
 
 class LayoutPlacer:
@@ -27,7 +27,7 @@ class LayoutPlacer:
     def seed(self) -> None:
         return None
 
-    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> Positions:
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> CoordArray:
         assert first_click == divmod(self.clicks[self.board], cols)
         positions = self.vector.boards.layout(self.board)
         keep_free = RandomPlacer(0, self.rule).excluded_cells(rows, cols, mines, first_click)

@@ -409,3 +409,51 @@ def test_the_players_own_moves_echoed_over_the_websocket_are_not_drawn_again(
     page.wait_for_timeout(500)
     expect(target).to_have_attribute("data-symbol", "H")
     expect(page.locator("#status")).to_have_text("Playing")
+
+
+def test_the_chance_overlay_equals_analyze_and_a_hint_marks_a_safe_cell(
+    page: Page, url: str
+) -> None:
+    from mines.solver import analyze
+    from mines.symbols import GameStatus
+    from mines.view import BoardView
+
+    game_id = new_game(page, seed=5)
+    cell(page, 0, 0).click()
+    cell(page, 8, 8).click(button="right")
+    page.check("#analysis")
+    expect(page.locator("#board [data-chance]").first).to_be_attached()
+    view = server_view(url, game_id)
+    expected = analyze(
+        BoardView.from_strings(
+            view["cells"], status=GameStatus.IN_PROGRESS, mines_left=view["mines_left"]
+        )
+    )
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('#board [data-chance]')].map((c) =>
+            [+c.dataset.row, +c.dataset.col, c.dataset.chance, c.dataset.certain || null])"""
+    )
+    assert {(r, c) for r, c, _, _ in shown} == set(expected.probabilities)
+    for row, col, text, certain in shown:
+        chance = expected.probabilities[(row, col)]
+        assert abs(float(text.rstrip("%")) - float(chance) * 100) <= 0.5
+        if (row, col) in expected.safe:
+            assert certain == "safe"
+        elif (row, col) in expected.certain_mines:
+            assert certain == "mine"
+        else:
+            assert certain is None
+    page.locator("#board [data-chance]").first.hover()
+    expect(page.locator("#cell-info")).to_contain_text("chance of a mine")
+
+    page.click("#hint")
+    hinted = page.locator("#board .cell.hint")
+    expect(hinted).to_have_count(1)
+    expect(page.locator("#announce")).to_contain_text("Hint: row")
+    row, col = (
+        int(hinted.get_attribute("data-row") or -1),
+        int(hinted.get_attribute("data-col") or -1),
+    )
+    assert (row, col) not in layout(5, 9, 9, 10, (0, 0))  # this position has a safe cell
+    page.uncheck("#analysis")
+    expect(page.locator("#board [data-chance]")).to_have_count(0)

@@ -11,7 +11,7 @@ from mines.dense import BLOCKED, BORDER, COUNT_BITS, FLAGGED, MINE, REVEALED
 from mines.gym.encoding import FLAG, HIDDEN
 from mines.gym.encoding import MINE as MINE_SEEN
 from mines.params import check_board
-from mines.placement import FirstClick, Positions
+from mines.placement import CoordArray, FirstClick
 from mines.symbols import GameStatus
 
 Indices = npt.NDArray[np.intp]
@@ -145,7 +145,7 @@ class Boards:
         self.cells[boards, 1:-1, 1:-1] |= counts | (mines * np.uint8(MINE))
         self.started[boards] = True
 
-    def layout(self, board: int) -> Positions:
+    def layout(self, board: int) -> CoordArray:
         """Where one board's mines are, as (row, col) pairs; for tests and for after the end."""
         return np.argwhere(self.inner[board] & MINE).astype(np.int64)
 

@@ -17,7 +17,7 @@ from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.rooms import RoomService
-from mines.server.routers import games, leaderboard, live, meta, races, replay
+from mines.server.routers import analysis, games, leaderboard, live, meta, races, replay
 
 STATIC = Path(__file__).parent / "static"
 
@@ -59,7 +59,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.state.hub = game_hub
     app.state.rooms = race_rooms
     install_handlers(app)
-    for module in (games, leaderboard, live, races, meta, replay):
+    for module in (games, leaderboard, live, races, meta, replay, analysis):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -12,7 +12,7 @@ from mines.dense import DenseEngine
 from mines.engine import CellState
 from mines.errors import InvalidBoardError
 from mines.grid import Flat, block_around, dilate, neighbours
-from mines.placement import PlacementRule, Positions, skip_excluded
+from mines.placement import CoordArray, PlacementRule, skip_excluded
 from mines.solver.counting import ConstraintKey, Counter
 from mines.solver.rules import Constraint, deduce_from
 
@@ -170,7 +170,7 @@ class NoGuessPlacer:
                 "without the no-guess rule"
             )
 
-    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> Positions:
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> CoordArray:
         self.validate(rows, cols, mines)
         zone = sorted(r * cols + c for r, c in block_around(rows, cols, *first_click))
         free = rows * cols - len(zone)

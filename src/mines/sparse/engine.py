@@ -18,7 +18,7 @@ from mines.engine import (
 )
 from mines.errors import EngineLimitError
 from mines.grid import Flat, neighbours
-from mines.placement import Positions
+from mines.placement import CoordArray
 from mines.sparse.blocks import Blocks
 from mines.sparse.cells import EMPTY, CellSet, contains, in_window, union
 from mines.sparse.changes import BlockChanges, ComplementChanges
@@ -44,7 +44,7 @@ class SparseEngine:
     def __init__(self, rows: int, cols: int):
         self.rows = rows
         self.cols = cols
-        self._mines: Positions = np.zeros((0, 2), dtype=np.int64)
+        self._mines: CoordArray = np.zeros((0, 2), dtype=np.int64)
         self._mine_cells: Flat = EMPTY
         self._mine_set: set[int] = set()
         # Every cell next to a mine (mines included, as the dense engine counts them too).
@@ -99,7 +99,7 @@ class SparseEngine:
 
     # --- set-up ------------------------------------------------------------------------------
 
-    def place(self, mines: Positions) -> None:
+    def place(self, mines: CoordArray) -> None:
         cells = mines[:, 0] * self.cols + mines[:, 1]
         self._mines = mines.copy()
         self._mines.setflags(write=False)
@@ -112,7 +112,7 @@ class SparseEngine:
         self._counts = dict(zip(counted.tolist(), values.tolist(), strict=True))
         self._numbered = self._count_cells[~contains(self._mine_cells, self._count_cells)]
 
-    def restore(self, revealed: Positions, flagged: Positions) -> None:
+    def restore(self, revealed: CoordArray, flagged: CoordArray) -> None:
         self._mark_revealed((revealed[:, 0] * self.cols + revealed[:, 1]).tolist())
         self._flagged.update((flagged[:, 0] * self.cols + flagged[:, 1]).tolist())
         revealed_mines = sum(self._is_revealed(cell) for cell in self._mine_set)
@@ -273,10 +273,10 @@ class SparseEngine:
             revealed |= self._blocks.mask(top, left, height, width)
         return cell_symbols(counts, mine, flag, revealed, show_mines=show_mines)
 
-    def mines(self) -> Positions:
+    def mines(self) -> CoordArray:
         return self._mines
 
-    def flagged(self) -> Positions:
+    def flagged(self) -> CoordArray:
         return np.stack(np.divmod(self._flagged.array(), self.cols), axis=1)
 
     def three_bv(self) -> int:

@@ -1,0 +1,109 @@
+"""`/api/games/{id}/analysis` and `/hint`: the solver's help, for practice games only."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
+
+from mines.errors import IllegalMoveError
+from mines.server.auth import check_token
+from mines.server.deps import WINDOW_PARAMETERS, service, window
+from mines.server.errors import GameNotFoundError, InvalidRequestError
+from mines.server.games import GameService
+from mines.server.present import Window, resolve_window
+from mines.server.schemas import ErrorOut
+from mines.solver import analyze, hint
+from mines.symbols import GameStatus
+from mines.view import BoardView
+
+router = APIRouter(prefix="/api/games", tags=["practice"])
+bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+HELP_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422)
+}
+
+ANALYSIS_CELL_LIMIT = 1_600
+"""The largest board (rows x cols) helped: exact counting grows fast with the open frontier,
+and one request must not hold a server thread for long."""
+
+
+@router.post(
+    "/{game_id}/analysis",
+    summary="Mine chances of the hidden cells (practice games)",
+    responses=HELP_ERRORS,
+    openapi_extra=WINDOW_PARAMETERS,
+)
+async def get_analysis(game_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
+    """`{"cells": [[row, col, chance, "safe" | "mine" | null]]}` for each unrevealed cell of
+    the window, from `mines.solver.analyze` on the player's view of the whole board."""
+    token = None if credentials is None else credentials.credentials
+    asked = window(request.query_params)
+    return await run_in_threadpool(analysis, service(request), game_id, token, asked)
+
+
+@router.post(
+    "/{game_id}/hint", summary="A next move and its reason (practice games)", responses=HELP_ERRORS
+)
+async def get_hint(game_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
+    """`{"row", "col", "safe", "probability", "reason"}` from `mines.solver.hint`."""
+    token = None if credentials is None else credentials.credentials
+    return await run_in_threadpool(one_hint, service(request), game_id, token)
+
+
+def _players_view(games: GameService, game_id: str, token: str | None) -> BoardView:
+    """The whole board as its player sees it, once the request may have help: the player
+    only, a game in progress, a board small enough, and a game that cannot rank (help on a
+    ranked game would need it marked assisted first, which the storage cannot yet record)."""
+    row = games.storage.load(game_id)
+    if row is None:
+        raise GameNotFoundError(f"no game has the ID {game_id[:16]!r}")
+    check_token(token, row.token_hash)
+    if row.status != GameStatus.IN_PROGRESS.value:
+        raise IllegalMoveError(f"the game is over ({row.status}); there is nothing to help with")
+    if row.rows * row.cols > ANALYSIS_CELL_LIMIT:
+        raise InvalidRequestError(
+            f"help is given on boards of at most {ANALYSIS_CELL_LIMIT:,} cells; this one has "
+            f"{row.rows * row.cols:,}"
+        )
+    if row.preset is not None:
+        raise InvalidRequestError(
+            "help is for practice games, and this game can rank on the leaderboard; start one "
+            "with a seed, another first-click rule or a custom size to practise"
+        )
+    shown = games.view(game_id, Window())
+    return BoardView.from_strings(
+        shown["cells"], status=GameStatus(shown["status"]), mines_left=shown["mines_left"]
+    )
+
+
+def analysis(games: GameService, game_id: str, token: str | None, asked: Window) -> dict[str, Any]:
+    view = _players_view(games, game_id, token)
+    top, left, height, width = resolve_window(
+        asked, view.rows, view.cols, games.settings, focus=None
+    )
+    result = analyze(view)
+    cells = []
+    for (row, col), chance in sorted(result.probabilities.items()):
+        if top <= row < top + height and left <= col < left + width:
+            certain = None
+            if (row, col) in result.safe:
+                certain = "safe"
+            elif (row, col) in result.certain_mines:
+                certain = "mine"
+            cells.append([row, col, float(chance), certain])
+    return {"cells": cells}
+
+
+def one_hint(games: GameService, game_id: str, token: str | None) -> dict[str, Any]:
+    found = hint(_players_view(games, game_id, token))
+    return {
+        "row": found.row,
+        "col": found.col,
+        "safe": found.safe,
+        "probability": float(found.mine_probability),
+        "reason": found.reason,
+    }
