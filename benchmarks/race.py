@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing
+import random
 import statistics
 import sys
 import time
@@ -122,6 +123,7 @@ async def play(seat: Seat, tally: Tally, seed: int) -> None:
     """One bot: reads its view from each answer, opens what the solver says, until the end."""
     connection = await Connection.open(seat.url)
     bot = Bot(seed)
+    rng = random.Random(seed)
     path = f"/api/races/{seat.room}"
     try:
         status, room = await connection.request("GET", path, token=seat.token)
@@ -132,7 +134,7 @@ async def play(seat: Seat, tally: Tally, seed: int) -> None:
                 continue
             if room["players"][seat.player]["out"]:
                 return
-            row, col = bot.moves(_bot_view(room["view"]))[0]
+            row, col = _choose(bot, room["view"], rng)
             status, answer = await connection.request(
                 "POST", f"{path}/reveal", {"row": row, "col": col}, seat.token
             )
@@ -149,10 +151,16 @@ async def play(seat: Seat, tally: Tally, seed: int) -> None:
         connection.close()
 
 
-def _bot_view(view: dict[str, Any]) -> BoardView:
-    """The race view as the bot reads it: a mine another player hit is a known mine (a flag)."""
+def _choose(bot: Bot, view: dict[str, Any], rng: random.Random) -> tuple[int, int]:
+    """The bot's next cell. A mine another player hit is shown to the bot as a flag, which
+    the solver counts as an unknown cell: when it would then open that very cell (a coin
+    flip to it), a random hidden cell is opened instead."""
     lines = [line.replace("X", "F") for line in view["cells"]]
-    return BoardView.from_strings(lines, mines_left=view["mines_left"])
+    for row, col in bot.moves(BoardView.from_strings(lines, mines_left=view["mines_left"])):
+        if lines[row][col] == "H":
+            return row, col
+    hidden = [(r, c) for r, line in enumerate(lines) for c, s in enumerate(line) if s == "H"]
+    return rng.choice(hidden)
 
 
 def delays(rooms: list[list[Seat]], tally: Tally, arrivals: list[Any]) -> list[float]:

@@ -32,11 +32,7 @@ FRONT_ENDS = ("cli", "tui", "server", "gym", "compat")
 LAUNCHER = "cli"
 """The front end allowed to import the others (it starts them)."""
 
-KNOWN_CYCLES: dict[str, frozenset[str]] = {
-    "server storage and its two storages (issue 17)": frozenset(
-        {"mines.server.storage", "mines.server.sqlite", "mines.server.postgres"}
-    ),
-}
+KNOWN_CYCLES: dict[str, frozenset[str]] = {}
 """Each known cycle by the modules (or packages) it must contain; an entry matches the
 strongly connected component that contains all of them (it may hold more)."""
 

@@ -6,7 +6,12 @@ import importlib.util
 
 EXTRAS: dict[str, dict[str, str]] = {
     "tui": {"textual": "Textual"},
-    "server": {"fastapi": "FastAPI", "uvicorn": "uvicorn", "psycopg": "psycopg"},
+    "server": {
+        "fastapi": "FastAPI",
+        "uvicorn": "uvicorn",
+        "psycopg": "psycopg",
+        "limits": "limits",
+    },
     "gym": {"gymnasium": "Gymnasium"},
 }
 """Each extra of pyproject.toml: the modules of its packages that `mines` imports, and the

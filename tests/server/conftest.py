@@ -13,9 +13,11 @@ from fastapi.testclient import TestClient
 
 from mines.placement import RandomPlacer
 from mines.server.app import create_app
+from mines.server.database import open_storage
 from mines.server.games import GameService
-from mines.server.settings import Settings
-from mines.server.storage import open_storage
+from mines.server.settings import RateLimits, Settings
+
+UNLIMITED = RateLimits(address="1000000/second", create="1000000/second", game="1000000/second")
 
 
 class FakeClock:
@@ -31,10 +33,13 @@ class FakeClock:
 class Server:
     """A test client on an app whose storage, clock and seeds the test chose."""
 
-    def __init__(self, database: str, clock: FakeClock, **limits: int):
+    def __init__(self, database: str, clock: FakeClock, **options: Any):
         self.database = database
         self.clock = clock
-        self.settings = Settings(database=database, **limits)
+        # Test clients all share one address and play fast: rate limits only where a test
+        # asks for them.
+        options.setdefault("rates", UNLIMITED)
+        self.settings = Settings(database=database, **options)
         self.next_seed = 1000
         storage = open_storage(database)
         self.service = GameService(storage, self.settings, wall=clock, seeds=self._seed)
@@ -108,3 +113,21 @@ def pg_url() -> Iterator[str]:
     finally:
         admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
         admin.close()
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> Iterator[str]:
+    """The address of a `mines serve` child process on a SQLite file of its own."""
+    from tests.server.browsing import serving  # Playwright is imported only by browser tests
+
+    with serving(tmp_path) as address:
+        yield address
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Debian's chromium, driven by Playwright."""
+    from tests.server.browsing import chromium
+
+    with chromium() as running:
+        yield running

@@ -6,7 +6,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -29,11 +29,13 @@ class ServerProcess:
 
 
 @contextmanager
-def server_process(database: str, *, nice: int = 0) -> Iterator[ServerProcess]:
+def server_process(
+    database: str, *, nice: int = 0, extra: Sequence[str] = ()
+) -> Iterator[ServerProcess]:
     """Start `mines serve` on `database`; stop it (if the test has not killed it) on exit."""
     port = free_port()
     command = [sys.executable, "-m", "mines.cli.main", "serve", "--port", str(port)]
-    command += ["--db", database]
+    command += ["--db", database, *extra]
     if nice:
         command = ["nice", "-n", str(nice), *command]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

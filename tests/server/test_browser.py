@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
@@ -15,31 +13,17 @@ from tests.server.browsing import (
     DESKTOP,
     PHONE,
     cell,
-    chromium,
     documented_error_codes,
     led,
     needs_chromium,
     new_game,
     open_page,
     server_view,
-    serving,
     symbols,
 )
 from tests.server.conftest import layout
 
 pytestmark = [pytest.mark.browser, needs_chromium]
-
-
-@pytest.fixture
-def url(tmp_path: Path) -> Iterator[str]:
-    with serving(tmp_path) as address:
-        yield address
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with chromium() as running:
-        yield running
 
 
 @pytest.fixture

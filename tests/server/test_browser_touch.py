@@ -2,38 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.server.browsing import (
     PHONE,
     cell,
-    chromium,
     led,
     needs_chromium,
     new_game,
     open_page,
     server_view,
-    serving,
 )
 from tests.server.conftest import layout
 
 pytestmark = [pytest.mark.browser, needs_chromium]
-
-
-@pytest.fixture
-def url(tmp_path: Path) -> Iterator[str]:
-    with serving(tmp_path) as address:
-        yield address
-
-
-@pytest.fixture
-def browser() -> Iterator[Browser]:
-    with chromium() as running:
-        yield running
 
 
 @pytest.fixture

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from mines.cli.main import build_parser
+from mines.server.database import default_database, open_storage
 from mines.server.hub import QUEUE_LIMIT, REFRESH, Hub
-from mines.server.storage import StorageError, default_database, open_storage
+from mines.server.storage import StorageError
 
 
 def test_serve_options() -> None:

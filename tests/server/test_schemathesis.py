@@ -12,13 +12,17 @@ from schemathesis import Case
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from mines.server.app import create_app
+from mines.server.database import open_storage
 from mines.server.games import GameService
 from mines.server.settings import Settings
-from mines.server.storage import open_storage
+from tests.server.conftest import UNLIMITED
 
 DATABASE = Path(tempfile.mkdtemp(prefix="mines-schemathesis-")) / "games.sqlite3"
 # Small limits keep generated boards quick; the checks are the same at any size.
-SETTINGS = Settings(database=f"sqlite:///{DATABASE}", max_cells=10_000, view_limit=10_000)
+# One fuzzing client is one address: rate limits would answer 429 to most of its requests.
+SETTINGS = Settings(
+    database=f"sqlite:///{DATABASE}", max_cells=10_000, view_limit=10_000, rates=UNLIMITED
+)
 app = create_app(GameService(open_storage(SETTINGS.database), SETTINGS))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 

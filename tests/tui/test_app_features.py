@@ -225,3 +225,13 @@ async def test_the_status_line_names_the_board(make_app: AppMaker) -> None:
         assert "Ready" in str(app.query_one("#status").render())
         await pilot.press("n")
         assert "mines left 10" in str(app.query_one("#status").render())
+
+
+async def test_a_status_tick_after_the_screen_is_gone_does_nothing(make_app: AppMaker) -> None:
+    """The status interval may fire once more while the app shuts down (seen as a flaky
+    NoMatches of #status under load): it must find nothing to update and stop quietly."""
+    app = make_app(4, 4, [(0, 0)])
+    async with app.run_test() as pilot:
+        await pilot.press("l", "space")
+    app._status_shown = ""  # as if the status changed since the last tick
+    app.update_status()

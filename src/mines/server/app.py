@@ -9,13 +9,16 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from mines.server.errors import install_handlers
+from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
+from mines.server.middleware import BodyLimit, SecurityHeaders
 from mines.server.race_store import ANNOUNCE_PREFIX
+from mines.server.ratelimit import RateLimit, RateLimiter
 from mines.server.rooms import RoomService
 from mines.server.routers import analysis, games, leaderboard, live, meta, races, replay
 
@@ -58,7 +61,15 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.state.service = service
     app.state.hub = game_hub
     app.state.rooms = race_rooms
+    app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
     install_handlers(app)
+    # The last added runs first: headers go on every answer, the body cap's 413 included;
+    # a request over its rate is refused before its body is read.
+    settings = service.settings
+    app.add_middleware(BodyLimit, limit=settings.body_limit)
+    limiter = RateLimiter(settings.rates, settings.redis, prefix=settings.redis_prefix)
+    app.add_middleware(RateLimit, limiter=limiter)
+    app.add_middleware(SecurityHeaders)
     for module in (games, leaderboard, live, races, meta, replay, analysis):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -66,6 +77,12 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     @app.get("/", include_in_schema=False)
     async def client() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def icon() -> Response:
+        return Response(
+            favicon(), media_type="image/x-icon", headers={"Cache-Control": "max-age=86400"}
+        )
 
     @app.get("/race", include_in_schema=False)
     @app.get("/race/{room_id}", include_in_schema=False)

@@ -6,8 +6,11 @@ import argparse
 from typing import Any
 
 from mines.extras import require_extra
-from mines.server.settings import MAX_CELLS, Settings
-from mines.server.storage import default_database
+from mines.server.database import default_database
+from mines.server.settings import MAX_CELLS, MEMORY, RateLimits, Settings
+
+WS_MAX_SIZE = 64 * 1024
+"""The largest WebSocket frame the protocol layer accepts; past it the socket closes with 1009."""
 
 
 def _port(text: str) -> int:
@@ -27,6 +30,30 @@ def _number(text: str) -> int:
     return value
 
 
+def _bytes(text: str) -> int:
+    units = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
+    number, unit = text[:-1], text[-1:].upper()
+    if unit not in units or unit == "":
+        number, unit = text, ""
+    if not (number.isascii() and number.isdigit()) or int(number) * units[unit] < 2**20:
+        raise argparse.ArgumentTypeError(
+            f"expected a size of at least 1M such as 512M or 2G, got {text!r}"
+        )
+    return int(number) * units[unit]
+
+
+def _rate(text: str) -> str:
+    from limits import parse_many
+
+    try:
+        parse_many(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a rate such as 100/second or 10/second;300/minute, got {text!r}"
+        ) from None
+    return text
+
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="run the game server and the browser client")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
@@ -42,6 +69,31 @@ def register(subparsers: Any) -> None:
         default=MAX_CELLS,
         help="largest board a client may create, in cells (default %(default)s)",
     )
+    parser.add_argument(
+        "--memory",
+        type=_bytes,
+        default=MEMORY,
+        help="memory the live games may hold, e.g. 512M or 2G (default 1G); past it the least "
+        "recently used are dropped (storage keeps them) and new games wait (503)",
+    )
+    parser.add_argument(
+        "--redis",
+        help="redis://host:port/db: share the rate limits among server processes "
+        "(default: each process counts its own)",
+    )
+    parser.add_argument("--redis-prefix", default="mines", help="prefix of the Redis keys")
+    defaults = RateLimits()
+    for name, text in (
+        ("address", "every API request from one address"),
+        ("create", "new games from one address"),
+        ("game", "moves in one game"),
+    ):
+        parser.add_argument(
+            f"--rate-limit-{name}",
+            type=_rate,
+            default=getattr(defaults, name),
+            help=f"rate of {text}, in the limits notation (default %(default)s)",
+        )
     parser.set_defaults(handler=run)
 
 
@@ -50,15 +102,28 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from mines.server.app import create_app
+    from mines.server.database import open_storage
     from mines.server.games import GameService
-    from mines.server.storage import open_storage
 
-    settings = Settings(database=args.db or default_database(), max_cells=args.max_cells)
+    settings = Settings(
+        database=args.db or default_database(),
+        max_cells=args.max_cells,
+        memory=args.memory,
+        rates=RateLimits(args.rate_limit_address, args.rate_limit_create, args.rate_limit_game),
+        redis=args.redis,
+        redis_prefix=args.redis_prefix,
+    )
     service = GameService(open_storage(settings.database), settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"mines server at http://{host}:{args.port}/  (games in {settings.database})", flush=True)
     try:
-        uvicorn.run(create_app(service), host=args.host, port=args.port, log_level="warning")
+        uvicorn.run(
+            create_app(service),
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            ws_max_size=WS_MAX_SIZE,
+        )
     finally:
         service.close()
     return 0

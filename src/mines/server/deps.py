@@ -11,7 +11,7 @@ from mines.server.errors import InvalidRequestError
 from mines.server.games import GameService
 from mines.server.hub import Hub
 from mines.server.present import Window
-from mines.server.schemas import COORDINATE_LIMIT
+from mines.server.schemas import COORDINATE_LIMIT, ErrorOut
 
 WINDOW_FIELDS = {
     "top": (0, "first row shown"),
@@ -35,6 +35,15 @@ WINDOW_PARAMETERS: dict[str, Any] = {
 """The window's query parameters in the OpenAPI schema (`openapi_extra` of each route)."""
 
 
+COMMON_ERRORS = (413, 429, 503)
+"""Any request may be too big, come too often or find the server unable to take it."""
+
+
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers a route documents in the OpenAPI schema, with the shared ones."""
+    return {code: {"model": ErrorOut} for code in sorted({*codes, *COMMON_ERRORS})}
+
+
 def service(connection: HTTPConnection) -> GameService:
     game_service: GameService = connection.app.state.service
     return game_service
@@ -54,13 +63,22 @@ def window(query: QueryParams) -> Window:
         if text is None:
             values[name] = None
             continue
-        try:
-            value = int(text)
-        except ValueError:
-            raise InvalidRequestError(f"query.{name} must be an integer, got {text!r}") from None
-        if not low <= value <= COORDINATE_LIMIT:
-            raise InvalidRequestError(
-                f"query.{name} must be from {low} to {COORDINATE_LIMIT}, got {value}"
-            )
-        values[name] = value
+        values[name] = query_int(name, text, low, COORDINATE_LIMIT)
     return Window(**values)
+
+
+def query_int(name: str, text: str, low: int, high: int) -> int:
+    """A query value as a whole number from `low` to `high`, written in ASCII digits only.
+
+    Python's `int()` also reads `1_0`, ` 3`, `+3` and other scripts' digits (`٣`); a query
+    value is a plain decimal number or it is refused.
+    """
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)):
+        shown = text if len(text) <= 12 else f"{text[:12]}…"
+        raise InvalidRequestError(
+            f"query.{name} must be a whole number from {low} to {high} in digits 0-9, got {shown!r}"
+        )
+    value = int(text)
+    if not low <= value <= high:
+        raise InvalidRequestError(f"query.{name} must be from {low} to {high}, got {value}")
+    return value

@@ -1,9 +1,10 @@
-"""The server's own errors and the one place that turns every error into a JSON answer."""
+"""The server's own errors, their stable codes, and the one place that turns errors into JSON."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -25,64 +26,158 @@ from mines.server.storage import StorageError
 
 log = logging.getLogger(__name__)
 
+ID_ECHO = 16
+"""How much of a client's game ID an answer repeats: a real ID is 16 hex digits."""
+STORAGE_RETRY_AFTER = 5
+"""Seconds a client is asked to wait after the database failed (it may be restarting)."""
+ERRORS_SHOWN = 5
+"""Validation answers list this many problems and count the rest."""
+
+
+def echo_id(text: str) -> str:
+    """A client's ID as an answer may repeat it: at most `ID_ECHO` characters, then `…`."""
+    return text if len(text) <= ID_ECHO else f"{text[:ID_ECHO]}…"
+
 
 class GameNotFoundError(MinesError):
     """No game has this ID (HTTP 404)."""
+
+    @classmethod
+    def of(cls, game_id: str) -> GameNotFoundError:
+        return cls(f"no game has the ID {echo_id(game_id)!r}")
 
 
 class InvalidRequestError(MinesError):
     """A request that is well formed but out of range for this server (HTTP 422)."""
 
 
-STATUS: dict[type[Exception], int] = {
-    JoinRefusedError: 409,
-    InvalidBoardError: 422,
-    InvalidRequestError: 422,
-    InvalidMoveError: 422,
-    InvalidViewError: 422,
-    IllegalMoveError: 409,
-    GameInProgressError: 409,
-    MinesNotPlacedError: 409,
-    GameNotFoundError: 404,
-    NotAuthenticatedError: 401,
-    ForbiddenError: 403,
-    StorageError: 503,
+class GameOverError(IllegalMoveError):
+    """A move in a game that is already won or lost (HTTP 409)."""
+
+
+class CellFlaggedError(IllegalMoveError):
+    """A reveal of a flagged cell (HTTP 409)."""
+
+
+class RetryLaterError(MinesError):
+    """The server cannot take this request now; `retry_after` says when to try again (seconds)."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class RateLimitedError(RetryLaterError):
+    """Too many requests from one address or for one game (HTTP 429)."""
+
+
+class ServerFullError(RetryLaterError):
+    """The server's memory budget has no room for another game now (HTTP 503)."""
+
+
+class NoGuessTooLargeError(InvalidRequestError):
+    """A no-guess board past the size or density the server generates (HTTP 422)."""
+
+
+class NoGuessTimeoutError(InvalidRequestError):
+    """A no-guess board that was not found within the time budget (HTTP 422)."""
+
+
+CODES: tuple[tuple[type[Exception], int, str], ...] = (
+    # Most specific first: the first class an error is an instance of gives its answer.
+    (GameOverError, 409, "game_over"),
+    (CellFlaggedError, 409, "cell_flagged"),
+    (GameInProgressError, 409, "game_in_progress"),
+    (MinesNotPlacedError, 409, "mines_not_placed"),
+    (JoinRefusedError, 409, "join_refused"),
+    (IllegalMoveError, 409, "illegal_move"),
+    (InvalidMoveError, 422, "invalid_move"),
+    (InvalidViewError, 422, "invalid_view"),
+    (NoGuessTooLargeError, 422, "no_guess_too_large"),
+    (NoGuessTimeoutError, 422, "no_guess_timeout"),
+    (InvalidBoardError, 422, "invalid_board"),
+    (InvalidRequestError, 422, "invalid_request"),
+    (GameNotFoundError, 404, "game_not_found"),
+    (NotAuthenticatedError, 401, "not_authenticated"),
+    (ForbiddenError, 403, "forbidden"),
+    (RateLimitedError, 429, "rate_limited"),
+    (ServerFullError, 503, "server_full"),
+    (StorageError, 503, "storage_unavailable"),
+)
+"""Each error the server raises on purpose: its HTTP status and stable code (docs/server.md)."""
+
+HTTP_CODES = {
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "body_too_large",
+    415: "unsupported_media_type",
 }
+"""Codes of the errors Starlette itself raises (an unknown path, a wrong method)."""
 
 
-def error(status: int, message: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
+def classify(exc: Exception) -> tuple[int, str]:
+    """The HTTP status and code of an error the server raised on purpose."""
+    for kind, status, code in CODES:
+        if isinstance(exc, kind):
+            return status, code
+    return 422, "invalid_request"
+
+
+def error(
+    status: int,
+    code: str,
+    message: str,
+    headers: Mapping[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    """The answer to every error: `{"code", "detail"}` plus any `extra` fields."""
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
-    return JSONResponse({"detail": message}, status_code=status, headers=headers)
+    body = {"code": code, "detail": message, **extra}
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
-def validation_message(exc: RequestValidationError) -> str:
-    """`body.rows: Input should be greater than or equal to 1; ...`, without echoing the input."""
-    parts = []
-    for item in exc.errors():
-        where = ".".join(str(part) for part in item.get("loc", ()))
-        parts.append(f"{where}: {item.get('msg', 'invalid')}" if where else item.get("msg", ""))
-    return "; ".join(parts) or "invalid request"
+def validation_answer(problems: Sequence[Mapping[str, Any]]) -> JSONResponse:
+    """A 422 listing the first few problems, each as `{"field", "problem"}`, and their count.
+
+    The input itself is never echoed: it may be huge, and it is the client's own anyway.
+    """
+    shown = []
+    for item in problems[:ERRORS_SHOWN]:
+        field = ".".join(str(part) for part in item.get("loc", ()))
+        shown.append({"field": field, "problem": str(item.get("msg", "invalid"))})
+    parts = [f"{e['field']}: {e['problem']}" if e["field"] else e["problem"] for e in shown]
+    message = "; ".join(parts) or "invalid request"
+    if len(problems) > len(shown):
+        message += f"; and {len(problems) - len(shown):,} more"
+    return error(422, "validation_error", message, errors=shown, error_count=max(len(problems), 1))
 
 
 def install_handlers(app: FastAPI) -> None:
     async def on_mines_error(request: Request, exc: Exception) -> JSONResponse:
-        status = next((code for kind, code in STATUS.items() if isinstance(exc, kind)), 422)
-        return error(status, str(exc))
+        status, code = classify(exc)
+        headers = None
+        if isinstance(exc, RetryLaterError):
+            headers = {"Retry-After": str(exc.retry_after)}
+        elif isinstance(exc, StorageError):
+            headers = {"Retry-After": str(STORAGE_RETRY_AFTER)}
+        return error(status, code, str(exc), headers)
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        return error(422, validation_message(exc))
+        return validation_answer(exc.errors())
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, HTTPException)
-        # FastAPI answers a body it cannot even decode with 400; malformed input is 422 here.
-        status = 422 if exc.status_code == 400 else exc.status_code
-        return error(status, str(exc.detail), exc.headers)
+        if exc.status_code == 400:
+            # FastAPI answers a body it cannot even decode with 400; malformed input is 422 here.
+            return validation_answer([{"loc": ("body",), "msg": str(exc.detail)}])
+        code = HTTP_CODES.get(exc.status_code, "http_error")
+        return error(exc.status_code, code, str(exc.detail), exc.headers)
 
     async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
-        return error(500, "internal error; the server log has the details")
+        return error(500, "internal_error", "internal error; the server log has the details")
 
     app.add_exception_handler(MinesError, on_mines_error)
     app.add_exception_handler(RequestValidationError, on_validation)

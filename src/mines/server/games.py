@@ -14,8 +14,7 @@ from typing import Any
 
 from mines.clock import PinnedClock
 from mines.engine import CellChanges
-from mines.engine_choice import DENSE_CELL_LIMIT
-from mines.errors import GameInProgressError, MinesError
+from mines.errors import GameInProgressError, IllegalMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.params import check_board
@@ -30,7 +29,14 @@ from mines.server.auth import (
     hash_token,
     new_token,
 )
-from mines.server.errors import GameNotFoundError, InvalidRequestError
+from mines.server.errors import (
+    CellFlaggedError,
+    GameNotFoundError,
+    GameOverError,
+    InvalidRequestError,
+    ServerFullError,
+)
+from mines.server.generation import NoGuessWorkers, WorkerPlacer, check_no_guess
 from mines.server.present import (
     Changed,
     Window,
@@ -44,13 +50,19 @@ from mines.server.storage import (
     GameRow,
     MoveWrite,
     Result,
+    StaleGameError,
     Storage,
     StorageError,
     StoredMove,
 )
-from mines.symbols import GameStatus
+from mines.symbols import Cell, GameStatus
 
 NO_GUESS_RULE = PlacementRule.NOGUESS.value
+FULL_RETRY_AFTER = 5
+"""Seconds a client refused for memory is asked to wait: games in play finish their moves."""
+STALE_RETRIES = 50
+"""How often a move is worked out again when other processes keep moving in the same game
+(each round one of them stores its move, so all make progress)."""
 SEED_LIMIT = 2**63 - 1
 """Seeds are stored as 64-bit signed integers."""
 
@@ -95,45 +107,87 @@ class MoveResult:
 
 
 class GameCache:
-    """Live games by ID, least recently used dropped first once they hold too many cells."""
+    """Live games by ID within a memory budget (bytes, by `Game.footprint`).
 
-    def __init__(self, cell_budget: int):
-        self._games: OrderedDict[str, LiveGame] = OrderedDict()
-        self._cells = 0
-        self._budget = cell_budget
+    Past the budget the least recently used games are dropped (storage rebuilds them on
+    their next request), except those a request is using right now. Weights are measured by
+    the request that owns the game, never under the cache's lock, so a slow move on one game
+    never holds up the cache for the others.
+    """
+
+    def __init__(self, budget: int):
+        self._games: OrderedDict[str, tuple[LiveGame, int]] = OrderedDict()
+        self._bytes = 0
+        self.budget = budget
         self._lock = threading.Lock()
+
+    @property
+    def used(self) -> int:
+        return self._bytes
 
     def get(self, game_id: str) -> LiveGame | None:
         with self._lock:
-            live = self._games.get(game_id)
-            if live is not None:
-                self._games.move_to_end(game_id)
-            return live
+            entry = self._games.get(game_id)
+            if entry is None:
+                return None
+            self._games.move_to_end(game_id)
+            return entry[0]
 
-    def put(self, game_id: str, live: LiveGame) -> None:
+    def put(self, game_id: str, live: LiveGame, weight: int, *, refuse: bool = False) -> None:
+        """Keep `live`, weighing `weight` bytes, dropping others to make room; with `refuse`,
+        raise `ServerFullError` (and keep nothing) when even that does not make room."""
         with self._lock:
             self._drop(game_id)
-            self._games[game_id] = live
-            self._cells += _weight(live)
-            while self._cells > self._budget and len(self._games) > 1:
-                self._drop(next(iter(self._games)))
+            self._make_room(weight)
+            if refuse and self._bytes + weight > self.budget:
+                raise ServerFullError(
+                    f"this server's games are using its memory budget "
+                    f"({self.budget // 2**20:,} MiB) and all of them are being played; "
+                    "try again in a moment",
+                    retry_after=FULL_RETRY_AFTER,
+                )
+            self._games[game_id] = (live, weight)
+            self._bytes += weight
+
+    def reweigh(self, game_id: str, live: LiveGame, weight: int) -> None:
+        """A move changed the game's footprint (a sparse flood grows it): account it again."""
+        with self._lock:
+            entry = self._games.get(game_id)
+            if entry is None or entry[0] is not live:
+                return
+            self._bytes += weight - entry[1]
+            self._games[game_id] = (live, weight)
+            self._make_room(0)
 
     def drop(self, game_id: str) -> None:
         with self._lock:
             self._drop(game_id)
 
+    def _make_room(self, weight: int) -> None:
+        for game_id in list(self._games):
+            if self._bytes + weight <= self.budget:
+                return
+            live, _ = self._games[game_id]
+            if not live.lock.locked():
+                self._drop(game_id)
+
     def _drop(self, game_id: str) -> None:
-        live = self._games.pop(game_id, None)
-        if live is not None:
-            self._cells -= _weight(live)
+        entry = self._games.pop(game_id, None)
+        if entry is not None:
+            self._bytes -= entry[1]
 
 
-def _weight(live: LiveGame) -> int:
-    """Roughly the cells a game holds in memory: every cell of a dense board, about one per
-    mine on a sparse one."""
-    game = live.game
-    cells = game.rows * game.cols
-    return cells if cells <= DENSE_CELL_LIMIT else game.mines
+def _play(game: Game, move: Move) -> None:
+    """Play a move; a refusal says which kind (the game is over, the cell is flagged, ...)."""
+    try:
+        game.play(move)
+    except IllegalMoveError as refused:
+        if game.status.is_over:
+            raise GameOverError(str(refused)) from None
+        cell = (move.row, move.col)
+        if move.kind is MoveKind.OPEN and game.view(*cell, 1, 1)[cell] is Cell.FLAG:
+            raise CellFlaggedError(str(refused)) from None
+        raise
 
 
 class GameService:
@@ -151,7 +205,8 @@ class GameService:
         self.settings = settings
         self._wall = wall
         self._seeds = seeds
-        self._cache = GameCache(settings.cache_cells)
+        self._cache = GameCache(settings.memory)
+        self._no_guess = NoGuessWorkers(settings.no_guess)
 
     # --- requests ----------------------------------------------------------------------------
 
@@ -159,6 +214,8 @@ class GameService:
         """A new stored game: its ID, its token (shown only now) and its view."""
         rows, cols, mines = self._size(spec)
         rule = self._rule(spec)
+        if rule == NO_GUESS_RULE:
+            check_no_guess(rows, cols, mines, self.settings.no_guess)  # before any work
         seed = self._seeds() if spec.seed is None else spec.seed
         box = resolve_window(window, rows, cols, self.settings, focus=(0, 0))
         token = new_token()
@@ -177,9 +234,20 @@ class GameService:
             status=GameStatus.IN_PROGRESS.value,
             version=0,
         )
-        live = self._build(row, placer_for_rule(rule, seed))
-        self.storage.create(row)
-        self._cache.put(row.id, live)
+        live = self._build(row, self._placer(row))
+        weight = live.game.footprint
+        if weight > self.settings.memory:
+            raise InvalidRequestError(
+                f"a {rows}x{cols} board needs about {weight // 2**20:,} MiB, more than this "
+                f"server's memory budget of {self.settings.memory // 2**20:,} MiB; ask for a "
+                "smaller board"
+            )
+        self._cache.put(row.id, live, weight, refuse=True)
+        try:
+            self.storage.create(row)
+        except BaseException:
+            self._cache.drop(row.id)
+            raise
         return row.id, token, view_json(live.game.view(*box), live.game.elapsed)
 
     def view(self, game_id: str, window: Window) -> dict[str, Any]:
@@ -196,53 +264,84 @@ class GameService:
         window: Window,
         *,
         watched: bool = False,
+        cancelled: Callable[[], bool] = lambda: False,
     ) -> MoveResult:
-        """Apply one move under the game's lock and store it before answering.
+        """Apply one move and store it before answering; one move at a time per game.
 
-        With `watched`, the result also carries the message for the game's WebSocket watchers.
+        Only the game's own lock is held while the move is worked out (placement, flood,
+        view): other games never wait for it. Storage is touched in two short transactions,
+        a read and the write; when another process stored a move in between, the game is
+        rebuilt from storage and the move tried again.
+
+        With `watched`, the result also carries the message for the game's WebSocket watchers;
+        `cancelled` says when the client has gone, so that long work (a no-guess board) stops.
         """
-        row, col = cell
         if not token:
             raise NotAuthenticatedError(MISSING_TOKEN)  # before anything, even an unknown game
-        try:
-            with self.storage.locked(game_id) as locked:
-                if locked is None:
-                    raise GameNotFoundError(f"no game has the ID {game_id!r}")
-                check_token(token, locked.row.token_hash)
-                stored = locked.row
-                if not (0 <= row < stored.rows and 0 <= col < stored.cols):
-                    raise InvalidRequestError(
-                        f"({row}, {col}) is outside the {stored.rows}x{stored.cols} board "
-                        f"(rows 0..{stored.rows - 1}, cols 0..{stored.cols - 1})"
-                    )
-                box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
-                live = self._live(stored)
-                with live.lock:
-                    self._catch_up(live, locked.moves_after(live.version))
-                    game, move = live.game, Move(kind, row, col)
-                    was_started, now = game.started, self._wall()
-                    with live.clock.pinned_at(now):
-                        game.play(move)
-                    changes = list(live.changes)
-                    live.changes.clear()
-                    # The game logs a move exactly when it changes a cell; no-ops are not stored.
-                    if changes:
-                        locked.write(self._write(stored, live, move, now, was_started))
-                        live.version += 1
-                    view = game.view(*box)
-                    changed, complete = changed_cells(view, changes, self.settings.changed_limit)
-                    return MoveResult(
-                        view_json(view, game.elapsed),
-                        changed,
-                        complete,
-                        self._broadcast(live, move, changes) if changes and watched else None,
-                    )
-        except BaseException as error:
-            # Refused moves leave the game as it was; after any other failure the stored game
-            # is the truth, and the next request rebuilds it from there.
-            if isinstance(error, StorageError) or not isinstance(error, MinesError):
+        for _ in range(STALE_RETRIES):
+            try:
+                move = Move(kind, *cell)
+                return self._move_once(game_id, token, move, window, watched, cancelled)
+            except StaleGameError:
                 self._cache.drop(game_id)
-            raise
+            except BaseException as error:
+                # Refused moves leave the game as it was; after any other failure the stored
+                # game is the truth, and the next request rebuilds it from there.
+                if isinstance(error, StorageError) or not isinstance(error, MinesError):
+                    self._cache.drop(game_id)
+                raise
+        raise StorageError(
+            f"game {game_id} was moved in by other server processes {STALE_RETRIES} times "
+            "while this move was worked out; try it again"
+        )
+
+    def _move_once(
+        self,
+        game_id: str,
+        token: str,
+        move: Move,
+        window: Window,
+        watched: bool,
+        cancelled: Callable[[], bool],
+    ) -> MoveResult:
+        stored = self._load(game_id)
+        check_token(token, stored.token_hash)
+        row, col = move.row, move.col
+        if not (0 <= row < stored.rows and 0 <= col < stored.cols):
+            raise InvalidRequestError(
+                f"({row}, {col}) is outside the {stored.rows}x{stored.cols} board "
+                f"(rows 0..{stored.rows - 1}, cols 0..{stored.cols - 1})"
+            )
+        box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
+        live = self._live(stored)
+        with live.lock:
+            if live.version < stored.version:
+                self._catch_up(live, self.storage.moves_after(game_id, live.version))
+            game = live.game
+            if isinstance(game.placer, WorkerPlacer):
+                game.placer.cancelled = cancelled
+            was_started, now = game.started, self._wall()
+            with live.clock.pinned_at(now):
+                _play(game, move)
+            changes = list(live.changes)
+            live.changes.clear()
+            # The game logs a move exactly when it changes a cell; no-ops are not stored.
+            if changes:
+                self.storage.append(game_id, self._write(stored, live, move, now, was_started))
+                live.version += 1
+                self._cache.reweigh(game_id, live, game.footprint)
+            view = game.view(*box)
+            changed, complete = changed_cells(view, changes, self.settings.changed_limit)
+            return MoveResult(
+                view_json(view, game.elapsed),
+                changed,
+                complete,
+                self._broadcast(live, move, changes) if changes and watched else None,
+            )
+
+    def check_access(self, game_id: str, token: str) -> None:
+        """Raise unless the game exists and `token` is its token (nothing else is read)."""
+        check_token(token, self._load(game_id).token_hash)
 
     def record(self, game_id: str) -> dict[str, Any]:
         """The whole record of a finished game; refused while it is in progress."""
@@ -252,6 +351,11 @@ class GameService:
                     "a game's record is published once the game is over; this game is in progress"
                 )
             return {"id": row.id, "created_at": row.created_at, **game.record().to_dict()}
+
+    def mark_assisted(self, game_id: str) -> None:
+        """Record that the game's player had help (a hint, an analysis): it will never rank."""
+        if not self.storage.mark_assisted(game_id):
+            raise GameNotFoundError.of(game_id)
 
     def leaderboard(self, preset_name: str, no_guess: bool, limit: int) -> list[dict[str, Any]]:
         name = preset(preset_name).name
@@ -302,7 +406,7 @@ class GameService:
     def _load(self, game_id: str) -> GameRow:
         row = self.storage.load(game_id)
         if row is None:
-            raise GameNotFoundError(f"no game has the ID {game_id!r}")
+            raise GameNotFoundError.of(game_id)
         return row
 
     def _build(self, row: GameRow, placer: MinePlacer) -> LiveGame:
@@ -321,14 +425,19 @@ class GameService:
         """The cached game, or one rebuilt from the row; the caller catches it up to the row."""
         live = self._cache.get(row.id)
         if live is None or live.version > row.version:
-            if row.layout is not None:
-                layout = tuple((int(r), int(c)) for r, c in json.loads(row.layout))
-                placer: MinePlacer = RecordedPlacer(layout, row.rule, row.seed)
-            else:
-                placer = placer_for_rule(row.rule, row.seed)
-            live = self._build(row, placer)
-            self._cache.put(row.id, live)
+            live = self._build(row, self._placer(row))
+            self._cache.put(row.id, live, live.game.footprint)
         return live
+
+    def _placer(self, row: GameRow) -> MinePlacer:
+        """The stored layout once there is one; before it, the rule's placer (a worker process
+        for no-guess boards)."""
+        if row.layout is not None:
+            layout = tuple((int(r), int(c)) for r, c in json.loads(row.layout))
+            return RecordedPlacer(layout, row.rule, row.seed)
+        if row.rule == NO_GUESS_RULE:
+            return WorkerPlacer(row.seed, self._no_guess)
+        return placer_for_rule(row.rule, row.seed)
 
     def _catch_up(self, live: LiveGame, moves: list[StoredMove]) -> None:
         """Replay stored moves the cached game has not seen, each at its stored time."""

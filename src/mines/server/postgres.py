@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import select
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -47,32 +48,49 @@ class PostgresStorage(SqlStorage):
     def _connect(self) -> psycopg.Connection[tuple[object, ...]]:
         try:
             connection = psycopg.connect(self._url, autocommit=True)
+            if self._schema is not None:
+                connection.execute(
+                    sql.SQL("SET search_path TO {}").format(sql.Identifier(self._schema))
+                )
         except psycopg.Error as error:
             raise StorageError(f"cannot connect to PostgreSQL: {error}") from None
-        if self._schema is not None:
-            connection.execute(
-                sql.SQL("SET search_path TO {}").format(sql.Identifier(self._schema))
-            )
         return connection
 
     @contextmanager
     def transaction(self, *, write: bool) -> Iterator[Cursor]:
         # Row locks come from FOR UPDATE, so `write` needs nothing more here.
         with self._slots:
-            try:
-                connection = self._idle.get_nowait()
-            except queue.Empty:
-                connection = self._connect()
+            connection = self._checkout()
             try:
                 with connection.transaction(), connection.cursor() as cursor:
                     yield cursor
-            except psycopg.OperationalError as error:
+            except (psycopg.OperationalError, psycopg.InterfaceError) as error:
                 raise StorageError(f"the PostgreSQL database failed: {error}") from error
             finally:
                 if connection.closed or connection.broken:
                     connection.close()
                 else:
                     self._idle.put(connection)
+
+    def _checkout(self) -> psycopg.Connection[tuple[object, ...]]:
+        """An idle connection that is still alive, else a new one.
+
+        An idle connection receives nothing, so a readable socket means the server ended it
+        (a restart, `pg_terminate_backend`): it is dropped here, before a request uses it,
+        and the request runs on a new connection instead of failing.
+        """
+        while True:
+            try:
+                connection = self._idle.get_nowait()
+            except queue.Empty:
+                return self._connect()
+            try:
+                ended = bool(select.select([connection.fileno()], [], [], 0)[0])
+            except (OSError, ValueError, psycopg.Error):
+                ended = True
+            if not ended:
+                return connection
+            connection.close()
 
     def announce(self, cursor: Cursor, game_id: str) -> None:
         # Delivered at commit, to every process listening, this one included (it skips its own).

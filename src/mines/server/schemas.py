@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from mines.server.games import SEED_LIMIT
-from mines.server.leaderboard import PLAYER_PATTERN
+from mines.server.leaderboard import PLAYER_PATTERN, normalize_player
 
 COORDINATE_LIMIT = 10**9
 """Board coordinates and sizes beyond this are refused before they reach the game."""
@@ -31,6 +31,12 @@ class NewGame(BaseModel):
     first_click: Literal["opening", "safe", "any"] | None = None
     no_guess: Annotated[bool, Field(strict=True)] = False
     player: Annotated[str, Field(pattern=PLAYER_PATTERN)] | None = None
+
+    @field_validator("player", mode="before")
+    @classmethod
+    def _normal_name(cls, value: object) -> object:
+        # Normalised before the pattern is checked, so look-alike names become one name.
+        return normalize_player(value) if isinstance(value, str) else value
 
     @model_validator(mode="after")
     def _one_board(self) -> NewGame:
@@ -96,6 +102,18 @@ class LeaderboardOut(BaseModel):
     entries: list[LeaderboardEntry]
 
 
+class FieldProblem(BaseModel):
+    field: str
+    """Where the problem is: `body.rows`, `query.top`, ..."""
+    problem: str
+
+
 class ErrorOut(BaseModel):
+    code: str
+    """A stable snake_case code; the table in docs/server.md lists them all."""
     detail: str
     """What was wrong, in words a person can read."""
+    errors: list[FieldProblem] | None = None
+    """Validation errors only: the first few problems."""
+    error_count: int | None = None
+    """Validation errors only: how many problems there were in all."""

@@ -2,9 +2,38 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 MAX_CELLS = 1_000_000
+MEMORY = 1024 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimits:
+    """The rates a server allows, in the `limits` notation (`"100/second;3000/minute"`)."""
+
+    address: str = "200/second;6000/minute"
+    """Every HTTP API request from one client address."""
+    create: str = "20/second;600/minute"
+    """New games (and race rooms) from one client address: each costs memory and storage."""
+    game: str = "100/second"
+    """Moves in one game, whoever sends them."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoGuessLimits:
+    """The no-guess boards a server generates; measured in docs/server.md ("No-guess boards")."""
+
+    max_cells: int = 2_500
+    """50 x 50: the largest boards that generate within the budget at Expert density."""
+    max_density: float = 0.21
+    """Mines per cell; Expert is 0.206. Denser boards rarely have a no-guess layout at all."""
+    budget: float = 10.0
+    """Seconds one board may take; past it the worker is stopped and the request refused."""
+    memory: int = 1024 * 1024 * 1024
+    """Bytes of address space one worker may use."""
+    workers: int = 2
+    """Boards generated at once; another request meanwhile is refused with 503."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -12,7 +41,7 @@ class Settings:
     """Limits a server applies to every request; the defaults suit one machine."""
 
     database: str
-    """`sqlite:///path` or `postgresql://...`; see `mines.server.storage.open_storage`."""
+    """`sqlite:///path` or `postgresql://...`; see `mines.server.database.open_storage`."""
     max_cells: int = MAX_CELLS
     """The largest board a client may create (rows x cols); 1000x1000 by default."""
     view_limit: int = 1_000_000
@@ -21,6 +50,17 @@ class Settings:
     """The most `changed` entries in one answer; past it the client redraws from the view."""
     move_window: int = 100
     """Side of the window around the move sent back when a move on a big board names none."""
-    cache_cells: int = 50_000_000
-    """Roughly how many cells of live games a process keeps in memory before dropping the
-    least recently used (a sparse board counts about one cell per mine)."""
+    memory: int = MEMORY
+    """Bytes the live games of one process may hold (by `Game.footprint`); past it the least
+    recently used are dropped (storage rebuilds them), and a new game that cannot fit is
+    refused with 503."""
+    body_limit: int = 16 * 1024
+    """The largest request body in bytes (413 past it); a real request is under 300."""
+    sockets_per_address: int = 32
+    """The most live WebSockets one client address may hold at once."""
+    rates: RateLimits = field(default_factory=RateLimits)
+    redis: str | None = None
+    """`redis://host:port/db` to share the rate limits among server processes."""
+    redis_prefix: str = "mines"
+    """The prefix of the rate limits' Redis keys."""
+    no_guess: NoGuessLimits = field(default_factory=NoGuessLimits)

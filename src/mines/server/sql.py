@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from mines.server.storage import GameRow, MoveWrite, Result, StoredMove
+from mines.server.storage import (
+    GameRow,
+    MoveWrite,
+    Result,
+    StaleGameError,
+    StorageError,
+    StoredMove,
+)
 
-TABLES = (
+SCHEMA_V1 = (
     """CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY,
         token_hash TEXT NOT NULL,
@@ -42,15 +49,43 @@ TABLES = (
     )""",
     "CREATE INDEX IF NOT EXISTS results_rank ON results (preset, no_guess, time)",
 )
+"""The tables as they were before the schema had a version (databases made until then)."""
+
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    SCHEMA_V1,
+    # 2: whether a player had help (hints, analysis); assisted games never rank.
+    ("ALTER TABLE games ADD COLUMN assisted BOOLEAN NOT NULL DEFAULT FALSE",),
+)
+"""`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
+SCHEMA_VERSION = len(MIGRATIONS)
 
 GAME_COLUMNS = (
     "id, token_hash, nrows, ncols, nmines, rule, seed, player, preset, created_at, "
-    "layout, status, version"
+    "layout, status, version, assisted"
 )
+
+
+LEADERBOARD = """
+SELECT game_id, preset, no_guess, player, time, finished_at FROM (
+    SELECT r.game_id, r.preset, r.no_guess, r.player, r.time, r.finished_at,
+        ROW_NUMBER() OVER (PARTITION BY r.player ORDER BY r.time, r.finished_at) AS place
+    FROM results r JOIN games g ON g.id = r.game_id
+    WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted
+) best
+WHERE place = 1 ORDER BY time, finished_at LIMIT ?
+"""
+"""One entry per name (its best time), assisted games left out, best first."""
+
+
+LANDED_CHECKS = 3
+"""Tries at reading whether a move whose commit failed was stored after all."""
 
 
 class Cursor(Protocol):
     """The part of a DB-API cursor that both sqlite3 and psycopg provide."""
+
+    @property
+    def rowcount(self) -> int: ...
 
     def execute(self, query: str, params: Sequence[Any] = ..., /) -> Any: ...
 
@@ -61,7 +96,7 @@ class Cursor(Protocol):
 
 def game_row(values: Sequence[Any]) -> GameRow:
     (id_, token_hash, rows, cols, mines, rule, seed, player, preset, created, layout, status,
-     version) = values  # fmt: skip
+     version, assisted) = values  # fmt: skip
     return GameRow(
         id=id_,
         token_hash=token_hash,
@@ -76,49 +111,8 @@ def game_row(values: Sequence[Any]) -> GameRow:
         layout=layout,
         status=status,
         version=int(version),
+        assisted=bool(assisted),
     )
-
-
-class SqlLockedGame:
-    """A game row read under its lock, written back in the same transaction."""
-
-    def __init__(self, storage: SqlStorage, cursor: Cursor, row: GameRow):
-        self._storage = storage
-        self._cursor = cursor
-        self.row = row
-
-    def moves_after(self, version: int) -> list[StoredMove]:
-        return self._storage.read_moves(self._cursor, self.row.id, version)
-
-    def write(self, change: MoveWrite) -> None:
-        q, cursor, move = self._storage.sql, self._cursor, change.move
-        cursor.execute(
-            q("INSERT INTO moves (game_id, seq, move, at) VALUES (?, ?, ?, ?)"),
-            (self.row.id, move.seq, move.move, move.at),
-        )
-        cursor.execute(
-            q(
-                "UPDATE games SET version = ?, status = ?, layout = COALESCE(?, layout) "
-                "WHERE id = ?"
-            ),
-            (move.seq, change.status, change.layout, self.row.id),
-        )
-        if (result := change.result) is not None:
-            cursor.execute(
-                q(
-                    "INSERT INTO results (game_id, preset, no_guess, player, time, finished_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)"
-                ),
-                (
-                    result.game_id,
-                    result.preset,
-                    result.no_guess,
-                    result.player,
-                    result.time,
-                    result.finished_at,
-                ),
-            )
-        self._storage.announce(cursor, self.row.id)
 
 
 class SqlStorage(ABC):
@@ -140,13 +134,37 @@ class SqlStorage(ABC):
         return query.replace("?", self.placeholder)
 
     def create_tables(self, cursor: Cursor) -> None:
-        for statement in TABLES:
-            cursor.execute(statement)
+        """Bring the tables to `SCHEMA_VERSION`, running each missing migration in order.
+
+        A database made before versioning has no version row: it is at 0, and the first
+        migration (CREATE TABLE IF NOT EXISTS) finds its tables already there.
+        """
+        cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        cursor.execute("SELECT version FROM schema_version")
+        found = cursor.fetchone()
+        version = 0 if found is None else int(found[0])
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"the database has schema version {version}, newer than this server's "
+                f"{SCHEMA_VERSION}; run a newer mines on it"
+            )
+        for statements in MIGRATIONS[version:]:
+            for statement in statements:
+                cursor.execute(statement)
+        if found is None:
+            cursor.execute(self.sql("INSERT INTO schema_version (version) VALUES (?)"), (0,))
+        cursor.execute(self.sql("UPDATE schema_version SET version = ?"), (SCHEMA_VERSION,))
+
+    def mark_assisted(self, game_id: str) -> bool:
+        """Record that the game's player had help; False when no game has this ID."""
+        with self.transaction(write=True) as cursor:
+            cursor.execute(self.sql("UPDATE games SET assisted = ? WHERE id = ?"), (True, game_id))
+            return bool(cursor.rowcount)
 
     def create(self, row: GameRow) -> None:
         with self.transaction(write=True) as cursor:
             cursor.execute(
-                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 13)})"),
+                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 14)})"),
                 (
                     row.id,
                     row.token_hash,
@@ -161,6 +179,7 @@ class SqlStorage(ABC):
                     row.layout,
                     row.status,
                     row.version,
+                    row.assisted,
                 ),
             )
 
@@ -184,19 +203,69 @@ class SqlStorage(ABC):
         with self.transaction(write=False) as cursor:
             return self.read_moves(cursor, game_id, version)
 
-    @contextmanager
-    def locked(self, game_id: str) -> Iterator[SqlLockedGame | None]:
-        with self.transaction(write=True) as cursor:
-            row = self._select_game(cursor, game_id, self.lock_clause)
-            yield None if row is None else SqlLockedGame(self, cursor, row)
+    def append(self, game_id: str, change: MoveWrite) -> None:
+        try:
+            with self.transaction(write=True) as cursor:
+                self._append(cursor, game_id, change)
+        except StorageError:
+            # The connection may have failed after the commit reached the database: then
+            # the move is stored, and the answer says so rather than a 503 for a done move.
+            if not self._landed(game_id, change.move):
+                raise
+
+    def _append(self, cursor: Cursor, game_id: str, change: MoveWrite) -> None:
+        q, move = self.sql, change.move
+        cursor.execute(q(f"SELECT version FROM games WHERE id = ?{self.lock_clause}"), (game_id,))
+        found = cursor.fetchone()
+        if found is None or int(found[0]) != move.seq - 1:
+            raise StaleGameError(f"game {game_id} has moved on since this move was computed")
+        cursor.execute(
+            q("INSERT INTO moves (game_id, seq, move, at) VALUES (?, ?, ?, ?)"),
+            (game_id, move.seq, move.move, move.at),
+        )
+        cursor.execute(
+            q(
+                "UPDATE games SET version = ?, status = ?, layout = COALESCE(?, layout) "
+                "WHERE id = ?"
+            ),
+            (move.seq, change.status, change.layout, game_id),
+        )
+        if (result := change.result) is not None:
+            cursor.execute(
+                q(
+                    "INSERT INTO results (game_id, preset, no_guess, player, time, finished_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)"
+                ),
+                (
+                    result.game_id,
+                    result.preset,
+                    result.no_guess,
+                    result.player,
+                    result.time,
+                    result.finished_at,
+                ),
+            )
+        self.announce(cursor, game_id)
+
+    def _landed(self, game_id: str, move: StoredMove) -> bool:
+        """Whether exactly this move is stored (after a failure whose outcome is unknown)."""
+        for _ in range(LANDED_CHECKS):
+            try:
+                with self.transaction(write=False) as cursor:
+                    cursor.execute(
+                        self.sql("SELECT move, at FROM moves WHERE game_id = ? AND seq = ?"),
+                        (game_id, move.seq),
+                    )
+                    found = cursor.fetchone()
+            except StorageError:
+                continue
+            return found is not None and (found[0], float(found[1])) == (move.move, move.at)
+        return False
 
     def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
         with self.transaction(write=False) as cursor:
             cursor.execute(
-                self.sql(
-                    "SELECT game_id, preset, no_guess, player, time, finished_at FROM results "
-                    "WHERE preset = ? AND no_guess = ? ORDER BY time, finished_at LIMIT ?"
-                ),
+                self.sql(LEADERBOARD),
                 (preset, no_guess, limit),
             )
             return [

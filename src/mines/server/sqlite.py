@@ -12,6 +12,9 @@ from mines.server.sql import Cursor, SqlStorage
 from mines.server.storage import StorageError
 
 SYNC_MODES = ("normal", "full")
+BUSY_TIMEOUT = 5.0
+"""Seconds a transaction retries while another process holds the file's write lock; past it
+the request is refused with 503 (nothing applied) rather than waiting on."""
 
 
 class SqliteStorage(SqlStorage):
@@ -22,7 +25,9 @@ class SqliteStorage(SqlStorage):
     3 ms a move.
     """
 
-    def __init__(self, path: Path, *, synchronous: str = "normal"):
+    def __init__(
+        self, path: Path, *, synchronous: str = "normal", busy_timeout: float = BUSY_TIMEOUT
+    ):
         if synchronous not in SYNC_MODES:
             raise StorageError(
                 f"unknown SQLite synchronous mode {synchronous!r}; use {' or '.join(SYNC_MODES)}"
@@ -31,7 +36,7 @@ class SqliteStorage(SqlStorage):
             path.parent.mkdir(parents=True, exist_ok=True)
             # Autocommit mode (isolation_level=None): transactions are begun explicitly below.
             self._connection = sqlite3.connect(
-                path, isolation_level=None, check_same_thread=False, timeout=30.0
+                path, isolation_level=None, check_same_thread=False, timeout=busy_timeout
             )
         except (OSError, sqlite3.Error) as error:
             raise StorageError(f"cannot open the SQLite database {str(path)!r}: {error}") from None
@@ -53,7 +58,9 @@ class SqliteStorage(SqlStorage):
                 try:
                     yield connection.cursor()
                 except BaseException:
-                    connection.execute("ROLLBACK")
+                    # Some errors (a full disk) roll the transaction back by themselves.
+                    if connection.in_transaction:
+                        connection.execute("ROLLBACK")
                     raise
                 connection.execute("COMMIT")
             except sqlite3.Error as error:

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol
-from urllib.parse import parse_qs, urlsplit, urlunsplit
 
-from mines.datadir import data_dir
 from mines.errors import MinesError
 
 
@@ -39,6 +35,8 @@ class GameRow:
     layout: str | None
     status: str
     version: int
+    assisted: bool = False
+    """The player had help (hints or analysis): the game never ranks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +62,7 @@ class Result:
 
 @dataclass(frozen=True, slots=True)
 class MoveWrite:
-    """What one move changes in storage, written in the transaction that holds the game's lock."""
+    """What one move changes in storage, written in one short transaction."""
 
     move: StoredMove
     status: str
@@ -72,14 +70,9 @@ class MoveWrite:
     result: Result | None
 
 
-class LockedGame(Protocol):
-    """A game row held under its lock until the transaction ends."""
-
-    row: GameRow
-
-    def moves_after(self, version: int) -> list[StoredMove]: ...
-
-    def write(self, change: MoveWrite) -> None: ...
+class StaleGameError(MinesError):
+    """The game has moves stored since the version a move was computed on (another process
+    moved in it): the move is not stored, and the caller rebuilds the game and tries again."""
 
 
 class Storage(Protocol):
@@ -91,11 +84,21 @@ class Storage(Protocol):
 
     def moves_after(self, game_id: str, version: int) -> list[StoredMove]: ...
 
-    def locked(self, game_id: str) -> AbstractContextManager[LockedGame | None]:
-        """Lock one game's row (others wait) and commit on a clean exit, roll back on error."""
+    def append(self, game_id: str, change: MoveWrite) -> None:
+        """Store one move in a short transaction that locks only this game's row.
+
+        Raises `StaleGameError` (and stores nothing) unless the game's stored version is the
+        one just before `change.move.seq`.
+        """
         ...
 
-    def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]: ...
+    def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
+        """Each name's best time, assisted games left out, best first."""
+        ...
+
+    def mark_assisted(self, game_id: str) -> bool:
+        """Record that the game's player had help; False when no game has this ID."""
+        ...
 
     def listen(self, on_move: Callable[[str], None]) -> Callable[[], None] | None:
         """Call `on_move(game_id)` from another thread when another process stores a move;
@@ -103,32 +106,3 @@ class Storage(Protocol):
         ...
 
     def close(self) -> None: ...
-
-
-def default_database(folder: Path | None = None) -> str:
-    """The SQLite file `mines.sqlite3` in `folder`, by default the data folder of `mines`."""
-    return f"sqlite:///{(folder or data_dir()) / 'mines.sqlite3'}"
-
-
-def open_storage(url: str) -> Storage:
-    """The storage a URL names: `sqlite:///path/to/file[?synchronous=full]` or
-    `postgresql://...[?schema=name]`."""
-    parts = urlsplit(url)
-    query = parse_qs(parts.query)
-    if parts.scheme == "sqlite":
-        from mines.server.sqlite import SqliteStorage
-
-        path = parts.path if parts.netloc == "" else f"{parts.netloc}{parts.path}"
-        if not path or path == "/":
-            raise StorageError(f"a SQLite URL needs a file: sqlite:///path/to/file, got {url!r}")
-        synchronous = query.get("synchronous", ["normal"])[0]
-        return SqliteStorage(Path(path), synchronous=synchronous)
-    if parts.scheme in {"postgresql", "postgres"}:
-        from mines.server.postgres import PostgresStorage
-
-        schema = query.pop("schema", [None])[0]
-        rest = "&".join(f"{key}={value}" for key, values in query.items() for value in values)
-        return PostgresStorage(urlunsplit(parts._replace(query=rest)), schema=schema)
-    raise StorageError(
-        f"unknown database URL {url!r}; use sqlite:///path/to/file or postgresql://host/dbname"
-    )

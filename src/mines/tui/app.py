@@ -11,6 +11,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Middle
+from textual.css.query import NoMatches
 from textual.theme import Theme as TextualTheme
 from textual.widgets import Footer, Static
 
@@ -221,8 +222,11 @@ class MinesApp(App[None]):
             busy=self.busy, elapsed=elapsed,
         )  # fmt: skip
         if text != self._status_shown:
+            try:
+                status = self.query_one("#status", Static)
+            except NoMatches:  # the 0.1 s interval can outlive the screen as the app shuts down
+                return
             self._status_shown = text
-            status = self.query_one("#status", Static)
             status.update(text)
             status.set_class(self.game.status is GameStatus.WON, "-won")
             status.set_class(self.game.status is GameStatus.LOST, "-lost")

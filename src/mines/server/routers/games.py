@@ -2,33 +2,41 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from mines.moves import MoveKind
-from mines.server.deps import WINDOW_PARAMETERS, hub, service, window
+from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
+from mines.server.deps import WINDOW_PARAMETERS, error_responses, hub, service, window
+from mines.server.errors import InvalidRequestError, validation_answer
 from mines.server.games import GameSpec
-from mines.server.schemas import CreatedOut, ErrorOut, GameOut, MoveOut, MoveTarget, NewGame
+from mines.server.schemas import CreatedOut, GameOut, MoveOut, MoveTarget, NewGame
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorOut} for code in codes}
+CELL_BODY: dict[str, Any] = {
+    "required": True,
+    "content": {"application/json": {"schema": MoveTarget.model_json_schema()}},
+}
+"""The move body in the OpenAPI schema; the route reads it itself, after the token."""
 
 
 @router.post(
     "",
     status_code=201,
     response_model=CreatedOut,
-    responses=_errors(422),
+    responses=error_responses(422),
     summary="New game",
     openapi_extra=WINDOW_PARAMETERS,
 )
@@ -43,7 +51,7 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
 @router.get(
     "/{game_id}",
     response_model=GameOut,
-    responses=_errors(404, 422),
+    responses=error_responses(404, 422),
     summary="Read",
     openapi_extra=WINDOW_PARAMETERS,
 )
@@ -52,27 +60,56 @@ async def get_game(game_id: str, request: Request) -> dict[str, Any]:
     return {"id": game_id, "view": view}
 
 
-@router.get("/{game_id}/record", responses=_errors(404, 409), summary="Record of a finished game")
+@router.get(
+    "/{game_id}/record", responses=error_responses(404, 409), summary="Record of a finished game"
+)
 async def get_record(game_id: str, request: Request) -> dict[str, Any]:
     record: dict[str, Any] = await run_in_threadpool(service(request).record, game_id)
     return record
 
 
+async def _note_disconnect(request: Request, gone: threading.Event) -> None:
+    """Set `gone` if the client goes away before its answer (long work then stops)."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+    gone.set()
+
+
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
-    async def move(
-        game_id: str, cell: MoveTarget, request: Request, credentials: Credentials
-    ) -> JSONResponse:
+    async def move(game_id: str, request: Request, credentials: Credentials) -> JSONResponse:
         token = None if credentials is None else credentials.credentials
-        box = window(request.query_params)
+        if not token:
+            raise NotAuthenticatedError(MISSING_TOKEN)
+        game_service = service(request)
+        # The body is read only after the token: a stranger learns nothing from a 422.
+        try:
+            cell = MoveTarget.model_validate_json(await request.body())
+            box = window(request.query_params)
+        except (ValidationError, InvalidRequestError) as problem:
+            await run_in_threadpool(game_service.check_access, game_id, token)
+            if isinstance(problem, InvalidRequestError):
+                raise
+            return validation_answer(
+                [{**item, "loc": ("body", *item["loc"])} for item in problem.errors()]
+            )
         game_hub = hub(request)
-        result = await run_in_threadpool(
-            partial(service(request).move, watched=game_hub.watchers(game_id) > 0),
-            game_id,
-            token,
-            kind,
-            (cell.row, cell.col),
-            box,
-        )
+        gone = threading.Event()
+        watch = asyncio.create_task(_note_disconnect(request, gone))
+        try:
+            result = await run_in_threadpool(
+                partial(
+                    game_service.move,
+                    watched=game_hub.watchers(game_id) > 0,
+                    cancelled=gone.is_set,
+                ),
+                game_id,
+                token,
+                kind,
+                (cell.row, cell.col),
+                box,
+            )
+        finally:
+            watch.cancel()
         if result.broadcast is not None:
             game_hub.publish(game_id, result.broadcast)
         # Built here rather than validated against MoveOut: this is the hot path, and the
@@ -92,8 +129,8 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         name=verb,
         summary=summary,
         response_model=MoveOut,
-        responses=_errors(401, 403, 404, 409, 422),
-        openapi_extra=WINDOW_PARAMETERS,
+        responses=error_responses(401, 403, 404, 409, 422),
+        openapi_extra={**WINDOW_PARAMETERS, "requestBody": CELL_BODY},
     )
 
 

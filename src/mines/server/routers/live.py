@@ -3,24 +3,71 @@
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
 from mines.errors import MinesError
 from mines.server.deps import hub, service, window
+from mines.server.errors import classify
 
 router = APIRouter(tags=["live"])
 
+CLOSE_UNSUPPORTED_DATA = 1003
+"""The client sent a binary frame: this socket only ever carries text."""
+CLOSE_TOO_BIG = 1009
+"""The client sent a text message over `MESSAGE_LIMIT` characters."""
 CLOSE_UNKNOWN_GAME = 4404
+CLOSE_TOO_MANY = 4429
+"""The client's address already holds as many live sockets as the server allows."""
+MESSAGE_LIMIT = 1024
+"""The server reads nothing from watchers; a short text (a keep-alive) is ignored."""
+
+
+class SocketCounts:
+    """Live sockets per client address, so one address cannot hold them all."""
+
+    def __init__(self, per_address: int):
+        self.per_address = per_address
+        self._counts: Counter[str] = Counter()
+
+    @contextmanager
+    def hold(self, address: str) -> Iterator[bool]:
+        """True (and counted until the block ends) when the address has room for one more."""
+        if self._counts[address] >= self.per_address:
+            yield False
+            return
+        self._counts[address] += 1
+        try:
+            yield True
+        finally:
+            self._counts[address] -= 1
+            if not self._counts[address]:
+                del self._counts[address]
 
 
 @router.websocket("/api/games/{game_id}/live")
 async def watch(websocket: WebSocket, game_id: str) -> None:
     """First a `{"type": "view", "view": ...}` message, then `{"type": "move", ...}` per move
     and `{"type": "refresh"}` when this watcher fell behind and should read the view again."""
-    await websocket.accept()
+    counts: SocketCounts = websocket.app.state.sockets
+    address = websocket.client.host if websocket.client else "unknown"
+    with counts.hold(address) as admitted:
+        await websocket.accept()
+        if not admitted:
+            await websocket.close(
+                code=CLOSE_TOO_MANY,
+                reason=f"at most {counts.per_address} live sockets per address",
+            )
+            return
+        await _serve(websocket, game_id)
+
+
+async def _serve(websocket: WebSocket, game_id: str) -> None:
     # Subscribe before reading the view, so no move falls between the two.
     with hub(websocket).subscribe(game_id) as queue:
         try:
@@ -28,17 +75,30 @@ async def watch(websocket: WebSocket, game_id: str) -> None:
                 service(websocket).view, game_id, window(websocket.query_params)
             )
         except MinesError as error:
-            await websocket.close(code=CLOSE_UNKNOWN_GAME, reason=str(error)[:120])
+            # 4000 + the HTTP status the same request would get: 4404 unknown game, 4422 bad window.
+            status, _ = classify(error)
+            await websocket.close(code=4000 + status, reason=str(error)[:120])
             return
         await websocket.send_json({"type": "view", "view": view})
         forward = asyncio.create_task(_forward(queue, websocket))
         try:
-            while True:
-                await websocket.receive_text()
-        except WebSocketDisconnect:
-            pass
+            await _ignore_until_closed(websocket)
         finally:
             forward.cancel()
+
+
+async def _ignore_until_closed(websocket: WebSocket) -> None:
+    """Read (and drop) what the client sends until it goes; close it on a binary or big frame."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if message.get("bytes") is not None:
+            await websocket.close(CLOSE_UNSUPPORTED_DATA, "this socket takes text frames only")
+            return
+        if len(message.get("text") or "") > MESSAGE_LIMIT:
+            await websocket.close(CLOSE_TOO_BIG, f"messages are at most {MESSAGE_LIMIT} characters")
+            return
 
 
 async def _forward(queue: asyncio.Queue[dict[str, Any]], websocket: WebSocket) -> None:
