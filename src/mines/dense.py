@@ -9,10 +9,9 @@ import numpy.typing as npt
 from scipy import ndimage
 
 from mines import grid
-from mines.engine import CellChanges, CellState, EngineKind, Symbols
+from mines.engine import CellChanges, CellState, EngineKind, Symbols, cell_symbols
 from mines.grid import COL_STEPS, EIGHT_CONNECTED, ROW_STEPS, block_around, count_around, dilate
 from mines.placement import CoordArray
-from mines.symbols import Cell
 
 # One byte per cell: the count in the low nibble, then three state bits.
 COUNT_BITS = 0x0F
@@ -25,16 +24,16 @@ BORDER = REVEALED | COUNT_BITS
 
 
 def _symbol_table(show_mines: bool) -> npt.NDArray[np.uint8]:
-    table = np.zeros(256, dtype=np.uint8)
-    for byte in range(256):
-        if byte & REVEALED:
-            symbol = Cell.EXPLODED if byte & MINE else Cell.from_count(min(byte & COUNT_BITS, 8))
-        elif byte & FLAGGED:
-            symbol = Cell.WRONG_FLAG if show_mines and not byte & MINE else Cell.FLAG
-        else:
-            symbol = Cell.MINE if show_mines and byte & MINE else Cell.HIDDEN
-        table[byte] = ord(symbol.value)
-    return table
+    """The symbol of every possible cell byte, so a view is one table lookup per cell."""
+    byte = np.arange(256, dtype=np.uint8)
+    revealed = (byte & REVEALED) != 0
+    return cell_symbols(
+        (byte & COUNT_BITS).astype(np.uint8),
+        (byte & MINE) != 0,
+        ((byte & FLAGGED) != 0) & ~revealed,
+        revealed,
+        show_mines=show_mines,
+    )
 
 
 _SYMBOLS_IN_PLAY = _symbol_table(show_mines=False)
@@ -183,31 +182,27 @@ class DenseEngine:
     def _flood(self, start: int) -> DenseChanges:
         """Open the zero region around `start` and its numbered border, never through flags.
 
-        Small regions go cell by cell, marking on push so each cell is queued once;
-        a region that outgrows the budget is redone with array labelling instead.
+        Small regions go cell by cell (the shared walk, over the bordered grid, which needs
+        no bounds checks); a region that outgrows the budget is redone by array labelling.
         """
-        cells = self._cells
-        offsets = self._offsets
-        opened = [start]
-        stack = [start]
-        while stack:
-            here = stack.pop()
-            for offset in offsets:
-                there = here + offset
-                byte = cells[there]
-                if not byte & BLOCKED:
-                    cells[there] = byte | REVEALED
-                    opened.append(there)
-                    if not byte:
-                        stack.append(there)
-            if len(opened) > grid.FLOOD_BUDGET:
-                return self._flood_by_labels(start, np.asarray(opened, dtype=np.int64))
+        cells, offsets = self._cells, self._offsets
+        opened, complete = grid.walk(
+            start,
+            lambda here: [here + offset for offset in offsets],
+            lambda there: not cells[there] & BLOCKED,
+            lambda there: not cells[there],
+            grid.FLOOD_BUDGET,
+        )
+        if not complete:
+            return self._flood_by_labels(start, np.asarray(opened, dtype=np.int64))
+        for there in opened:
+            cells[there] |= REVEALED
         self._opened += len(opened)
         return self._changes(opened)
 
     def _flood_by_labels(self, start: int, partial: npt.NDArray[np.int64]) -> DenseChanges:
-        grid = self._grid
-        grid.reshape(-1)[partial] &= np.uint8(~REVEALED & 0xFF)
+        board = self._grid
+        board.reshape(-1)[start] &= np.uint8(~REVEALED & 0xFF)
         rows, cols = np.divmod(partial, self._stride)
         start_row, start_col = divmod(start, self._stride)
         top, bottom = int(rows.min()), int(rows.max()) + 1
@@ -215,9 +210,9 @@ class DenseEngine:
         while True:
             # Grow the window around what the scalar flood saw until the region fits inside.
             grow_rows, grow_cols = bottom - top, right - left
-            top, bottom = max(top - grow_rows, 0), min(bottom + grow_rows, grid.shape[0])
-            left, right = max(left - grow_cols, 0), min(right + grow_cols, grid.shape[1])
-            window = grid[top:bottom, left:right]
+            top, bottom = max(top - grow_rows, 0), min(bottom + grow_rows, board.shape[0])
+            left, right = max(left - grow_cols, 0), min(right + grow_cols, board.shape[1])
+            window = board[top:bottom, left:right]
             labels, _ = ndimage.label(window == 0, structure=EIGHT_CONNECTED)
             region = labels == labels[start_row - top, start_col - left]
             touches_edge = (

@@ -10,9 +10,40 @@ import numpy as np
 import numpy.typing as npt
 
 from mines.placement import CoordArray
+from mines.symbols import Cell
 
 Symbols = npt.NDArray[np.uint8]
 """A (height, width) array of ASCII codes of `Cell` symbols."""
+
+_HIDDEN, _FLAG, _MINE, _EXPLODED, _WRONG_FLAG, _ZERO = (
+    ord(cell.value)
+    for cell in (Cell.HIDDEN, Cell.FLAG, Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG, Cell.ZERO)
+)
+
+
+def cell_symbols(
+    counts: npt.NDArray[np.uint8],
+    mine: npt.NDArray[np.bool_],
+    flagged: npt.NDArray[np.bool_],
+    revealed: npt.NDArray[np.bool_],
+    *,
+    show_mines: bool,
+) -> Symbols:
+    """What each cell shows, from its facts: the one home of these rules for every engine.
+
+    A revealed cell shows its count, or `EXPLODED` if it is a mine; a flag shows `FLAG`. Once
+    the game is lost (`show_mines`), hidden mines show `MINE` and flags on safe cells
+    `WRONG_FLAG`. Counts past 8 (an engine's border) show as 8.
+    """
+    out = np.full(counts.shape, _HIDDEN, dtype=np.uint8)
+    if show_mines:
+        out[mine] = _MINE
+        out[flagged] = np.where(mine[flagged], _FLAG, _WRONG_FLAG)
+    else:
+        out[flagged] = _FLAG
+    shown = np.minimum(counts[revealed], 8).astype(np.uint8)
+    out[revealed] = np.where(mine[revealed], _EXPLODED, _ZERO + shown)
+    return out
 
 
 class CellState(Enum):

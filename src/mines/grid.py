@@ -6,6 +6,8 @@ a cell are always listed in the same order: row by row, then column by column.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -30,6 +32,44 @@ def block_around(rows: int, cols: int, row: int, col: int) -> list[tuple[int, in
         for r in range(max(row - 1, 0), min(row + 2, rows))
         for c in range(max(col - 1, 0), min(col + 2, cols))
     ]
+
+
+def block_cells(cell: int, rows: int, cols: int) -> list[int]:
+    """`block_around` in flat indices: the in-bounds 3x3 block of a flat cell, centre included."""
+    row, col = divmod(cell, cols)
+    low, high = max(col - 1, 0), min(col + 2, cols)
+    return [
+        r * cols + c for r in range(max(row - 1, 0), min(row + 2, rows)) for c in range(low, high)
+    ]
+
+
+def walk(
+    start: int,
+    around: Callable[[int], Iterable[int]],
+    opens: Callable[[int], bool],
+    spreads: Callable[[int], bool],
+    budget: int | None,
+) -> tuple[list[int], bool]:
+    """The cells a flood from the zero at `start` opens, found cell by cell, each listed once.
+
+    This is the one flood of the package; each engine says what its cells are. `around`
+    gives a cell's neighbours, `opens` whether the flood may open one (hidden, unflagged),
+    `spreads` whether it carries on from one (a zero). It stops past `budget` cells, so an
+    engine can redo a big region over whole arrays: the second value says it got to the end.
+    """
+    seen = {start}
+    opened = [start]
+    stack = [start]
+    while stack:
+        for there in around(stack.pop()):
+            if there not in seen and opens(there):
+                seen.add(there)
+                opened.append(there)
+                if spreads(there):
+                    stack.append(there)
+        if budget is not None and len(opened) > budget:
+            return opened, False
+    return opened, True
 
 
 def neighbours(cells: Flat, rows: int, cols: int) -> tuple[Flat, npt.NDArray[np.bool_]]:

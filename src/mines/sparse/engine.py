@@ -8,7 +8,14 @@ import numpy as np
 import numpy.typing as npt
 
 from mines import grid
-from mines.engine import CellChanges, CellState, EngineKind, PositionChanges, Symbols
+from mines.engine import (
+    CellChanges,
+    CellState,
+    EngineKind,
+    PositionChanges,
+    Symbols,
+    cell_symbols,
+)
 from mines.errors import EngineLimitError
 from mines.grid import Flat, neighbours
 from mines.placement import CoordArray
@@ -17,16 +24,9 @@ from mines.sparse.cells import EMPTY, CellSet, contains, in_window, union
 from mines.sparse.changes import BlockChanges, ComplementChanges
 from mines.sparse.compressed import SqueezedBoard
 from mines.sparse.pockets import find_pockets
-from mines.symbols import Cell
 
 _INT_BYTES = 32
 """About what one Python int past the small-int cache costs, for `footprint`."""
-
-
-_HIDDEN, _FLAG, _MINE, _EXPLODED, _WRONG_FLAG, _ZERO = (
-    ord(cell.value)
-    for cell in (Cell.HIDDEN, Cell.FLAG, Cell.MINE, Cell.EXPLODED, Cell.WRONG_FLAG, Cell.ZERO)
-)
 
 
 class SparseEngine:
@@ -163,8 +163,8 @@ class SparseEngine:
             self._mark_revealed([cell])
             self._opened += cell not in self._mine_set
             return PositionChanges(np.array([[row, col]], dtype=np.int64))
-        walked = self._walk(cell)
-        if walked is None:
+        walked, complete = self._walk(cell)
+        if not complete:
             return self._flood_sea(cell)
         return self._open_cells(walked)
 
@@ -185,34 +185,28 @@ class SparseEngine:
         finally:
             self._journal = None
 
-    def _walk(self, start: int) -> list[int] | None:
-        """Flood cell by cell from a zero: the cells it opens, or None past the budget.
+    def _walk(self, start: int) -> tuple[list[int], bool]:
+        """Flood cell by cell from a zero (the shared walk): the cells, and whether it finished.
 
         Once the sea is open every hidden cell is listed, so no budget is needed then.
         """
         rows, cols, counts = self.rows, self.cols, self._counts
         flagged, marked, inverted = self._flagged.members, self._marked.members, self._inverted
-        budget = None if inverted else grid.FLOOD_BUDGET
         blocks = self._blocks if len(self._blocks) else None
-        seen = {start}
-        stack = [start]
-        while stack:
-            here = stack.pop()
-            row, col = divmod(here, cols)
-            for near_row in range(max(row - 1, 0), min(row + 2, rows)):
-                base = near_row * cols
-                for there in range(base + max(col - 1, 0), base + min(col + 2, cols)):
-                    # A zero has no mine around it: every cell seen here is safe.
-                    if there in seen or there in flagged or (there in marked) != inverted:
-                        continue
-                    if blocks is not None and blocks.contains(near_row, there - base):
-                        continue
-                    seen.add(there)
-                    if there not in counts:
-                        stack.append(there)
-            if budget is not None and len(seen) > budget:
-                return None
-        return list(seen)
+
+        def opens(there: int) -> bool:
+            # A zero has no mine around it: every cell the walk reaches is safe.
+            if there in flagged or (there in marked) != inverted:
+                return False
+            return blocks is None or not blocks.contains(*divmod(there, cols))
+
+        return grid.walk(
+            start,
+            lambda here: grid.block_cells(here, rows, cols),
+            opens,
+            lambda there: there not in counts,
+            None if inverted else grid.FLOOD_BUDGET,
+        )
 
     def _open_cells(self, cells: list[int]) -> PositionChanges:
         self._mark_revealed(cells)
@@ -277,14 +271,7 @@ class SparseEngine:
         revealed = self._marked.mask(top, left, height, width) != self._inverted
         if len(self._blocks):
             revealed |= self._blocks.mask(top, left, height, width)
-        out = np.full(shape, _HIDDEN, dtype=np.uint8)
-        if show_mines:
-            out[mine] = _MINE
-            out[flag] = np.where(mine[flag], _FLAG, _WRONG_FLAG)
-        else:
-            out[flag] = _FLAG
-        out[revealed] = np.where(mine[revealed], _EXPLODED, _ZERO + counts[revealed])
-        return out
+        return cell_symbols(counts, mine, flag, revealed, show_mines=show_mines)
 
     def mines(self) -> CoordArray:
         return self._mines
