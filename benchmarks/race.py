@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx
 
-from benchmarks.load import POSTGRES, Connection
+from benchmarks.load import POSTGRES, RAISED_RATES, Connection
 from mines.solver import Bot
 from mines.view import BoardView
 from tests.server.processes import server_process
@@ -209,7 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     database = f"{args.postgres}?schema={schema}"
     try:
         with ExitStack() as stack:
-            urls = [stack.enter_context(server_process(database)).url for _ in range(2)]
+            # Every bot comes from loopback: the per-address rates are raised, as for bench load.
+            urls = [
+                stack.enter_context(server_process(database, extra=RAISED_RATES)).url
+                for _ in range(2)
+            ]
             rooms = fill_rooms(urls, args.rooms, args.players, args.preset)
             ours, theirs = multiprocessing.Pipe()
             seats = [seat for room in rooms for seat in room]
