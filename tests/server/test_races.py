@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from mines.server.app import create_app
 from mines.server.rooms import RoomService
@@ -291,3 +292,27 @@ def test_a_rematch_opens_a_new_round_and_the_replay_keeps_the_finished_one(
     move(client, room_id, tokens[1], "flag", (8, 8))  # a flag of the round under way
     replay = client.get(f"/api/races/{room_id}/replay").json()
     assert replay == finished  # nothing of the new round, its private flags least of all
+
+
+def test_race_sockets_share_the_per_address_cap_and_refuse_binary_frames(
+    sqlite_url: str, clock: FakeClock
+) -> None:
+    server = Server(sqlite_url, clock, sockets_per_address=1)
+    app = create_app(server.service, RoomService(server.service.storage, clock=clock))
+    with TestClient(app) as client:
+        room_id, _ = open_room(client, 2)
+        with client.websocket_connect(f"/api/races/{room_id}/live") as first:
+            assert first.receive_json()["type"] == "room"
+            with client.websocket_connect(f"/api/races/{room_id}/live") as second:
+                with pytest.raises(WebSocketDisconnect) as refused:
+                    second.receive_json()
+                assert refused.value.code == 4429
+            first.send_bytes(b"\x00\x01")
+            with pytest.raises(WebSocketDisconnect) as closed:
+                first.receive_json()
+            assert closed.value.code == 1003
+        with client.websocket_connect("/api/races/nope/live") as unknown:
+            with pytest.raises(WebSocketDisconnect) as missing:
+                unknown.receive_json()
+            assert missing.value.code == 4404
+    server.close()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -50,21 +50,30 @@ class SocketCounts:
                 del self._counts[address]
 
 
-@router.websocket("/api/games/{game_id}/live")
-async def watch(websocket: WebSocket, game_id: str) -> None:
-    """First a `{"type": "view", "view": ...}` message, then `{"type": "move", ...}` per move
-    and `{"type": "refresh"}` when this watcher fell behind and should read the view again."""
+@asynccontextmanager
+async def admitted(websocket: WebSocket) -> AsyncIterator[bool]:
+    """Accept a live socket; True (and counted until the block ends) when its address has
+    room for one more, else it is closed with `CLOSE_TOO_MANY`. Every live socket goes
+    through here, the race rooms' included."""
     counts: SocketCounts = websocket.app.state.sockets
     address = websocket.client.host if websocket.client else "unknown"
-    with counts.hold(address) as admitted:
+    with counts.hold(address) as room:
         await websocket.accept()
-        if not admitted:
+        if not room:
             await websocket.close(
                 code=CLOSE_TOO_MANY,
                 reason=f"at most {counts.per_address} live sockets per address",
             )
-            return
-        await _serve(websocket, game_id)
+        yield room
+
+
+@router.websocket("/api/games/{game_id}/live")
+async def watch(websocket: WebSocket, game_id: str) -> None:
+    """First a `{"type": "view", "view": ...}` message, then `{"type": "move", ...}` per move
+    and `{"type": "refresh"}` when this watcher fell behind and should read the view again."""
+    async with admitted(websocket) as room:
+        if room:
+            await _serve(websocket, game_id)
 
 
 async def _serve(websocket: WebSocket, game_id: str) -> None:
@@ -82,12 +91,12 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
         await websocket.send_json({"type": "view", "view": view})
         forward = asyncio.create_task(_forward(queue, websocket))
         try:
-            await _ignore_until_closed(websocket)
+            await ignore_until_closed(websocket)
         finally:
             forward.cancel()
 
 
-async def _ignore_until_closed(websocket: WebSocket) -> None:
+async def ignore_until_closed(websocket: WebSocket) -> None:
     """Read (and drop) what the client sends until it goes; close it on a binary or big frame."""
     while True:
         message = await websocket.receive()

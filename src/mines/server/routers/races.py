@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Request, WebSocket
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
@@ -14,17 +14,17 @@ from starlette.requests import HTTPConnection
 from mines.errors import MinesError
 from mines.moves import MoveKind
 from mines.server.deps import hub
+from mines.server.errors import classify
 from mines.server.games import SEED_LIMIT
 from mines.server.leaderboard import PLAYER_PATTERN
 from mines.server.rooms import RoomService, RoomSpec
+from mines.server.routers.live import admitted, ignore_until_closed
 from mines.server.schemas import ErrorOut, MoveTarget, PresetName
 
 router = APIRouter(prefix="/api/races", tags=["races"])
 bearer = HTTPBearer(auto_error=False, description="the player token returned by create or join")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 Name = Annotated[str, Field(pattern=PLAYER_PATTERN)]
-
-CLOSE_UNKNOWN_ROOM = 4404
 
 
 class NewRoom(BaseModel):
@@ -218,21 +218,25 @@ async def watch_room(websocket: WebSocket, room_id: str) -> None:
     """First `{"type": "room", "room": ...}` (with `?token=` as that player sees it), then
     `{"type": "event", "event": {"seq", ...}}` per event in order, and `{"type": "refresh"}`
     when this watcher fell behind and should read the room again."""
-    await websocket.accept()
+    async with admitted(websocket) as room:
+        if room:
+            await _serve(websocket, room_id)
+
+
+async def _serve(websocket: WebSocket, room_id: str) -> None:
     token = websocket.query_params.get("token")
     with hub(websocket).subscribe(room_key(room_id)) as queue:
         try:
             room = await run_in_threadpool(rooms(websocket).read, room_id, token)
         except MinesError as error:
-            await websocket.close(code=CLOSE_UNKNOWN_ROOM, reason=str(error)[:120])
+            # 4000 + the HTTP status the same request would get, as for games' sockets.
+            status, _ = classify(error)
+            await websocket.close(code=4000 + status, reason=str(error)[:120])
             return
         await websocket.send_json({"type": "room", "room": room})
         forward = asyncio.create_task(_forward(queue, websocket, room["seq"]))
         try:
-            while (await websocket.receive())["type"] != "websocket.disconnect":
-                pass  # what a watcher sends is not read: moves go through the HTTP routes
-        except WebSocketDisconnect:
-            pass
+            await ignore_until_closed(websocket)  # moves go through the HTTP routes
         finally:
             forward.cancel()
 
