@@ -140,3 +140,14 @@ export function listen(board, actions) {
     event.preventDefault();
   });
 }
+
+/**
+ * Show what a tap does now on the page's reveal/flag switch.
+ * @param {HTMLElement} button
+ * @param {"reveal" | "flag"} mode
+ */
+export function showMode(button, mode) {
+  button.dataset.mode = mode;
+  button.setAttribute("aria-pressed", String(mode === "flag"));
+  button.textContent = mode === "flag" ? "Tap flags" : "Tap reveals";
+}

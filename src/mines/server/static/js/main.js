@@ -4,7 +4,7 @@ import { ApiError, request, windowQuery } from "./api.js";
 import { Board } from "./board.js";
 import { $, inputOf, selectOf } from "./dom.js";
 import { fillChoices, readForm, showProblems } from "./form.js";
-import { listen } from "./input.js";
+import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
 import { Player } from "./replay.js";
 import { boardKey, countGame, showLeaderboard, showStats } from "./scores.js";
@@ -478,10 +478,7 @@ class App {
   /** @param {"reveal" | "flag"} mode */
   setMode(mode) {
     this.mode = mode;
-    const button = $("mode");
-    button.dataset.mode = mode;
-    button.setAttribute("aria-pressed", String(mode === "flag"));
-    button.textContent = mode === "flag" ? "Tap flags" : "Tap reveals";
+    showMode($("mode"), mode);
     this.say(mode === "flag" ? "A tap now flags; a long press reveals." : "A tap now reveals; a long press flags.");
   }
 

@@ -3,7 +3,7 @@
 import { ApiError, request } from "./api.js";
 import { Board } from "./board.js";
 import { $, inputOf, selectOf } from "./dom.js";
-import { listen } from "./input.js";
+import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
 import { sayError } from "./words.js";
 
@@ -370,10 +370,7 @@ class RaceApp {
   /** @param {"reveal" | "flag"} mode */
   setMode(mode) {
     this.mode = mode;
-    const button = $("mode");
-    button.dataset.mode = mode;
-    button.setAttribute("aria-pressed", String(mode === "flag"));
-    button.textContent = mode === "flag" ? "Tap flags" : "Tap reveals";
+    showMode($("mode"), mode);
   }
 
   /** @param {string} text */
