@@ -96,7 +96,8 @@ def test_the_minimap_shows_the_window_where_it_is() -> None:
     assert corner[0][0] == "█"
     assert "".join(corner).count("█") == 1
     right = minimap_lines(1000, 1000, (480, 950, 30, 50), (500, 999))
-    assert right[3][-1] == "█" and right[3][0] == "·"
+    assert right[3][-1] == "█"
+    assert right[3][0] == "·"
 
 
 def test_on_a_board_of_a_million_squared_the_window_is_still_on_the_map() -> None:
@@ -186,9 +187,11 @@ async def test_a_click_on_the_map_takes_the_cursor_there(fake_time: FakeTime) ->
         await pilot.click("#minimap", offset=(2, 1))
         await pilot.pause()
         row, col = app.board.cursor
-        assert row < 1000 // 8 and col < 1000 // 16
+        assert row < 1000 // 8
+        assert col < 1000 // 16
         top, left, height, width = app.board.window()
-        assert top <= row < top + height and left <= col < left + width
+        assert top <= row < top + height
+        assert left <= col < left + width
 
 
 async def test_a_click_on_a_cell_with_rulers_opens_that_cell(fake_time: FakeTime) -> None:
