@@ -195,7 +195,8 @@ class MinesApp(App[None]):
         self.hint_thread: threading.Thread | None = None
         self.busy = ""
         """What runs off the UI thread ("Working…", "Thinking…"), or "" when nothing does."""
-        self._elapsed_before_busy = 0.0
+        self._elapsed_shown = 0.0
+        """The game's time when last read: shown while a long move holds the game's lock."""
         self._thinking = False
         self._paused = False
         self._ended: GameStatus | None = None
@@ -258,16 +259,20 @@ class MinesApp(App[None]):
         self.update_status()
 
     def update_status(self) -> None:
-        elapsed = self._elapsed_before_busy if self.busy == WORKING else None
+        try:
+            status = self.query_one("#status", Static)
+            board = self.board
+        except NoMatches:  # the 0.1 s interval can outlive the screen as the app shuts down
+            return
+        # The board marks itself busy before its long move's thread starts, on this thread: from
+        # then on the game's lock may be held for seconds, and reading the time would wait.
+        if not board.busy:
+            self._elapsed_shown = self.game.elapsed
         text = status_text(
             self.game, self._paused, width=self.size.width,
-            busy=self.busy, elapsed=elapsed,
+            busy=self.busy, elapsed=self._elapsed_shown,
         )  # fmt: skip
         if text != self._status_shown:
-            try:
-                status = self.query_one("#status", Static)
-            except NoMatches:  # the 0.1 s interval can outlive the screen as the app shuts down
-                return
             self._status_shown = text
             status.update(text)
             status.set_class(self.game.status is GameStatus.WON, "-won")
@@ -362,12 +367,12 @@ class MinesApp(App[None]):
 
     def on_board_busy(self, message: Board.Busy) -> None:
         if message.busy:
-            self._elapsed_before_busy = self.game.elapsed
             self.busy = WORKING
             self.say("Working on it: a big board takes a moment.")
         else:
             self.busy = ""
-        self.refresh_bindings()
+        # No refresh_bindings here: no key's availability depends on it, and the footer's
+        # rebuild would cost the first and last frames of every long move tens of ms.
         self.update_status()
 
     def on_board_moved(self, message: Board.Moved) -> None:
@@ -417,7 +422,14 @@ class MinesApp(App[None]):
     async def action_quit(self) -> None:
         if not self._confirmed("quit", "q"):
             return
-        if self._store is not None and self.game.started and not self.game.status.is_over:
+        # During a long move the game is locked mid-move: quitting then keeps nothing (reading
+        # its record would wait for the move to end).
+        if (
+            self._store is not None
+            and not self.board.busy
+            and self.game.started
+            and not self.game.status.is_over
+        ):
             try:
                 self._store.save_unfinished(
                     self.game, practice=self.practice, hints=self.hints_used

@@ -363,12 +363,14 @@ class Board(ScrollView, can_focus=True):
         return self._game.view(row, col, 1, 1)[row, col]
 
     def _play(self, move: Callable[[int, int], object], *, long: bool = False) -> None:
-        """Make a move; on a big board a reveal or chord (`long`) runs on its own thread.
+        """Make a move; on a big board a reveal or chord that may flood (`long`) runs on its
+        own thread. One the engine will refuse at once (the game is over) is answered here.
 
         A plain daemon thread, not a Textual thread worker: those run in asyncio's default
         executor, whose threads are joined at exit, so quitting would wait for a long flood.
         """
-        if long and self._game.rows * self._game.cols > LONG_MOVE_CELLS:
+        big = self._game.rows * self._game.cols > LONG_MOVE_CELLS
+        if long and big and not self._game.status.is_over:
             self.busy = True
             self.post_message(self.Busy(True))
             threading.Thread(
@@ -397,10 +399,11 @@ class Board(ScrollView, can_focus=True):
         """Reveal the cursor's cell; on a revealed number, chord it (as the mouse does)."""
         if self._still_working():
             return
-        if self._cursor_cell().is_revealed_number:
-            self._play(self._game.chord, long=True)
+        cell = self._cursor_cell()
+        if cell.is_revealed_number:
+            self._play(self._game.chord, long=_may_flood(cell))
         else:
-            self._play(self._game.reveal, long=True)
+            self._play(self._game.reveal, long=_may_flood(cell))
 
     def action_flag(self) -> None:
         """Flag or unflag; with marks on, a flag becomes a question mark, then hidden again."""
@@ -419,7 +422,7 @@ class Board(ScrollView, can_focus=True):
 
     def action_chord(self) -> None:
         if not self._still_working():
-            self._play(self._game.chord, long=True)
+            self._play(self._game.chord, long=_may_flood(self._cursor_cell()))
 
     def on_click(self, event: events.Click) -> None:
         """Left click reveals (or chords a number), right click flags, middle click chords."""
@@ -444,6 +447,13 @@ class Board(ScrollView, can_focus=True):
             self.action_chord()
         else:
             self.action_open()
+
+
+def _may_flood(cell: Cell) -> bool:
+    """Whether a reveal or chord of this cell may open many cells: a hidden cell, or a number
+    with hidden neighbours. On a 0 (its neighbours all open), a flag or a mine nothing opens,
+    and the engine answers at once."""
+    return cell is Cell.HIDDEN or (cell.is_revealed_number and cell is not Cell.ZERO)
 
 
 def _attempt(move: Callable[[int, int], object], cell: tuple[int, int]) -> str | None:
