@@ -1,4 +1,4 @@
-"""Terminal app benchmark: how soon the UI answers a key on big boards, and long moves' results.
+"""Terminal app: key-to-answer time on big boards, and long moves' answer and result.
 
 Run with `./dev bench tui [--repeat N] [--rounds R] [--long L]`. Keys go to Textual's
 headless driver; a key is answered when the first screen update after it has been rendered
