@@ -7,13 +7,16 @@ import pytest
 
 from mines.clock import PinnedClock
 from mines.game import Game
+from mines.placement import placer_for_rule
 from mines.server.errors import ServerFullError
 from mines.server.games import GameCache, LiveGame
+from mines.server.layouts import KeepingPlacer
 
 
 def live(rows: int, cols: int, mines: int) -> LiveGame:
     clock = PinnedClock(lambda: 0.0)
-    return LiveGame(Game(rows, cols, mines, seed=1, clock=clock), clock)
+    placer = KeepingPlacer(placer_for_rule("opening", 1))
+    return LiveGame(Game(rows, cols, mines, placer=placer, clock=clock), clock, placer)
 
 
 def test_the_least_recently_used_game_goes_first() -> None:

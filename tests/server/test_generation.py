@@ -54,13 +54,13 @@ def test_a_client_that_goes_away_stops_the_worker() -> None:
 
 def test_when_every_worker_is_busy_the_request_waits_its_turn_outside() -> None:
     workers = NoGuessWorkers(NoGuessLimits(workers=1))
-    workers._slots.acquire()  # another request is generating
+    workers._workers._slots.acquire()  # another request is generating
     try:
         with pytest.raises(ServerFullError) as busy:
             workers.place(9, 9, 9, 10, (4, 4))
         assert busy.value.retry_after >= 1
     finally:
-        workers._slots.release()
+        workers._workers._slots.release()
 
 
 def test_a_reveal_past_the_budget_is_refused_and_changes_nothing(

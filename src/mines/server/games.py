@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 import time
@@ -20,8 +19,7 @@ from mines.moves import Move, MoveKind
 from mines.params import check_board
 from mines.placement import MinePlacer, PlacementRule, placer_for_rule
 from mines.presets import preset
-from mines.replay import RecordedPlacer
-from mines.server import leaderboard
+from mines.server import finished, layouts, leaderboard
 from mines.server.auth import (
     MISSING_TOKEN,
     NotAuthenticatedError,
@@ -36,7 +34,9 @@ from mines.server.errors import (
     InvalidRequestError,
     ServerFullError,
 )
+from mines.server.finished import Read
 from mines.server.generation import NoGuessWorkers, WorkerPlacer, check_no_guess
+from mines.server.layouts import KeepingPlacer, StoredPlacer
 from mines.server.present import (
     Changed,
     Window,
@@ -55,6 +55,7 @@ from mines.server.storage import (
     StorageError,
     StoredMove,
 )
+from mines.server.workers import JobStoppedError, Stopped, Workers
 from mines.symbols import Cell, GameStatus
 
 NO_GUESS_RULE = PlacementRule.NOGUESS.value
@@ -63,6 +64,7 @@ FULL_RETRY_AFTER = 5
 STALE_RETRIES = 50
 """How often a move is worked out again when other processes keep moving in the same game
 (each round one of them stores its move, so all make progress)."""
+IN_PROGRESS = "a game's record is published once the game is over; this game is in progress"
 SEED_LIMIT = 2**63 - 1
 """Seeds are stored as 64-bit signed integers."""
 
@@ -91,6 +93,8 @@ class LiveGame:
 
     game: Game
     clock: PinnedClock
+    placer: KeepingPlacer
+    """The game's placer, which keeps the layout it placed for storage."""
     version: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     changes: list[CellChanges] = field(default_factory=list)
@@ -207,6 +211,9 @@ class GameService:
         self._seeds = seeds
         self._cache = GameCache(settings.memory)
         self._no_guess = NoGuessWorkers(settings.no_guess)
+        self._readers = Workers(
+            finished.READ_WORKERS, memory=finished.READ_MEMORY, name="mines-reader"
+        )
 
     # --- requests ----------------------------------------------------------------------------
 
@@ -318,8 +325,8 @@ class GameService:
             if live.version < stored.version:
                 self._catch_up(live, self.storage.moves_after(game_id, live.version))
             game = live.game
-            if isinstance(game.placer, WorkerPlacer):
-                game.placer.cancelled = cancelled
+            if isinstance(live.placer.placer, WorkerPlacer):
+                live.placer.placer.cancelled = cancelled
             was_started, now = game.started, self._wall()
             with live.clock.pinned_at(now):
                 _play(game, move)
@@ -347,10 +354,33 @@ class GameService:
         """The whole record of a finished game; refused while it is in progress."""
         with self._reading(game_id) as (row, game):
             if not game.status.is_over:
-                raise GameInProgressError(
-                    "a game's record is published once the game is over; this game is in progress"
-                )
+                raise GameInProgressError(IN_PROGRESS)
             return {"id": row.id, "created_at": row.created_at, **game.record().to_dict()}
+
+    def read_finished(self, read: Read, game_id: str, window: Window) -> bytes:
+        """A finished game's record, summary or replay frames as JSON. A big game's is worked
+        out in a worker process: its stored game is final, and a worker reads it from there."""
+        row = self._load(game_id)
+        if finished.is_small(row.rows, row.cols, row.version):
+            return finished.answer(self, read, game_id, window)
+        if not GameStatus(row.status).is_over:
+            raise GameInProgressError(IN_PROGRESS)  # before starting a worker to say so
+        try:
+            body: bytes = self._readers.run(
+                finished.job,
+                (self.settings, read, game_id, window),
+                budget=finished.READ_BUDGET,
+                busy="this server is reading another big game's record; try again shortly",
+            )
+        except JobStoppedError as stopped:
+            limit = f"{finished.READ_MEMORY // 2**20:,} MiB"
+            if stopped.why is Stopped.BUDGET:
+                limit = f"{finished.READ_BUDGET:g} s"
+            hint = "ask for a smaller window" if read is Read.REPLAY else "it cannot be served"
+            raise InvalidRequestError(
+                f"this game's {read.value} takes more than a read may use here ({limit}); {hint}"
+            ) from None
+        return body
 
     def mark_assisted(self, game_id: str) -> None:
         """Record that the game's player had help (a hint, an analysis): it will never rank."""
@@ -411,13 +441,14 @@ class GameService:
 
     def _build(self, row: GameRow, placer: MinePlacer) -> LiveGame:
         clock = PinnedClock(self._wall)
+        keeper = KeepingPlacer(placer)
         try:
-            game = Game(row.rows, row.cols, row.mines, placer=placer, clock=clock)
+            game = Game(row.rows, row.cols, row.mines, placer=keeper, clock=clock)
         except ImportError:
             raise InvalidRequestError(
                 f"a {row.rows}x{row.cols} board needs the sparse engine, which is not installed"
             ) from None
-        live = LiveGame(game, clock)
+        live = LiveGame(game, clock, keeper)
         game.on_cells(live.changes.append)
         return live
 
@@ -433,8 +464,7 @@ class GameService:
         """The stored layout once there is one; before it, the rule's placer (a worker process
         for no-guess boards)."""
         if row.layout is not None:
-            layout = tuple((int(r), int(c)) for r, c in json.loads(row.layout))
-            return RecordedPlacer(layout, row.rule, row.seed)
+            return StoredPlacer(layouts.decode(row.layout, row.rows, row.cols), row.rule, row.seed)
         if row.rule == NO_GUESS_RULE:
             return WorkerPlacer(row.seed, self._no_guess)
         return placer_for_rule(row.rule, row.seed)
@@ -455,7 +485,9 @@ class GameService:
         game = live.game
         layout = None
         if game.started and not was_started:
-            layout = json.dumps(game.record().layout, separators=(",", ":"))
+            positions = live.placer.positions
+            assert positions is not None  # the game placed its mines through this placer
+            layout = layouts.encode(positions, row.rows, row.cols)
         result = None
         if game.status is GameStatus.WON and row.preset is not None:
             result = Result(
