@@ -4,12 +4,14 @@ generator's, and the budget, a client that goes away and a busy server all stop 
 from __future__ import annotations
 
 import multiprocessing
+import os
 
 import pytest
 
 from mines.server.errors import NoGuessTimeoutError, ServerFullError
 from mines.server.generation import NoGuessWorkers
 from mines.server.settings import NoGuessLimits
+from mines.server.workers import NICE, Workers
 from mines.solver.noguess import NoGuessPlacer
 from tests.server.conftest import FakeClock, Server
 
@@ -88,3 +90,8 @@ def test_a_no_guess_game_is_played_through_the_worker(server: Server) -> None:
     cells = answer.json()["view"]["cells"]
     assert all(cells[r][c] == "H" for r, c in expected)
     assert sum(line.count("H") for line in cells) < 81 - 10
+
+
+def test_a_worker_runs_below_the_servers_priority() -> None:
+    workers = Workers(1, memory=NoGuessLimits().memory, name="mines-test")
+    assert workers.run(os.nice, (0,), budget=10.0, busy="busy") == os.nice(0) + NICE

@@ -124,7 +124,7 @@ class Workers:
                 if receiver.poll(min(left, POLL_SECONDS)):
                     answer: tuple[str, Any] = receiver.recv()
                     return answer
-            except EOFError:
-                pass
+            except EOFError:  # the worker's end closed without an answer
+                raise JobStoppedError(Stopped.DIED) from None
             if not process.is_alive() and not receiver.poll():
                 raise JobStoppedError(Stopped.DIED)
