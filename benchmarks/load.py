@@ -49,6 +49,8 @@ class Connection:
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str):
         self._reader, self._writer, self._host = reader, writer, host
+        self.headers: dict[str, str] = {}
+        """The last answer's headers, by lower-case name."""
 
     @classmethod
     async def open(cls, url: str) -> Connection:
@@ -66,12 +68,11 @@ class Connection:
             head.append(f"Authorization: Bearer {token}")
         self._writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
         status_line = await self._reader.readline()
-        length = 0
+        self.headers = {}
         while (line := await self._reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        data = await self._reader.readexactly(length)
+            self.headers[name.lower()] = value.strip()
+        data = await self._reader.readexactly(int(self.headers.get("content-length", 0)))
         return int(status_line.split()[1]), json.loads(data) if data else None
 
     def close(self) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 from mines.clock import PinnedClock
 from mines.engine import CellChanges
+from mines.engine_choice import DENSE_CELL_LIMIT
 from mines.errors import GameInProgressError, IllegalMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
@@ -38,6 +39,7 @@ from mines.server.finished import Read
 from mines.server.generation import NoGuessWorkers, WorkerPlacer, check_no_guess
 from mines.server.layouts import KeepingPlacer, StoredPlacer
 from mines.server.present import (
+    Box,
     Changed,
     Window,
     changed_cells,
@@ -61,6 +63,10 @@ from mines.symbols import Cell, GameStatus
 NO_GUESS_RULE = PlacementRule.NOGUESS.value
 FULL_RETRY_AFTER = 5
 """Seconds a client refused for memory is asked to wait: games in play finish their moves."""
+WORK_BYTES_PER_CELL = 56
+"""Memory a move or a read may need while it runs, per cell of the board: measured at 53 MiB
+for the first reveal of a 1000x1000 board with 999,999 mines and 38 MiB for a million-cell
+flood. It is held in the memory budget for as long as the request runs."""
 STALE_RETRIES = 50
 """How often a move is worked out again when other processes keep moving in the same game
 (each round one of them stores its move, so all make progress)."""
@@ -143,15 +149,33 @@ class GameCache:
         with self._lock:
             self._drop(game_id)
             self._make_room(weight)
-            if refuse and self._bytes + weight > self.budget:
-                raise ServerFullError(
-                    f"this server's games are using its memory budget "
-                    f"({self.budget // 2**20:,} MiB) and all of them are being played; "
-                    "try again in a moment",
-                    retry_after=FULL_RETRY_AFTER,
-                )
+            if refuse:
+                self._check_room(weight)
             self._games[game_id] = (live, weight)
             self._bytes += weight
+
+    @contextmanager
+    def working(self, weight: int) -> Iterator[None]:
+        """Hold `weight` bytes of the budget while a request works (a flood's arrays), dropping
+        games to make room; `ServerFullError` when the games in play and the work already
+        running leave too little."""
+        with self._lock:
+            self._make_room(weight)
+            self._check_room(weight)
+            self._bytes += weight
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._bytes -= weight
+
+    def _check_room(self, weight: int) -> None:
+        if self._bytes + weight > self.budget:
+            raise ServerFullError(
+                f"this server's memory budget ({self.budget // 2**20:,} MiB) is taken by the "
+                "games being played right now; try again in a moment",
+                retry_after=FULL_RETRY_AFTER,
+            )
 
     def reweigh(self, game_id: str, live: LiveGame, weight: int) -> None:
         """A move changed the game's footprint (a sparse flood grows it): account it again."""
@@ -168,6 +192,8 @@ class GameCache:
             self._drop(game_id)
 
     def _make_room(self, weight: int) -> None:
+        if self._bytes + weight <= self.budget:
+            return
         for game_id in list(self._games):
             if self._bytes + weight <= self.budget:
                 return
@@ -320,6 +346,18 @@ class GameService:
                 f"(rows 0..{stored.rows - 1}, cols 0..{stored.cols - 1})"
             )
         box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
+        with self._cache.working(self._work(stored)):
+            return self._apply(stored, move, box, watched, cancelled)
+
+    def _apply(
+        self,
+        stored: GameRow,
+        move: Move,
+        box: Box,
+        watched: bool,
+        cancelled: Callable[[], bool],
+    ) -> MoveResult:
+        game_id = stored.id
         live = self._live(stored)
         with live.lock:
             if live.version < stored.version:
@@ -423,15 +461,25 @@ class GameService:
     def _reading(self, game_id: str) -> Iterator[tuple[GameRow, Game]]:
         """The stored game, caught up to its last stored move, held still while it is read."""
         row = self._load(game_id)
-        live = self._live(row)
-        # Read missing moves before taking the game's lock: a mover holds the storage lock
-        # while it waits for the game's lock.
-        behind = []
-        if live.version < row.version:
-            behind = self.storage.moves_after(game_id, live.version)
-        with live.lock:
-            self._catch_up(live, behind)
-            yield row, live.game
+        with self._cache.working(self._work(row)):
+            live = self._live(row)
+            # Read missing moves before taking the game's lock: a mover holds the storage
+            # lock while it waits for the game's lock.
+            behind = []
+            if live.version < row.version:
+                behind = self.storage.moves_after(game_id, live.version)
+            with live.lock:
+                self._catch_up(live, behind)
+                yield row, live.game
+
+    def _work(self, row: GameRow) -> int:
+        """The memory a request on this game may need while it runs (`WORK_BYTES_PER_CELL`):
+        by the board's cells on the dense engine; on the sparse one, which holds only what
+        was touched, by its mines and the largest view."""
+        cells = row.rows * row.cols
+        if cells > DENSE_CELL_LIMIT:
+            cells = row.mines + self.settings.view_limit
+        return cells * WORK_BYTES_PER_CELL
 
     def _load(self, game_id: str) -> GameRow:
         row = self.storage.load(game_id)
