@@ -94,4 +94,5 @@ def test_a_no_guess_game_is_played_through_the_worker(server: Server) -> None:
 
 def test_a_worker_runs_below_the_servers_priority() -> None:
     workers = Workers(1, memory=NoGuessLimits().memory, name="mines-test")
-    assert workers.run(os.nice, (0,), budget=10.0, busy="busy") == os.nice(0) + NICE
+    lowest = 19  # the most a niceness goes up to
+    assert workers.run(os.nice, (0,), budget=10.0, busy="busy") == min(os.nice(0) + NICE, lowest)
