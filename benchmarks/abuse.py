@@ -93,7 +93,7 @@ async def hostile(url: str, deadline: float, counts: dict[str, int], index: int)
                 # The biggest reads: the whole 1000x1000 view, and the dense game (won by its
                 # first reveal) read back whole: its record, summary and replay.
                 for read in READS[name]:
-                    status, _ = await connection.request("GET", path + read)
+                    status, _ = await connection.request("GET", path + read, parse=False)
                     key = f"{name} GET {read or 'view'} {status}"
                     counts[key] = counts.get(key, 0) + 1
                 if len(sockets) < SOCKETS:

@@ -59,8 +59,15 @@ class Connection:
         return cls(reader, writer, parts.netloc)
 
     async def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        *,
+        parse: bool = True,
     ) -> tuple[int, Any]:
+        """The answer's status and its JSON body (with `parse` false, its bytes)."""
         payload = b"" if body is None else json.dumps(body).encode()
         head = [f"{method} {path} HTTP/1.1", f"Host: {self._host}"]
         head += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
@@ -73,6 +80,8 @@ class Connection:
             name, _, value = line.decode().partition(":")
             self.headers[name.lower()] = value.strip()
         data = await self._reader.readexactly(int(self.headers.get("content-length", 0)))
+        if not parse:
+            return int(status_line.split()[1]), data
         return int(status_line.split()[1]), json.loads(data) if data else None
 
     def close(self) -> None:

@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from mines.game import Game
-from mines.placement import PlacementRule
-from mines.presets import preset_of
 from mines.record import GameRecord
 from mines.replay import replay, replay_steps
 from mines.server.errors import InvalidRequestError
@@ -55,7 +53,7 @@ def answer(games: GameService, read: Read, game_id: str, asked: Window) -> bytes
     if read is Read.RECORD:
         result = games.record(game_id)
     elif read is Read.SUMMARY:
-        result = summary(games, game_id)
+        result = games.summary(game_id)
     else:
         result = frames(games, game_id, asked)
     return json.dumps(result, separators=(",", ":")).encode()
@@ -137,21 +135,3 @@ def _start_view(record: GameRecord, box: Box) -> BoardView:
     else:
         game = Game(record.rows, record.cols, record.mines)
     return game.view(*box)
-
-
-def summary(games: GameService, game_id: str) -> dict[str, Any]:
-    """Status, time, 3BV and the board's preset, for a client's personal statistics."""
-    record = _record(games, game_id)
-    game = replay(record)
-    three_bv = game.three_bv if game.started else 0
-    return {
-        "id": game_id,
-        "status": record.status.value,
-        "elapsed": round(record.elapsed, 3),
-        "rows": record.rows,
-        "cols": record.cols,
-        "mines": record.mines,
-        "preset": preset_of(record.rows, record.cols, record.mines),
-        "no_guess": record.rule == PlacementRule.NOGUESS.value,
-        "three_bv": three_bv,
-    }

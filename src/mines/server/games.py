@@ -19,7 +19,7 @@ from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.params import check_board
 from mines.placement import MinePlacer, PlacementRule, placer_for_rule
-from mines.presets import preset
+from mines.presets import preset, preset_of
 from mines.server import finished, layouts, leaderboard
 from mines.server.auth import (
     MISSING_TOKEN,
@@ -394,6 +394,23 @@ class GameService:
             if not game.status.is_over:
                 raise GameInProgressError(IN_PROGRESS)
             return {"id": row.id, "created_at": row.created_at, **game.record().to_dict()}
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        """Status, time, 3BV and the board's preset of a finished game (for personal stats)."""
+        with self._reading(game_id) as (row, game):
+            if not game.status.is_over:
+                raise GameInProgressError(IN_PROGRESS)
+            return {
+                "id": row.id,
+                "status": game.status.value,
+                "elapsed": round(game.elapsed, 3),
+                "rows": row.rows,
+                "cols": row.cols,
+                "mines": row.mines,
+                "preset": preset_of(row.rows, row.cols, row.mines),
+                "no_guess": row.rule == NO_GUESS_RULE,
+                "three_bv": game.three_bv if game.started else 0,
+            }
 
     def read_finished(self, read: Read, game_id: str, window: Window) -> bytes:
         """A finished game's record, summary or replay frames as JSON. A big game's is worked
