@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mines.server import finished, layouts
+from mines.server import finished, games, layouts
 from mines.server.sql import SCHEMA_VERSION
 from mines.server.storage import StorageError
 from tests.server.conftest import FakeClock, Server, layout
@@ -131,7 +131,7 @@ def test_a_big_game_in_progress_is_refused_its_record_before_any_worker(
 ) -> None:
     game = server.create(rows=101, cols=100, mines=2_000, seed=2)
     server.move(game, "reveal", 50, 50)
-    monkeypatch.setattr(finished, "job", None)  # a worker started now would fail
+    monkeypatch.setattr(games, "read_in_worker", None)  # a worker started now would fail
     answer = server.client.get(f"/api/games/{game['id']}/record")
     assert answer.status_code == 409
     assert answer.json()["code"] == "game_in_progress"

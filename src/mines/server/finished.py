@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -17,8 +17,17 @@ from mines.server.present import Box, Window, resolve_window, view_json
 from mines.server.settings import Settings
 from mines.view import BoardView
 
-if TYPE_CHECKING:
-    from mines.server.games import GameService
+
+class FinishedGames(Protocol):
+    """What reading a finished game needs of the game service."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    def record(self, game_id: str) -> dict[str, Any]: ...
+
+    def summary(self, game_id: str) -> dict[str, Any]: ...
+
 
 REPLAY_WORK_LIMIT = 20_000_000
 """Window cells times moves: the most a replay may compare."""
@@ -47,7 +56,7 @@ def is_small(rows: int, cols: int, moves: int) -> bool:
     return rows * cols <= INLINE_CELLS and moves <= INLINE_MOVES
 
 
-def answer(games: GameService, read: Read, game_id: str, asked: Window) -> bytes:
+def answer(games: FinishedGames, read: Read, game_id: str, asked: Window) -> bytes:
     """The JSON of one read, worked out here."""
     result: dict[str, Any]
     if read is Read.RECORD:
@@ -59,24 +68,12 @@ def answer(games: GameService, read: Read, game_id: str, asked: Window) -> bytes
     return json.dumps(result, separators=(",", ":")).encode()
 
 
-def job(settings: Settings, read: Read, game_id: str, asked: Window) -> bytes:
-    """In a worker: the read, from the stored game, by a game service of its own."""
-    from mines.server.database import open_storage
-    from mines.server.games import GameService
-
-    games = GameService(open_storage(settings.database), settings)
-    try:
-        return answer(games, read, game_id, asked)
-    finally:
-        games.close()
-
-
-def _record(games: GameService, game_id: str) -> GameRecord:
+def _record(games: FinishedGames, game_id: str) -> GameRecord:
     # `record` refuses a game in progress (409): its layout would give the mines away.
     return GameRecord.from_dict(games.record(game_id))
 
 
-def frames(games: GameService, game_id: str, asked: Window) -> dict[str, Any]:
+def frames(games: FinishedGames, game_id: str, asked: Window) -> dict[str, Any]:
     """The window before any move, then per move the cells it changed there (from the core's
     `replay_steps`), so a client plays a game back without knowing the rules."""
     record = _record(games, game_id)

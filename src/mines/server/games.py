@@ -117,6 +117,17 @@ class MoveResult:
     """The message for the game's WebSocket watchers; None when unwatched or nothing changed."""
 
 
+def read_in_worker(settings: Settings, read: Read, game_id: str, window: Window) -> bytes:
+    """In a worker: a finished game's read, from storage, by a game service of its own."""
+    from mines.server.database import open_storage
+
+    games = GameService(open_storage(settings.database), settings)
+    try:
+        return finished.answer(games, read, game_id, window)
+    finally:
+        games.close()
+
+
 class GameCache:
     """Live games by ID within a memory budget (bytes, by `Game.footprint`).
 
@@ -423,7 +434,7 @@ class GameService:
             raise GameInProgressError(IN_PROGRESS)  # before starting a worker to say so
         try:
             body: bytes = self._readers.run(
-                finished.job,
+                read_in_worker,
                 (self.settings, read, game_id, window),
                 budget=finished.READ_BUDGET,
                 busy="this server is reading another big game's record; try again shortly",

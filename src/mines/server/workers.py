@@ -17,7 +17,7 @@ from typing import Any
 from mines.errors import MinesError
 from mines.server.errors import InvalidRequestError, ServerFullError
 
-PRELOAD = ["mines.solver.noguess", "mines.server.finished"]
+PRELOAD = ["mines.solver.noguess", "mines.server.games"]
 """What the fork server imports once, so that a job's process starts with it loaded."""
 POLL_SECONDS = 0.1
 NICE = 10
