@@ -122,6 +122,22 @@ def test_bench_decide_evaluates_one_position(
     assert re.search(r"\(1, 0\) - \(1, 1\): [+-][\d.]+% ± [\d.]+%", out)
 
 
+def test_bench_decide_resumes_one_position_from_its_results_file(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    results = str(tmp_path / "run.jsonl")
+    args = ["bench", "decide", "--mines", "2", "--cell", "0,2", "--cell", "2,2", "--draws", "30"]
+    args += ["--block", "10", "--results", results]
+    code, first, _ = run(args, capsys, monkeypatch, "1HH\nHHH\nHHH\n")
+    assert code == 0
+    assert len(Path(results).read_text().splitlines()) == 1 + 3  # settings, then 3 blocks
+    code, again, _ = run(args, capsys, monkeypatch, "1HH\nHHH\nHHH\n")
+    assert (code, again) == (0, first)
+    code, _, err = run([*args[:-2], "--block", "0"], capsys, monkeypatch, "1HH\nHHH\nHHH\n")
+    assert code == 2
+    assert "--block must be at least 1" in err
+
+
 def test_bench_decide_compares_two_policies_on_a_file(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

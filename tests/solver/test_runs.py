@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from mines import BoardView
 from mines.errors import InvalidBoardError
 from mines.solver import bench
 from mines.solver.blocks import BlockLog
-from mines.solver.decide import Case, classify, compare, read_cases, report
+from mines.solver.decide import Case, classify, compare, evaluate_position, read_cases, report
+from mines.solver.evaluate import evaluate
 from mines.solver.progress import RunProgress
 
 
@@ -99,6 +101,54 @@ def test_a_stopped_decision_run_resumes_to_the_same_totals(tmp_path: Path) -> No
     assert len(seen) == 2  # the first position was kept, not evaluated again
     assert resumed.summary() == whole.summary()
     assert [r["wins"] for r in resumed.records] == [r["wins"] for r in whole.records]
+
+
+CORNER = BoardView.from_strings(["1HHH", "HHHH", "HHHH"], mines_left=3)
+"""A corner showing 1 on a small board: every candidate can win or lose."""
+
+
+def test_consecutive_ranges_of_draws_add_up_to_one_run() -> None:
+    cells = [(0, 3), (0, 2)]
+    whole = evaluate(CORNER, cells, draws=10, seed=5)
+    head = evaluate(CORNER, cells, draws=4, seed=5)
+    tail = evaluate(CORNER, cells, draws=6, seed=5, first=4)
+    for i in range(2):
+        assert whole.won[i] == head.won[i] + tail.won[i]
+        assert whole.guesses[i] == head.guesses[i] + tail.guesses[i]
+    assert evaluate(CORNER, cells, draws=6, seed=5, first=3).won != tail.won
+
+
+def test_a_stopped_position_run_resumes_to_the_same_draws(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cells = [(0, 3), (2, 0), (1, 1)]
+    whole = evaluate(CORNER, cells, draws=25, seed=6)
+    results = tmp_path / "run.jsonl"
+    real = evaluate
+    played: list[int] = []
+    stop = [True]
+
+    def stop_after_two(*args: object, **kwargs: int) -> object:
+        if stop[0] and len(played) == 2:
+            raise StopError
+        played.append(kwargs["first"])
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("mines.solver.decide.evaluate", stop_after_two)
+    with pytest.raises(StopError):
+        evaluate_position(CORNER, cells, draws=25, seed=6, block=10, results=results)
+    stop[0] = False
+    resumed = evaluate_position(CORNER, cells, draws=25, seed=6, block=10, results=results)
+    assert played == [0, 10, 20]  # the two finished blocks were read back, not played again
+    assert resumed == whole
+    # Asking for more draws plays only what is new: the short last block and those after.
+    more = evaluate_position(CORNER, cells, draws=40, seed=6, block=10, results=results)
+    assert more == evaluate(CORNER, cells, draws=40, seed=6)
+    with pytest.raises(InvalidBoardError, match="other settings"):
+        evaluate_position(CORNER, cells[:2], draws=40, seed=6, block=10, results=results)
+    with pytest.raises(InvalidBoardError, match="not an unrevealed cell"):
+        evaluate_position(CORNER, [(0, 0)], draws=5, results=tmp_path / "other.jsonl")
+    assert not (tmp_path / "other.jsonl").exists()
 
 
 def test_positions_are_classified_by_the_documented_rules() -> None:

@@ -96,7 +96,13 @@ def register(subparsers: Any) -> None:
     )
     decide.add_argument("--seed", type=int, default=0, help="seed of the draws (default 0)")
     decide.add_argument("--jobs", type=int, default=1, help="processes to play on (default 1)")
-    _add_run_options(decide, "position")
+    _add_run_options(decide, "position (or, for one position, block of draws)")
+    decide.add_argument(
+        "--block",
+        type=int,
+        default=200,
+        help="for one position: draws per block kept in --results (default 200)",
+    )
     decide.set_defaults(handler=run_bench_decide)
     nog = kinds.add_parser("nog", help="no-guess board generation times, each board verified")
     nog.add_argument("--preset", choices=sorted(PRESETS), help="board size (default expert)")
@@ -172,8 +178,7 @@ def _cell(text: str) -> tuple[int, int]:
 
 
 def run_bench_decide(args: argparse.Namespace) -> int:
-    from mines.solver.decide import compare, read_cases, report, sample
-    from mines.solver.evaluate import evaluate
+    from mines.solver.decide import compare, evaluate_position, read_cases, report, sample
 
     draws = _positive("draws", args.draws)
     if args.positions is None:
@@ -182,7 +187,15 @@ def run_bench_decide(args: argparse.Namespace) -> int:
                 "give --positions FILE, or a position on stdin with --mines N and --cell ROW,COL"
             )
         view = read_position(sys.stdin, args.mines)
-        decision = evaluate(view, [_cell(c) for c in args.cell], draws=draws, seed=args.seed)
+        decision = evaluate_position(
+            view,
+            [_cell(c) for c in args.cell],
+            draws=draws,
+            seed=args.seed,
+            block=_positive("block", args.block),
+            results=args.results,
+            progress=False if args.no_progress else None,
+        )
         print(f"{draws} layouts drawn from the position, the bot playing on after each cell:")
         for estimate in decision.estimates:
             print(f"{estimate.cell}: wins {estimate.rate:.2%} ± {estimate.stderr:.2%}")

@@ -1,11 +1,13 @@
-"""`mines bench decide`: two policies' choices at many positions, evaluated where they are made.
+"""`mines bench decide`: candidate guesses evaluated where they are made, in resumable runs.
 
-Reads positions in the shared JSON-lines format (per line: `board`, rows of `H` and `0`-`8`,
-row 0 first; `mines_left`; and one field per policy holding the `[row, col]` it chose, by
-default `jsm_choice` and `mines_choice`), evaluates both choices of each position on the
-same draws (`mines.solver.evaluate`), and reports the mean difference between the two
-policies with its standard error, overall and by kind of position. One position is one
-block of the results file, so a stopped run resumes where it was.
+For one position, `evaluate_position` plays its candidates on drawn layouts in blocks of
+draws, each kept as it ends. For many, `compare` reads positions in the shared JSON-lines
+format (per line: `board`, rows of `H` and `0`-`8`, row 0 first; `mines_left`; and one
+field per policy holding the `[row, col]` it chose, by default `jsm_choice` and
+`mines_choice`), evaluates both choices of each position on the same draws
+(`mines.solver.evaluate`), and reports the mean difference between the two policies with
+its standard error, overall and by kind of position. One position is one block of the
+results file, so a stopped run resumes where it was.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from mines.errors import InvalidBoardError
 from mines.solver.analysis import Position, solve
 from mines.solver.blocks import BlockLog, Record
 from mines.solver.counting import Counter
-from mines.solver.evaluate import Coord, evaluate, mean_and_stderr
+from mines.solver.evaluate import Coord, Decision, candidate_cells, evaluate, mean_and_stderr
 from mines.solver.fifty import trap_weights
 from mines.solver.progress import RunProgress
 from mines.solver.rules import UNKNOWN
@@ -75,6 +77,57 @@ def read_cases(path: str | os.PathLike[str], a: str, b: str) -> list[Case]:
                 f"mines_left and [row, col] in {a!r} and {b!r} ({error})"
             ) from None
     return cases
+
+
+def evaluate_position(
+    view: BoardView,
+    cells: Sequence[Coord],
+    *,
+    draws: int,
+    seed: int = 0,
+    block: int = 200,
+    results: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
+) -> Decision:
+    """`evaluate` in blocks of `block` draws, each kept in `results` as soon as it ends; a
+    run given the same file again plays only the blocks it lacks (a run asking for more
+    draws adds blocks). A draw is the same whichever block plays it, so the result is that
+    of one `evaluate` of all the draws."""
+    if draws < 1 or block < 1:
+        raise InvalidBoardError(f"draws and block must be at least 1, got {draws} and {block}")
+    candidates = candidate_cells(Position.from_view(view), cells)
+    settings = {
+        "bench": "decide-position",
+        "board": view.to_strings(),
+        "mines_left": view.mines_left,
+        "cells": [list(cell) for cell in candidates],
+        "seed": seed,
+        "block": block,
+    }
+    log = BlockLog(results, settings)
+    starts = range(0, draws, block)
+
+    def kept(start: int) -> bool:
+        record = log.done.get(str(start))
+        return record is not None and len(record["won"][0]) == min(block, draws - start)
+
+    done = sum(min(block, draws - s) for s in starts if kept(s))
+    with RunProgress(draws, unit="draws", done=done, enabled=progress) as bar:
+        for start in starts:
+            if kept(start):
+                continue
+            size = min(block, draws - start)
+            part = evaluate(view, candidates, draws=size, seed=seed, first=start)
+            log.add(str(start), {"won": part.won, "guesses": part.guesses})
+            bar.advance(size)
+    won: list[list[bool]] = [[] for _ in candidates]
+    guesses: list[list[int | None]] = [[] for _ in candidates]
+    for start in starts:
+        record = log.done[str(start)]
+        for i in range(len(candidates)):
+            won[i].extend(bool(w) for w in record["won"][i])
+            guesses[i].extend(record["guesses"][i])
+    return Decision(tuple(candidates), tuple(map(tuple, won)), tuple(map(tuple, guesses)))
 
 
 def classify(case: Case) -> str:

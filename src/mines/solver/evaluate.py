@@ -103,28 +103,27 @@ def evaluate(
     *,
     draws: int,
     seed: int = 0,
+    first: int = 0,
     mines: int | None = None,
     finisher: Finisher = Bot,
 ) -> Decision:
     """Play `draws` continuations of every candidate in `cells` from `view` (the mine total
-    is the view's unless `mines` is given), on the same layouts and bot seeds for all."""
+    is the view's unless `mines` is given), on the same layouts and bot seeds for all:
+    draws `first` to `first + draws - 1` of `seed`, so runs of consecutive ranges add up to
+    one run of them all."""
     if draws < 1:
         raise InvalidBoardError(f"draws must be at least 1, got {draws}")
+    if first < 0:
+        raise InvalidBoardError(f"the first draw must be 0 or more, got {first}")
     position = Position.from_view(view, mines)
     cols = position.cols
     values = position.values
-    hidden = {divmod(c, cols) for c, value in enumerate(values) if value == UNKNOWN}
-    candidates = [(int(row), int(col)) for row, col in cells]
-    for cell in candidates:
-        if cell not in hidden:
-            raise InvalidBoardError(f"candidate {cell} is not an unrevealed cell")
-    if not candidates:
-        raise InvalidBoardError("give at least one candidate cell")
+    candidates = candidate_cells(position, cells)
     sampler = LayoutSampler(solve(position, Counter()))
     revealed = [divmod(c, cols) for c, value in enumerate(values) if value != UNKNOWN]
     won: list[list[bool]] = [[] for _ in candidates]
     guesses: list[list[int | None]] = [[] for _ in candidates]
-    for draw in range(draws):
+    for draw in range(first, first + draws):
         layout = sampler.draw(draw_rng(seed, draw))
         mines_at = [divmod(c, cols) for c in layout]
         taken = set(mines_at)
@@ -137,6 +136,19 @@ def evaluate(
             won[i].append(play_out(position, mines_at, revealed, cell, bot))
             guesses[i].append(bot.guesses)
     return Decision(tuple(candidates), tuple(map(tuple, won)), tuple(map(tuple, guesses)))
+
+
+def candidate_cells(position: Position, cells: Sequence[Coord]) -> list[Coord]:
+    """The candidates as (row, col) pairs of ints; each must be an unrevealed cell."""
+    cols = position.cols
+    hidden = {divmod(c, cols) for c, value in enumerate(position.values) if value == UNKNOWN}
+    candidates = [(int(row), int(col)) for row, col in cells]
+    for cell in candidates:
+        if cell not in hidden:
+            raise InvalidBoardError(f"candidate {cell} is not an unrevealed cell")
+    if not candidates:
+        raise InvalidBoardError("give at least one candidate cell")
+    return candidates
 
 
 def play_out(
