@@ -71,7 +71,7 @@ def test_bad_positions_get_a_clear_message(
 def test_bench_solver_reports_rate_interval_and_speed(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    args = ["bench", "solver", "--preset", "beginner", "--games", "6", "--seed", "3"]
+    args = ["bench", "winrate", "--preset", "beginner", "--games", "6", "--seed", "3"]
     code, out, _ = run(args, capsys, monkeypatch, "")
     assert code == 0
     assert re.search(r"won \d of 6: [\d.]+% \(95% interval [\d.]+% to [\d.]+%", out)
