@@ -48,8 +48,8 @@ def _add_run_options(command: Any, block: str) -> None:
 def register(subparsers: Any) -> None:
     bench = subparsers.add_parser("bench", help="measure the solver's strength and speed")
     kinds = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
-    # `solver` was its name before `./dev bench solver` (the solver's speed targets) existed;
-    # kept so that the commands recorded in docs/solver.md still run.
+    # `solver`, its former name, still runs it (commands written down elsewhere use it); it is
+    # not `./dev bench solver`, which checks the solver's speed targets.
     solver = kinds.add_parser(
         "winrate", aliases=["solver"], help="bot win rate with its 95%% interval, games/s"
     )
