@@ -48,11 +48,8 @@ def _add_run_options(command: Any, block: str) -> None:
 def register(subparsers: Any) -> None:
     bench = subparsers.add_parser("bench", help="measure the solver's strength and speed")
     kinds = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
-    # `solver`, its former name, still runs it (commands written down elsewhere use it); it is
-    # not `./dev bench solver`, which checks the solver's speed targets.
-    solver = kinds.add_parser(
-        "winrate", aliases=["solver"], help="bot win rate with its 95%% interval, games/s"
-    )
+    # Not `solver`, its old name: `./dev bench solver` is another benchmark (the speed targets).
+    solver = kinds.add_parser("winrate", help="bot win rate with its 95%% interval, games/s")
     solver.add_argument("--preset", choices=sorted(PRESETS), default="expert")
     solver.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     solver.add_argument(
