@@ -14,7 +14,10 @@ from mines.cli.main import main as mines
 
 
 def main() -> int:
-    return mines(["bench", "decide", *sys.argv[1:]])
+    status = mines(["bench", "decide", *sys.argv[1:]])
+    if status == 0:
+        print("no target: a measurement to compare two policies, not a check (docs/solver.md)")
+    return status
 
 
 if __name__ == "__main__":

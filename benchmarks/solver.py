@@ -1,11 +1,12 @@
-"""Solver benchmark: counting, bot speed and no-guess generation against their targets.
+"""Solver speed benchmark: counting, the bot and no-guess generation against their targets.
 
 Run with `./dev bench solver [--games N] [--boards N]` (under `nice` on a shared machine).
-The counting case is a ratio of CPU times against cell-by-cell enumeration measured in
-the same run (the best of 5 runs against one); the bot must play at least 10 Expert games
-per CPU second over N games (200 by default); no-guess Expert boards must come in a
-median of 100 ms with a 99th percentile under 1 s (wall clock) over N boards (100).
-Win rates need many more games than a benchmark run: use `./dev bench winrate`.
+Every figure is CPU time, so waiting for a core on a busy machine does not count. The
+counting case is a ratio against cell-by-cell enumeration measured in the same run (the
+best of 5 runs against one); the bot must play at least 10 Expert games per CPU second
+over N games (200 by default); no-guess Expert boards must come in a median of 100 ms with
+a 99th percentile under 1 s over N boards (100). The solver's strength is measured by
+`./dev bench winrate` (`mines bench winrate`), which needs many more games than this.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import random
 import time
 from collections.abc import Callable
 
+from benchmarks import nog
 from benchmarks.checks import Checks
 from mines import BoardView
 from mines.solver import analyze
@@ -88,13 +90,13 @@ def main() -> int:
         f"won {played.wins} (target >= 10 games/s per core)",
     )
 
-    made = generate(16, 30, 99, boards=args.boards)
+    made = generate(16, 30, 99, boards=args.boards, clock=time.process_time)
     median, p99 = made.percentile(0.5), made.percentile(0.99)
     report(
         "no-guess Expert generation",
-        median <= 0.1 and p99 <= 1.0 and made.verified == args.boards,
+        median <= nog.MEDIAN and p99 <= nog.P99 and made.verified == args.boards,
         f"median {median * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms over {args.boards} boards, "
-        f"{made.verified} verified (targets <= 100 ms and <= 1 s)",
+        f"{made.verified} verified, CPU time (targets <= 100 ms and <= 1 s)",
     )
     return checks.exit_code
 

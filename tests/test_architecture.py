@@ -260,3 +260,25 @@ def test_an_import_away_from_home_is_caught(tmp_path: Path) -> None:
     assert imports_away_from_home([tmp_path]) == [
         f"{tmp_path.name}/old.py: GameStatus from mines.symbols, not mines.status"
     ]
+
+
+ARCHITECTURE = SOURCE.parent / "docs" / "architecture.md"
+
+
+def undocumented(text: str) -> list[str]:
+    """Core modules and subpackages of `src/mines` that docs/architecture.md does not name."""
+    root = SOURCE / "mines"
+    parts = [f"{p.stem}.py" for p in root.glob("*.py") if p.stem != "__init__"]
+    parts += [f"{p.parent.name}/" for p in root.glob("*/__init__.py")]
+    return sorted(part for part in parts if f"`{part}`" not in text)
+
+
+def test_the_architecture_page_names_every_module_and_package() -> None:
+    """Every top-level module and every subpackage has a row in the map of the house."""
+    assert undocumented(ARCHITECTURE.read_text(encoding="utf-8")) == []
+
+
+def test_a_module_missing_from_the_page_is_caught() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    assert undocumented(text.replace("`clock.py`", "clock")) == ["clock.py"]
+    assert undocumented(text.replace("`sparse/`", "sparse")) == ["sparse/"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import ast
 import os
 import re
@@ -172,3 +173,25 @@ def test_progress_lines_say_what_is_happening(fake_venv: tuple[Path, Path]) -> N
     assert "./dev: installing mines[tui] into" in done.stderr
     assert "Textual" in done.stderr
     assert "./dev: starting the game" in done.stderr
+
+
+def mines_bench_names() -> set[str]:
+    """Every name `mines bench` takes, aliases included."""
+    from benchmarks.solver_cli import subcommand
+    from mines.cli.main import build_parser
+
+    bench = subcommand(build_parser(), "bench")
+    for action in bench._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    raise AssertionError("mines bench has no subcommands")
+
+
+def test_a_name_in_both_benchmark_sets_is_one_benchmark() -> None:
+    """`./dev bench NAME` and `mines bench NAME` are the same benchmark, or NAME is in one set."""
+    names = mines_bench_names()
+    assert {"winrate", "nog", "decide"} <= names
+    for name in names & set(BENCHMARKS):
+        source = (ROOT / "benchmarks" / f"{name}.py").read_text(encoding="utf-8")
+        runs = (f'solver_cli.parse("{name}"', f'["bench", "{name}"')
+        assert any(call in source for call in runs), f"./dev bench {name} is not mines bench {name}"

@@ -8,11 +8,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
-from tests.server.processes import server_process
+from tests.server.processes import PATIENCE, get, server_process
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,13 +33,12 @@ PHONE: dict[str, Any] = {
 }
 """A 390 x 844 phone with touch, as the issue's report was made on."""
 
-PATIENCE_MS = 30_000
-"""How long a browser test waits for what it expects: a bound for a loaded machine, not a target.
-
-Playwright's default of 5 s was hit on a 2-core machine running three suites at once (load 14):
-the server was busy generating a no-guess board, not wrong. `./dev bench browser` measures speed.
-"""
-expect.set_options(timeout=PATIENCE_MS)
+WAIT_MS = PATIENCE * 1000
+"""How long a page may take to do what a test waits for: a bound for a loaded machine, not a
+target (`./dev bench browser` measures speed). Playwright's defaults (5 s for `expect`, 30 s
+for actions) were hit on 2 cores running three suites at once, the server busy generating a
+no-guess board, not wrong."""
+expect.set_options(timeout=WAIT_MS)
 
 needs_chromium = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"
@@ -56,15 +54,24 @@ def serving(tmp_path: Path) -> Iterator[str]:
 @contextmanager
 def chromium() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=WAIT_MS
+        )
         try:
             yield browser
         finally:
             browser.close()
 
 
+def blank_page(browser: Browser, device: dict[str, Any], **options: Any) -> Page:
+    """A page in a context of its own, whose every wait is the hang guard `WAIT_MS`."""
+    context = browser.new_context(**device, **options)
+    context.set_default_timeout(WAIT_MS)
+    return context.new_page()
+
+
 def open_page(browser: Browser, url: str, device: dict[str, Any], **options: Any) -> Page:
-    page = browser.new_context(**device, **options).new_page()
+    page = blank_page(browser, device, **options)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(url)
@@ -102,8 +109,7 @@ def new_game(
 
 
 def server_view(url: str, game_id: str) -> dict[str, Any]:
-    answer = httpx.get(f"{url}/api/games/{game_id}", timeout=PATIENCE_MS / 1000)
-    view: dict[str, Any] = answer.json()["view"]
+    view: dict[str, Any] = get(f"{url}/api/games/{game_id}").json()["view"]
     return view
 
 

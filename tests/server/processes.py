@@ -9,10 +9,28 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import httpx
 
-START_TIMEOUT = 30.0
+PATIENCE = 300.0
+"""Seconds a test waits for a child server to start or to answer, or for a page to show
+something, before it calls it hung. A guard against a hang, not a speed target: with two
+suites and other work on two cores a server has taken over 30 s to start, and a request
+over httpx's default 5 s to be answered."""
+
+
+def patient_client() -> httpx.Client:
+    """An HTTP client that waits for a busy server as long as `PATIENCE`."""
+    return httpx.Client(timeout=PATIENCE)
+
+
+def get(url: str, **options: Any) -> httpx.Response:
+    return httpx.get(url, timeout=PATIENCE, **options)
+
+
+def post(url: str, **options: Any) -> httpx.Response:
+    return httpx.post(url, timeout=PATIENCE, **options)
 
 
 def free_port() -> int:
@@ -41,7 +59,7 @@ def server_process(
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + START_TIMEOUT
+        deadline = time.monotonic() + PATIENCE
         while True:
             if process.poll() is not None:
                 error = process.stderr.read().decode() if process.stderr else ""

@@ -12,6 +12,7 @@ from tests.server.browsing import (
     AXE,
     DESKTOP,
     PHONE,
+    blank_page,
     cell,
     documented_error_codes,
     led,
@@ -164,7 +165,7 @@ def test_replay_plays_the_servers_frames_to_the_servers_final_view(page: Page, u
 
     page.click("#replay-open")
     expect(page.locator("#replay")).to_be_visible()
-    expect(page.locator("#replay-step")).to_have_text("move 4 of 4", timeout=10_000)
+    expect(page.locator("#replay-step")).to_have_text("move 4 of 4")
     assert symbols(page) == final
     page.click("#replay-back")
     expect(page.locator("#replay-step")).to_have_text("move 3 of 4")
@@ -181,9 +182,9 @@ def test_replay_plays_the_servers_frames_to_the_servers_final_view(page: Page, u
     assert link.endswith(f"#replay={game_id}")
     shared = page.context.browser
     assert shared is not None
-    other = shared.new_context(**DESKTOP).new_page()  # a stranger opening the shared link
+    other = blank_page(shared, DESKTOP)  # a stranger opening the shared link
     other.goto(link)
-    expect(other.locator("#replay-step")).to_have_text("move 4 of 4", timeout=10_000)
+    expect(other.locator("#replay-step")).to_have_text("move 4 of 4")
     assert symbols(other) == final
 
 
@@ -223,7 +224,7 @@ def test_server_errors_reach_the_player_in_words(browser: Browser, url: str) -> 
     )
     player = open_page(browser, url, DESKTOP)
     game_id = new_game(player, seed=5)
-    watcher = browser.new_context(**DESKTOP).new_page()  # no token: it may watch, not play
+    watcher = blank_page(browser, DESKTOP)  # no token: it may watch, not play
     watcher.goto(f"{url}/#{game_id}")
     expect(watcher.locator("#status")).to_have_text("Watching")
     cell(player, 0, 0).click()
@@ -378,7 +379,7 @@ def test_the_players_own_moves_echoed_over_the_websocket_are_not_drawn_again(
 
         server.on_message(from_server)
 
-    page = browser.new_context(**DESKTOP).new_page()
+    page = blank_page(browser, DESKTOP)
     page.route_web_socket(re.compile(r".*/live$"), route)
     page.goto(url)
     expect(page.locator("#board .cell").first).to_be_visible()

@@ -7,7 +7,7 @@ import json
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.server.browsing import AXE, DESKTOP, PHONE, needs_chromium
+from tests.server.browsing import AXE, DESKTOP, PHONE, blank_page, needs_chromium
 from tests.server.conftest import layout
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -18,7 +18,7 @@ FIRST = (4, 4)
 
 def race_page(browser: Browser, address: str, device: dict[str, object]) -> Page:
     # axe is injected as an inline script, which the server's CSP rightly refuses.
-    page = browser.new_context(**device, bypass_csp=True).new_page()  # type: ignore[arg-type]
+    page = blank_page(browser, device, bypass_csp=True)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(address)
@@ -50,14 +50,14 @@ def test_two_browsers_race_one_board_to_its_result(browser: Browser, url: str) -
     expect(guest.locator("#start-race")).to_be_hidden()  # only the host starts
 
     host.click("#start-race")
-    expect(host.locator("#room-status")).to_contain_text("Go!", timeout=10_000)
-    expect(guest.locator("#room-status")).to_contain_text("Go!", timeout=10_000)
+    expect(host.locator("#room-status")).to_contain_text("Go!")
+    expect(guest.locator("#room-status")).to_contain_text("Go!")
 
     host.click(f"#cell-{FIRST[0]}-{FIRST[1]}")
     expect(guest.locator(f"#cell-{FIRST[0]}-{FIRST[1]}")).to_have_attribute("data-mark", "A")
     mines = layout(SEED, 9, 9, 10, FIRST)
     mine = sorted(mines)[0]
-    guest.locator(f"#cell-{mine[0]}-{mine[1]}").tap(timeout=2_000)  # a tap: the guest is out
+    guest.locator(f"#cell-{mine[0]}-{mine[1]}").tap()  # a tap: the guest is out
     expect(host.locator(f"#cell-{mine[0]}-{mine[1]}")).to_have_attribute("data-symbol", "X")
     expect(guest.locator("#players tbody tr").nth(1)).to_contain_text("out")
 

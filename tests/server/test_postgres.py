@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from tests.server.conftest import PG_URL, FakeClock, Server, layout, safe_cells
-from tests.server.processes import server_process
+from tests.server.processes import PATIENCE, get, patient_client, post, server_process
 
 pytestmark = pytest.mark.postgres
 
@@ -53,11 +53,11 @@ def _post(
 def test_two_processes_racing_on_one_game_lose_and_double_nothing(pg_url: str) -> None:
     toggles = 41
     with server_process(pg_url) as one, server_process(pg_url) as two:
-        game = httpx.post(
+        game = post(
             f"{one.url}/api/games", json={"rows": 30, "cols": 30, "mines": 150, "seed": 3}
         ).json()
-        assert _post(httpx.Client(), one.url, game, "reveal", (15, 15)) == 200
-        lines = httpx.get(f"{two.url}/api/games/{game['id']}").json()["view"]["cells"]
+        assert _post(patient_client(), one.url, game, "reveal", (15, 15)) == 200
+        lines = get(f"{two.url}/api/games/{game['id']}").json()["view"]["cells"]
         hidden = [(r, c) for r, line in enumerate(lines) for c, s in enumerate(line) if s == "H"]
         toggled, singles = hidden[0], hidden[1:9]
         jobs = [(toggled, i) for i in range(toggles)]
@@ -65,15 +65,13 @@ def test_two_processes_racing_on_one_game_lose_and_double_nothing(pg_url: str) -
 
         def run(job: tuple[tuple[int, int], int]) -> int:
             cell, i = job
-            with httpx.Client() as client:
+            with patient_client() as client:
                 return _post(client, (one.url, two.url)[i % 2], game, "flag", cell)
 
         with ThreadPoolExecutor(max_workers=12) as pool:
             statuses = list(pool.map(run, jobs))
         assert statuses == [200] * len(jobs)
-        views = [
-            httpx.get(f"{url}/api/games/{game['id']}").json()["view"] for url in (one.url, two.url)
-        ]
+        views = [get(f"{url}/api/games/{game['id']}").json()["view"] for url in (one.url, two.url)]
     assert views[0]["cells"] == views[1]["cells"]
     cells = views[0]["cells"]
     assert cells[toggled[0]][toggled[1]] == ("F" if toggles % 2 else "H")
@@ -95,15 +93,15 @@ def test_watchers_hear_of_moves_made_through_another_process(pg_url: str) -> Non
     from websockets.sync.client import connect
 
     with server_process(pg_url) as one, server_process(pg_url) as two:
-        game = httpx.post(f"{one.url}/api/games", json={"preset": "beginner"}).json()
+        game = post(f"{one.url}/api/games", json={"preset": "beginner"}).json()
         live = f"{two.url.replace('http', 'ws', 1)}/api/games/{game['id']}/live"
-        with connect(live) as socket:
-            assert json.loads(socket.recv(timeout=10))["type"] == "view"
-            assert _post(httpx.Client(), one.url, game, "flag", (0, 0)) == 200
-            assert json.loads(socket.recv(timeout=10)) == {"type": "refresh"}
-            assert _post(httpx.Client(), two.url, game, "flag", (1, 1)) == 200
-            local = json.loads(socket.recv(timeout=10))
+        with connect(live, open_timeout=PATIENCE) as socket:
+            assert json.loads(socket.recv(timeout=PATIENCE))["type"] == "view"
+            assert _post(patient_client(), one.url, game, "flag", (0, 0)) == 200
+            assert json.loads(socket.recv(timeout=PATIENCE)) == {"type": "refresh"}
+            assert _post(patient_client(), two.url, game, "flag", (1, 1)) == 200
+            local = json.loads(socket.recv(timeout=PATIENCE))
             assert local["type"] == "move"
             assert local["changed"] == [[1, 1, "F"]]
-        view = httpx.get(f"{two.url}/api/games/{game['id']}").json()["view"]
+        view = get(f"{two.url}/api/games/{game['id']}").json()["view"]
         assert view["cells"][0][0] == "F"

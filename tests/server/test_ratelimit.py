@@ -7,13 +7,12 @@ import socket
 import uuid
 from pathlib import Path
 
-import httpx
 import pytest
 
 from mines.server.ratelimit import RateLimiter
 from mines.server.settings import RateLimits
 from tests.server.conftest import FakeClock, Server
-from tests.server.processes import server_process
+from tests.server.processes import post, server_process
 
 REDIS = "redis://127.0.0.1:6379/0"
 
@@ -91,7 +90,7 @@ def test_two_processes_share_the_rate_through_redis(tmp_path: Path) -> None:
         server_process(other, extra=options) as two,
     ):
         statuses = [
-            httpx.post(f"{url}/api/games", json={"preset": "beginner"}).status_code
+            post(f"{url}/api/games", json={"preset": "beginner"}).status_code
             for url in (one.url, two.url, one.url, two.url)
         ]
     assert statuses == [201, 201, 201, 429]

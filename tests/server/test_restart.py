@@ -5,10 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from tests.server.conftest import FakeClock, Server, layout, safe_cells
-from tests.server.processes import server_process
+from tests.server.processes import get, post, server_process
 
 
 def test_a_new_server_on_the_same_file_resumes_games_and_clocks(sqlite_url: str) -> None:
@@ -47,7 +45,7 @@ def test_a_new_server_on_the_same_file_resumes_games_and_clocks(sqlite_url: str)
 
 
 def _move(url: str, game: dict[str, Any], kind: str, row: int, col: int) -> dict[str, Any]:
-    answer = httpx.post(
+    answer = post(
         f"{url}/api/games/{game['id']}/{kind}",
         json={"row": row, "col": col},
         headers={"Authorization": f"Bearer {game['token']}"},
@@ -62,7 +60,7 @@ def test_every_answered_move_survives_sigkill(tmp_path: Path) -> None:
     games: list[tuple[dict[str, Any], dict[str, Any]]] = []
     with server_process(database) as server:
         for seed in range(5):
-            created = httpx.post(f"{server.url}/api/games", json={"preset": "expert", "seed": seed})
+            created = post(f"{server.url}/api/games", json={"preset": "expert", "seed": seed})
             body = created.json()
             _move(server.url, body, "reveal", 8, 15)
             _move(server.url, body, "flag", 0, seed)
@@ -72,7 +70,7 @@ def test_every_answered_move_survives_sigkill(tmp_path: Path) -> None:
         server.process.wait()
     with server_process(database) as server:
         for game, view in games:
-            after = httpx.get(f"{server.url}/api/games/{game['id']}").json()["view"]
+            after = get(f"{server.url}/api/games/{game['id']}").json()["view"]
             assert after["cells"] == view["cells"]
             assert after["mines_left"] == view["mines_left"]
             assert after["elapsed"] >= view["elapsed"]

@@ -71,7 +71,7 @@ def test_bad_positions_get_a_clear_message(
 def test_bench_solver_reports_rate_interval_and_speed(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    args = ["bench", "solver", "--preset", "beginner", "--games", "6", "--seed", "3"]
+    args = ["bench", "winrate", "--preset", "beginner", "--games", "6", "--seed", "3"]
     code, out, _ = run(args, capsys, monkeypatch, "")
     assert code == 0
     assert re.search(r"won \d of 6: [\d.]+% \(95% interval [\d.]+% to [\d.]+%", out)
@@ -92,7 +92,7 @@ def test_bench_nog_verifies_every_board(
 def test_bench_options_are_checked(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code, _, err = run(["bench", "solver", "--games", "0"], capsys, monkeypatch, "")
+    code, _, err = run(["bench", "winrate", "--games", "0"], capsys, monkeypatch, "")
     assert code == 2
     assert "--games must be at least 1" in err
 
@@ -101,7 +101,7 @@ def test_bench_solver_resumes_from_its_results_file(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     results = str(tmp_path / "run.jsonl")
-    args = ["bench", "solver", "--preset", "beginner", "--games", "4", "--block", "2"]
+    args = ["bench", "winrate", "--preset", "beginner", "--games", "4", "--block", "2"]
     code, first, _ = run([*args, "--results", results], capsys, monkeypatch, "")
     assert code == 0
     assert "guesses per game" in first

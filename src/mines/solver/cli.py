@@ -1,15 +1,20 @@
-"""`mines bench solver|decide|nog`, `mines hint`, `mines solve`: the solver on the command line."""
+"""`mines bench winrate|decide|nog`, `mines hint`, `mines solve`: the solver on the command line."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, TextIO
+import time
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mines.errors import InvalidBoardError
 from mines.placement import FirstClick
 from mines.presets import PRESETS, preset
 from mines.view import BoardView
+
+if TYPE_CHECKING:
+    from mines.clock import Clock
+    from mines.solver.bench import Generation, WinRate
 
 POSITION_HELP = (
     "Reads the position on standard input, one row per line in view symbols: "
@@ -43,7 +48,8 @@ def _add_run_options(command: Any, block: str) -> None:
 def register(subparsers: Any) -> None:
     bench = subparsers.add_parser("bench", help="measure the solver's strength and speed")
     kinds = bench.add_subparsers(dest="bench", required=True, metavar="WHAT")
-    solver = kinds.add_parser("solver", help="bot win rate with its 95%% interval, games/s")
+    # Not `solver`, its old name: `./dev bench solver` is another benchmark (the speed targets).
+    solver = kinds.add_parser("winrate", help="bot win rate with its 95%% interval, games/s")
     solver.add_argument("--preset", choices=sorted(PRESETS), default="expert")
     solver.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
     solver.add_argument(
@@ -134,6 +140,12 @@ def _positive(name: str, value: int) -> int:
 
 
 def run_bench_solver(args: argparse.Namespace) -> int:
+    measure_win_rate(args)
+    return 0
+
+
+def measure_win_rate(args: argparse.Namespace) -> WinRate:
+    """Play the games `mines bench winrate` was asked for, print the result and return it."""
     from mines.solver.bench import first_click, win_rate
 
     p = preset(args.preset)
@@ -166,7 +178,7 @@ def run_bench_solver(args: argparse.Namespace) -> int:
         print(f"{result.games - played} games read back from {args.results}, {played} played")
     speed = f"{played / result.seconds:.1f} games/s wall clock, " if played else ""
     print(f"{speed}{result.games / result.cpu_seconds:.1f} games per CPU second (per core)")
-    return 0
+    return result
 
 
 def _cell(text: str) -> tuple[int, int]:
@@ -223,6 +235,15 @@ def run_bench_decide(args: argparse.Namespace) -> int:
 
 
 def run_bench_nog(args: argparse.Namespace) -> int:
+    _, result = measure_generation(args)
+    return 0 if result.verified == len(result.seconds) else 1
+
+
+def measure_generation(
+    args: argparse.Namespace, clock: Clock = time.perf_counter, clock_name: str = "wall clock"
+) -> tuple[tuple[int, int, int], Generation]:
+    """Make the boards `mines bench nog` was asked for, timed by `clock`, print them and return
+    the board's (rows, cols, mines) with the times."""
     from mines.solver.bench import generate
 
     custom = (args.rows, args.cols, args.mines)
@@ -233,18 +254,19 @@ def run_bench_nog(args: argparse.Namespace) -> int:
     else:
         p = preset(args.preset or "expert")
         rows, cols, mines = p.rows, p.cols, p.mines
-    result = generate(rows, cols, mines, boards=_positive("boards", args.boards), seed=args.seed)
+    boards = _positive("boards", args.boards)
+    result = generate(rows, cols, mines, boards=boards, seed=args.seed, clock=clock)
     n = len(result.seconds)
     print(f"{rows}x{cols}/{mines}, {n} boards, seeds {args.seed}..{args.seed + n - 1}")
     print(
-        "generation ms: "
+        f"generation ms ({clock_name}): "
         + ", ".join(
             f"{label} {result.percentile(q) * 1000:.1f}"
             for label, q in (("median", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0))
         )
     )
     print(f"verified by a deduction-only replay through Game: {result.verified} of {n}")
-    return 0 if result.verified == n else 1
+    return (rows, cols, mines), result
 
 
 def read_position(stream: TextIO, mines: int) -> BoardView:
