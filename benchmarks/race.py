@@ -50,6 +50,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     answered: dict[tuple[str, int], float] = field(default_factory=dict)
     """(room, seq) -> the earliest wall time an answer showed the room at that seq."""
+    lags: list[float] = field(default_factory=list)
 
 
 def fill_rooms(urls: list[str], rooms: int, players: int, preset: str) -> list[list[Seat]]:
@@ -102,12 +103,18 @@ async def _watch_all(seats: list[Seat], pipe: Pipe) -> dict[str, Any]:
                 if seq != expected:
                     problems.append(f"{seat.room}/{seat.player}: got {seq}, expected {expected}")
                 expected = seq + 1
-                arrivals.append((seat.room, seat.player, seq, now))
+                arrivals.append((seat.room, seat.player, seq, now, message["event"]["player"]))
                 if message["event"]["kind"] == "over":
                     return
 
     tasks = [asyncio.create_task(one(seat)) for seat in seats]
-    await ready.wait()
+    lag = asyncio.create_task(_lag_probe(lags := []))
+    waiting = asyncio.create_task(ready.wait())
+    await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    if not ready.is_set():  # a socket failed before every one was connected
+        failed = next(task for task in tasks if task.done())
+        pipe.send(f"a socket failed to connect: {failed.exception()!r}")
+        raise SystemExit(1)
     pipe.send("ready")
     done, pending = await asyncio.wait(tasks, timeout=WATCH_SECONDS)
     for task in pending:
@@ -116,7 +123,15 @@ async def _watch_all(seats: list[Seat], pipe: Pipe) -> dict[str, Any]:
     for task in done:
         if task.exception() is not None:
             problems.append(repr(task.exception()))
-    return {"arrivals": arrivals, "problems": problems}
+    lag.cancel()
+    return {"arrivals": arrivals, "problems": problems, "lags": lags}
+
+
+async def _lag_probe(lags: list[float]) -> None:
+    while True:
+        t = time.monotonic()
+        await asyncio.sleep(0.005)
+        lags.append(time.monotonic() - t - 0.005)
 
 
 async def play(seat: Seat, tally: Tally, seed: int) -> None:
@@ -166,7 +181,7 @@ def _choose(bot: Bot, view: dict[str, Any], rng: random.Random) -> tuple[int, in
 def delays(rooms: list[list[Seat]], tally: Tally, arrivals: list[Any]) -> list[float]:
     """Per event: when the last player of its room got it, less the first answer showing it."""
     reached: dict[tuple[str, int], float] = {}
-    for room, _, seq, at in arrivals:
+    for room, _, seq, at, _mover in arrivals:
         reached[room, seq] = max(reached.get((room, seq), 0.0), at)
     answered_by_room: dict[str, list[tuple[int, float]]] = {}
     for (room, seq), at in tally.answered.items():
@@ -189,6 +204,7 @@ async def race_all(rooms: list[list[Seat]], tally: Tally) -> None:
             )
             if answer.status_code != 200:
                 tally.errors.append(f"start: {answer.status_code} {answer.text}")
+    lag = asyncio.create_task(_lag_probe(tally.lags))
     players = asyncio.gather(
         *(play(seat, tally, i) for i, seat in enumerate(s for seats in rooms for s in seats))
     )
@@ -209,9 +225,11 @@ def main(argv: list[str] | None = None) -> int:
     database = f"{args.postgres}?schema={schema}"
     try:
         with ExitStack() as stack:
-            # Every bot comes from loopback: the per-address rates are raised, as for bench load.
+            # Every bot comes from loopback: the per-address rates are raised, as for bench load,
+            # and so is the cap on one address's live sockets (every player watches).
+            extra = [*RAISED_RATES, "--sockets-per-address", str(2 * args.rooms * args.players)]
             urls = [
-                stack.enter_context(server_process(database, extra=RAISED_RATES)).url
+                stack.enter_context(server_process(database, extra=extra)).url
                 for _ in range(2)
             ]
             rooms = fill_rooms(urls, args.rooms, args.players, args.preset)
@@ -221,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
                 target=watch, args=(seats, theirs)
             )
             watcher.start()
-            assert ours.recv() == "ready"
+            if (said := ours.recv()) != "ready":
+                raise SystemExit(f"race bench: {said}")
             tally = Tally()
             started = time.monotonic()
             asyncio.run(race_all(rooms, tally))
@@ -244,6 +263,23 @@ def main(argv: list[str] | None = None) -> int:
         f"p99 {p99:.1f} ms, max {ms[-1]:.1f} ms over {len(ms)} events"
     )
     problems = watched["problems"]
+    def pct(xs, q):
+        xs = sorted(xs) or [0.0]
+        return 1000 * xs[min(len(xs) - 1, int(q * len(xs)))]
+    for name, xs in (("watcher loop lag", watched["lags"]), ("bot loop lag", tally.lags)):
+        print(f"{name}: p50 {pct(xs, .5):.1f} p99 {pct(xs, .99):.1f} max {pct(xs, 1):.1f} ms")
+    url_of = {(s.room, s.player): s.url for room in rooms for s in room}
+    local, remote = [], []
+    first = {}
+    for (room, seq), at in tally.answered.items():
+        first[room, seq] = at
+    for room, player, seq, at, mover in watched["arrivals"]:
+        if (room, seq) not in first or mover is None:
+            continue
+        d = at - first[room, seq]
+        (local if url_of[room, player] == url_of[room, mover] else remote).append(d)
+    for name, xs in (("same-process sockets", local), ("other-process sockets", remote)):
+        print(f"{name}: p50 {pct(xs, .5):.1f} p99 {pct(xs, .99):.1f} max {pct(xs, 1):.1f} ms n={len(xs)}")
     print(f"lost or reordered events: {len(problems)}; request errors: {len(tally.errors)}")
     for problem in (problems + tally.errors)[:5]:
         print(f"  {problem}")

@@ -52,6 +52,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
         finally:
             if stop is not None:
                 stop()
+            race_rooms.close()
 
     app = FastAPI(
         title="mines",

@@ -120,8 +120,7 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     fields = body.model_dump()
     player = fields.pop("player")
     service = rooms(request)
-    room_id, token = await run_in_threadpool(service.create, RoomSpec(**fields), player)
-    room = await run_in_threadpool(service.read, room_id, token)
+    token, room = await run_in_threadpool(service.create, RoomSpec(**fields), player)
     return {"player": 0, "token": token, "room": room}
 
 
@@ -133,8 +132,7 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
 )
 async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any]:
     service = rooms(request)
-    player, token = await run_in_threadpool(service.join, room_id, body.player)
-    room = await run_in_threadpool(service.read, room_id, token)
+    player, token, room = await run_in_threadpool(service.join, room_id, body.player)
     return {"player": player, "token": token, "room": room}
 
 
