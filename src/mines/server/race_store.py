@@ -71,17 +71,15 @@ class Note:
     room_id: str
     after: int = 0
     moves: list[RaceMove] | None = None
-    token_hash: str | None = None
-    """The hash of the new player's token, when the moves are a join."""
 
 
-def note_text(room_id: str, after: int, moves: list[RaceMove], token_hash: str | None) -> str:
-    """`race:<id> {"after", "moves", "token"}`, or only `race:<id>` when the moves are too
-    long for a notification."""
+def note_text(room_id: str, after: int, moves: list[RaceMove]) -> str:
+    """`race:<id> {"after", "moves"}`, or only `race:<id>` when the moves are too long for a
+    notification. (A join's token needs no note: moves and reads take the tokens from the
+    table.)"""
     key = ANNOUNCE_PREFIX + room_id
     body = json.dumps(
-        {"after": after, "moves": [asdict(move) for move in moves], "token": token_hash},
-        separators=(",", ":"),
+        {"after": after, "moves": [asdict(move) for move in moves]}, separators=(",", ":")
     )
     return key if len(body) > NOTE_LIMIT else f"{key} {body}"
 
@@ -100,7 +98,7 @@ def note_of(text: str) -> Note | None:
         moves = [
             RaceMove(**{**move, "action": RaceAction(move["action"])}) for move in fields["moves"]
         ]
-        return Note(room_id, int(fields["after"]), moves, fields["token"])
+        return Note(room_id, int(fields["after"]), moves)
     except (ValueError, KeyError, TypeError):
         return Note(room_id)
 
@@ -135,7 +133,7 @@ class LockedRoom:
             q("UPDATE races SET version = ?, state = ? WHERE id = ?"),
             (self.row.version + len(moves), state, self.row.id),
         )
-        note = note_text(self.row.id, self.row.version, moves, token_hash)
+        note = note_text(self.row.id, self.row.version, moves)
         self._store.storage.announce(self._cursor, note)
 
 

@@ -15,7 +15,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar, cast
 
@@ -105,10 +105,16 @@ class RoomService:
 
     Events are handed to `publish` in order while the room's lock is held; `publish` must
     only queue them (as `loop.call_soon_threadsafe` does), so watchers get them in order.
+    `workers` run `moved_elsewhere`'s work off the listener's thread (a pool by default).
     """
 
     def __init__(
-        self, storage: object, *, clock: Clock | None = None, publish: Publish | None = None
+        self,
+        storage: object,
+        *,
+        clock: Clock | None = None,
+        publish: Publish | None = None,
+        workers: Executor | None = None,
     ) -> None:
         if not isinstance(storage, SqlStorage):
             raise TypeError(f"race rooms need an SQL storage, not {type(storage).__name__}")
@@ -117,7 +123,7 @@ class RoomService:
         self.publish: Publish = publish or (lambda room_id, message: None)
         self._rooms: OrderedDict[str, Room] = OrderedDict()
         self._lock = threading.Lock()
-        self._workers = ThreadPoolExecutor(NOTE_WORKERS, thread_name_prefix="mines-race")
+        self._workers = workers or ThreadPoolExecutor(NOTE_WORKERS, thread_name_prefix="mines-race")
 
     def close(self) -> None:
         """Stop the threads that play other processes' moves (after the listener stopped)."""
@@ -336,13 +342,7 @@ class RoomService:
             return notes
 
     def _apply_note(self, room: Room, note: Note) -> bool:
-        if note.moves is None or note.after > room.version:
-            return False
-        joined = note.token_hash is not None and note.after == room.version
-        self._apply(room, note.after, note.moves)
-        if joined:
-            room.tokens.append(cast(str, note.token_hash))
-        return True
+        return note.moves is not None and self._apply(room, note.after, note.moves)
 
     def _published(self, room: Room) -> None:
         """Hand the events not yet published to `publish`, in order, under the room's lock."""
