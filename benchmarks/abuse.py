@@ -1,5 +1,7 @@
-"""Noisy neighbours: 16 clients playing Expert while 2 hostile clients loop over the heaviest
-requests the server accepts; and a client creating games until the memory budget refuses.
+"""Noisy neighbours: Expert players' latency beside hostile clients, and a memory hog.
+
+16 clients play Expert while 2 hostile clients loop over the heaviest requests the server
+accepts; and a client creates games until the memory budget refuses.
 
 Run with `./dev bench abuse [--backend sqlite|postgresql|both] [--seconds S]` (under `nice` on
 a shared machine). Each backend runs twice with the same well-behaved clients, without and

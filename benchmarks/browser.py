@@ -1,4 +1,4 @@
-"""Browser client benchmark: first board paint, move-to-repaint time and memory over 1,000 moves.
+"""Browser client benchmark: first paint, move-to-repaint time and memory over 1,000 moves.
 
 Run with `./dev bench browser` (needs Debian's chromium). It starts `mines serve` on a free
 loopback port and drives the real client in headless chromium. Targets (issue 18): the first

@@ -1,4 +1,4 @@
-"""Two policies' guesses evaluated where they are made, on drawn layouts (`mines bench decide`).
+"""Two policies' guesses judged where made, on drawn layouts (`mines bench decide`).
 
 Run with `./dev bench decide --positions FILE [--sample N] [--draws D] [--seed S] [--jobs J]
 [--results FILE]`, or with one position on standard input and `--mines N --cell R,C ...`.

@@ -1,5 +1,6 @@
-"""Gym benchmark: steps per second of the single env, and of the batched env against Gymnasium's
-SyncVectorEnv over as many single envs, in one run, with masked random actions on Beginner boards.
+"""Gym benchmark: the batched env's steps per second against SyncVectorEnv's, in one run.
+
+Each env plays masked random actions on Beginner boards.
 
 Run with `./dev bench gym`. The target is a ratio measured here and now: the batched env steps
 1,024 boards at least 20 times faster than SyncVectorEnv steps 1,024 single envs, in every

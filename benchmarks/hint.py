@@ -1,4 +1,4 @@
-"""Hint latency on a big board: 1000x1000 with 100,000 mines, hint after hint from the opening.
+"""Hint latency on a 1000x1000 board with 100,000 mines, hint after hint from the opening.
 
 Run with `./dev bench hint`. Each game opens at the centre, then asks `hint(game, near=cursor)`
 (the call the terminal game makes) and plays its answer, up to `--hints` times or until the

@@ -1,4 +1,4 @@
-"""Load test of `mines serve` on loopback: many clients playing expert games for a fixed time.
+"""Load test of `mines serve` on loopback: clients playing Expert games for a fixed time.
 
 Run with `./dev bench load [--backend sqlite|postgresql|both] [--runs N]` (under `nice` on a
 shared machine). It starts the servers itself (one process on SQLite, two sharing

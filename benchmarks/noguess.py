@@ -1,4 +1,4 @@
-"""No-guess generator benchmark: time and peak memory of `NoGuessPlacer.place`, by board size.
+"""No-guess generator benchmark: time and peak memory of `NoGuessPlacer.place` by size.
 
 Run with `./dev bench noguess`. Every generation runs in a fresh subprocess, timed in CPU
 seconds (a busy machine slows the wall clock more than the CPU time); its peak memory is the

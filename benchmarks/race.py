@@ -1,4 +1,4 @@
-"""Race benchmark: rooms of bots racing through the HTTP API on two servers sharing PostgreSQL.
+"""Race benchmark: rooms of bots racing over HTTP on two servers sharing PostgreSQL.
 
 Run with `nice ./dev bench race [--rooms 50 --players 4]` (or `python -m benchmarks.race`). It
 starts two `mines serve` processes on one PostgreSQL schema, fills the rooms (each player on

@@ -1,5 +1,6 @@
-"""RL benchmark: sb3-contrib's MaskablePPO learns 6x6 boards with 5 mines within a time budget,
-measured against the masked random agent and the solver's Bot on the same env.
+"""RL benchmark: MaskablePPO learns 6x6 boards with 5 mines within a time budget.
+
+Measured against the masked random agent and the solver's Bot on the same env.
 
 Run with `./dev bench rl` once the training stack is installed (it is not in `./dev test`):
 `.venv/bin/pip install torch==2.13.0` (a CPU build; elsewhere take one from

@@ -1,4 +1,4 @@
-"""Terminal app benchmark: keypress-to-repaint on big boards against a 100x100 one, in one run.
+"""Terminal app benchmark: keypress-to-repaint on big boards against 100x100, in one run.
 
 Run with `./dev bench tui [--repeat N] [--rounds R]`. A key event goes to Textual's headless
 driver and the clock stops when the screen update it causes has been rendered to terminal

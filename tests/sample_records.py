@@ -5,7 +5,7 @@ from __future__ import annotations
 from mines.game import Game
 from mines.placement import FixedPlacer
 from mines.record import GameRecord
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from tests.fake_time import FakeTime
 
 

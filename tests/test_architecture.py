@@ -227,3 +227,36 @@ def test_the_checks_catch_what_they_look_for(graph: dict[str, set[str]], complai
     else:
         assert upward_imports(graph) != []
     assert upward_imports({"mines.cli.main": {"mines.tui.app"}, "mines.tui.app": set()}) == []
+
+
+HOMES = {"GameStatus": ("mines.status", "mines")}
+"""Names imported only from their home module or from the package that exports them."""
+
+
+def imports_away_from_home(roots: list[Path]) -> list[str]:
+    """`from X import NAME` where X is neither NAME's home nor the public `mines`."""
+    wrong = []
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if not isinstance(node, ast.ImportFrom) or node.level:
+                    continue
+                for alias in node.names:
+                    homes = HOMES.get(alias.name)
+                    if homes and node.module not in homes:
+                        where = path.relative_to(root.parent)
+                        wrong.append(f"{where}: {alias.name} from {node.module}, not {homes[0]}")
+    return wrong
+
+
+def test_each_name_is_imported_from_its_home() -> None:
+    roots = [SOURCE / "mines", *(SOURCE.parent / folder for folder in ("tests", "benchmarks"))]
+    assert imports_away_from_home(roots) == []
+
+
+def test_an_import_away_from_home_is_caught(tmp_path: Path) -> None:
+    (tmp_path / "old.py").write_text("from mines.symbols import Cell, GameStatus\n")
+    (tmp_path / "fine.py").write_text("from mines import GameStatus\nfrom mines.status import *\n")
+    assert imports_away_from_home([tmp_path]) == [
+        f"{tmp_path.name}/old.py: GameStatus from mines.symbols, not mines.status"
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -37,6 +38,22 @@ def test_help_lists_every_command_and_benchmark(word: str) -> None:
     listed = re.findall(r"^  (\S+) ", done.stdout.split("Benchmarks:")[1], flags=re.M)
     assert listed == BENCHMARKS
     assert {"engine", "huge", "load", "solver", "tui", "winrate", "nog"} <= set(listed)
+
+
+HELP_WIDTH = 100
+"""Columns of a terminal that `./dev help` fits in, as ruff's line length for the code."""
+
+
+def test_help_gives_each_benchmark_one_whole_line() -> None:
+    """Each benchmark's summary is its docstring's first paragraph, on one line that fits."""
+    listing = dev("help").stdout.split("Benchmarks:\n")[1].splitlines()
+    assert len(listing) == len(BENCHMARKS), "one line per benchmark"
+    for name, line in zip(BENCHMARKS, listing, strict=True):
+        assert len(line) <= HELP_WIDTH, f"{name}'s line is {len(line)} columns: {line}"
+        doc = ast.get_docstring(ast.parse((ROOT / "benchmarks" / f"{name}.py").read_text())) or ""
+        first_paragraph = doc.split("\n\n")[0]
+        assert "\n" not in first_paragraph, f"benchmarks/{name}.py: its summary runs on"
+        assert line.split(None, 1) == [name, first_paragraph]
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,13 @@
-"""`Cell`: what a player sees in one cell, and the symbol text views show for it."""
+"""`Cell`: what a player sees in one cell, and the symbol text views show for it.
+
+`GameStatus` lived here before it had a module of its own; it is still re-exported for code
+written against the old path, but its home is `mines.status` (or `mines` itself), and the
+tree imports it only from there (tests/test_architecture.py checks).
+"""
 
 from enum import StrEnum
 
-from mines.status import GameStatus  # its home until it moved to mines.status; still found here
+from mines.status import GameStatus
 
 __all__ = ["Cell", "GameStatus"]
 

@@ -299,7 +299,7 @@ def test_the_leaderboard_follows_the_board_played_and_marks_the_players_entry(
     page: Page, url: str
 ) -> None:
     from mines.solver import hint
-    from mines.symbols import GameStatus
+    from mines.status import GameStatus
     from mines.view import BoardView
 
     page.select_option("#board-preset", "expert")
@@ -399,7 +399,7 @@ def test_the_chance_overlay_equals_analyze_and_a_hint_marks_a_safe_cell(
     page: Page, url: str
 ) -> None:
     from mines.solver import analyze
-    from mines.symbols import GameStatus
+    from mines.status import GameStatus
     from mines.view import BoardView
 
     game_id = new_game(page, seed=5)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from mines.solver import analyze
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.view import BoardView
 from tests.server.conftest import Server, layout, safe_cells
 

@@ -11,7 +11,8 @@ from textual.pilot import Pilot
 
 from mines.game import Game
 from mines.solver import Hint
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.tui.app import MinesApp
 from mines.tui.help import HelpScreen
 from mines.tui.store import RecordStore

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.tui.board import Board
 from mines.tui.themes import CELL_WIDTH
 from tests.fake_time import FakeTime

@@ -14,7 +14,8 @@ from textual.widgets._footer import FooterKey
 from mines.game import Game
 from mines.placement import placer_for_rule
 from mines.solver import Hint
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.tui.app import MIN_HEIGHT, MIN_WIDTH, MinesApp
 from mines.tui.board import STILL_WORKING
 from mines.tui.clock import PausableClock

@@ -11,7 +11,8 @@ import pytest
 
 from mines.game import Game
 from mines.placement import FixedPlacer
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.tui import THEME_NAMES
 from mines.tui.clock import PausableClock
 from mines.tui.stats import Kind, format_stats, is_new_best, tally

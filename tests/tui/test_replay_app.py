@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.tui.board import Board
 from mines.tui.replay_app import ReplayApp
 from mines.tui.themes import THEMES

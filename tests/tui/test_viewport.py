@@ -7,7 +7,7 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 
 from mines.game import Game
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.tui.app import MinesApp
 from mines.tui.board import Board
 from mines.tui.clock import PausableClock

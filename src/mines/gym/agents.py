@@ -13,7 +13,7 @@ from mines.gym.encoding import FLAG, OBSERVED, SYMBOL_OF, Mask, Observation
 from mines.gym.env import MinesEnv
 from mines.gym.vector import MinesVectorEnv
 from mines.solver.bot import Bot
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.view import BoardView
 
 _SYMBOLS = np.zeros(256, dtype=np.uint8)

@@ -12,7 +12,7 @@ from mines.gym.encoding import FLAG, HIDDEN
 from mines.gym.encoding import MINE as MINE_SEEN
 from mines.params import check_board
 from mines.placement import CoordArray, FirstClick
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 
 Indices = npt.NDArray[np.intp]
 Flags = npt.NDArray[np.bool_]

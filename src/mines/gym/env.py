@@ -24,7 +24,7 @@ from mines.gym.encoding import (
 )
 from mines.gym.render import Image, draw
 from mines.placement import PlacementRule, placer_for_rule
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 
 RENDER_MODES = ("ansi", "rgb_array")
 

@@ -55,7 +55,8 @@ from mines.server.storage import (
     StorageError,
     StoredMove,
 )
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 
 NO_GUESS_RULE = PlacementRule.NOGUESS.value
 FULL_RETRY_AFTER = 5

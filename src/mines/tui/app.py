@@ -21,7 +21,7 @@ from mines.presets import preset, preset_of
 from mines.replay import replay
 from mines.solver import Hint
 from mines.solver import hint as solver_hint
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.tui.board import STILL_WORKING, Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines

@@ -16,7 +16,8 @@ from textual.strip import Strip
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError
 from mines.game import Game
-from mines.symbols import Cell, GameStatus
+from mines.status import GameStatus
+from mines.symbols import Cell
 from mines.tui.themes import CELL_WIDTH, Theme
 from mines.view import BoardView
 

@@ -9,7 +9,7 @@ from enum import StrEnum
 from mines.moves import MoveKind
 from mines.presets import PRESETS, preset_of
 from mines.record import GameRecord
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.tui.store import SavedGame
 from mines.tui.words import plural
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mines.moves import Move, MoveKind
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 
 
 def state_word(status: GameStatus, *, started: bool) -> str:

@@ -19,7 +19,7 @@ from mines.server.present import Window, resolve_window
 from mines.server.schemas import ErrorOut
 from mines.server.storage import GameRow
 from mines.solver import analyze, hint
-from mines.symbols import GameStatus
+from mines.status import GameStatus
 from mines.view import BoardView
 
 router = APIRouter(prefix="/api/games", tags=["practice"])
