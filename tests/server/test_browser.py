@@ -117,7 +117,8 @@ def test_a_mouse_win_with_a_right_click_flag_and_a_running_then_frozen_timer(
     assert led(page, "timer") == 0
     cell(page, 0, 0).click()
     expect(cell(page, 0, 0)).not_to_have_attribute("data-symbol", "H")
-    expect(page.locator("#timer")).to_have_attribute("data-value", "1", timeout=3000)
+    # Running: it leaves 0 (a loaded machine may paint 2 without ever painting 1).
+    expect(page.locator("#timer")).to_have_attribute("data-value", re.compile(r"^[1-9][0-9]*$"))
     flagged = sorted(mines)[0]
     cell(page, *flagged).click(button="right")
     expect(cell(page, *flagged)).to_have_attribute("data-symbol", "F")
