@@ -15,6 +15,7 @@ from mines.moves import MoveKind
 from mines.race import RaceAction, RaceMove
 from mines.server.app import create_app
 from mines.server.database import open_storage
+from mines.server.games import GameCache
 from mines.server.race_store import Note, note_of, note_text
 from mines.server.rooms import RoomService, RoomSpec
 from mines.server.storage import StorageError
@@ -66,20 +67,55 @@ def move(client: TestClient, room_id: str, token: str, verb: str, cell: tuple[in
     )
 
 
+def test_every_race_route_lists_its_error_answers_in_the_schema(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    paths = race_client[0].get("/openapi.json").json()["paths"]
+    own = {
+        ("post", "/api/races"): {"422"},
+        ("post", "/api/races/{room_id}/join"): {"404", "409", "422"},
+        ("post", "/api/races/{room_id}/start"): {"401", "403", "404", "409"},
+        ("post", "/api/races/{room_id}/rematch"): {"401", "403", "404", "409"},
+        ("get", "/api/races/{room_id}"): {"403", "404"},
+        ("get", "/api/races/{room_id}/replay"): {"404", "409"},
+    }
+    for verb in ("reveal", "flag", "chord"):
+        own["post", f"/api/races/{{room_id}}/{verb}"] = {"401", "403", "404", "409", "422"}
+    listed = {
+        (method, path): set(operation["responses"]) - {"200", "201"}
+        for path, operations in paths.items()
+        if path.startswith("/api/races")
+        for method, operation in operations.items()
+    }
+    # FastAPI lists a 422 of its own wherever a route takes parameters.
+    assert listed == {key: codes | {"413", "422", "429", "503"} for key, codes in own.items()}
+    for (method, path), codes in own.items():
+        for code in codes | {"413", "429", "503"}:
+            content = paths[path][method]["responses"][code]["content"]["application/json"]
+            assert content["schema"] == {"$ref": "#/components/schemas/ErrorOut"}
+
+
 def test_refusals_say_what_was_wrong(race_client: tuple[TestClient, FakeClock]) -> None:
     client, _ = race_client
-    assert client.get("/api/races/nope").status_code == 404
+    unknown = client.get("/api/races/nope")
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "room_not_found")
+    assert client.post("/api/races/nope/join", json={"player": "x"}).json()["code"] == (
+        "room_not_found"
+    )
     room_id, tokens = open_room(client, 2, max_players=2)
     full = client.post(f"/api/races/{room_id}/join", json={"player": "late"})
-    assert full.status_code == 409
+    assert (full.status_code, full.json()["code"]) == (409, "join_refused")
     assert "full" in full.json()["detail"]
-    assert move(client, room_id, tokens[1], "reveal", FIRST).status_code == 409  # not started
+    early = move(client, room_id, tokens[1], "reveal", FIRST)
+    assert (early.status_code, early.json()["code"]) == (409, "illegal_move")  # not started
     assert client.post(f"/api/races/{room_id}/start").status_code == 401
     assert client.post(f"/api/races/{room_id}/start", headers=auth(tokens[1])).status_code == 403
     assert client.post(f"/api/races/{room_id}/start", headers=auth("forged")).status_code == 403
     assert client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0])).status_code == 200
+    again = client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0]))
+    assert (again.status_code, again.json()["code"]) == (409, "lobby_refused")
     late = client.post(f"/api/races/{room_id}/join", json={"player": "later"})
-    assert late.status_code == 409
+    assert (late.status_code, late.json()["code"]) == (409, "join_refused")
     bad_name = client.post("/api/races", json={"player": "\u200bx", "preset": "beginner"})
     assert bad_name.status_code == 422
     too_big = client.post("/api/races", json={"player": "a", "rows": 50, "cols": 51, "mines": 9})
@@ -509,3 +545,50 @@ def test_a_move_waiting_for_the_database_does_not_hold_up_its_rooms_events(
     b.rooms.close()
     assert published, "the room's events waited for a move waiting for the database"
     assert b.events()[0] == a.events()[-1]
+
+
+# --- rooms within the server's memory budget ------------------------------------------------
+
+
+def test_rooms_count_against_the_games_memory_budget_and_are_rebuilt_when_dropped(
+    storage: Any, clock: FakeClock
+) -> None:
+    roomy = GameCache(2**30)
+    rooms = RoomService(storage, clock=clock, workers=Inline(), cache=roomy)
+    token, room = rooms.create(RoomSpec(preset="beginner", seed=SEED), "host")
+    guest = rooms.join(room["id"], "guest")[1]
+    rooms.start(room["id"], token)
+    clock.now += 3
+    weight = roomy.used
+    rooms.move(room["id"], guest, MoveKind.OPEN, FIRST)
+    assert roomy.used > weight  # the move's log and event are counted
+    weight = roomy.used
+    tight = GameCache(weight * 3 // 2)  # one such room fits, two do not
+    rooms = RoomService(storage, clock=clock, workers=Inline(), cache=tight)
+    before = rooms.read(room["id"], guest)
+    assert tight.used == weight
+    rooms.create(RoomSpec(preset="beginner", seed=SEED), "host")
+    assert tight.used <= tight.budget  # the first room was dropped to make room
+    assert rooms.read(room["id"], guest) == before  # and is rebuilt from storage
+
+
+def test_a_room_that_cannot_fit_in_memory_is_refused_with_503(
+    sqlite_url: str, clock: FakeClock
+) -> None:
+    server = Server(sqlite_url, clock, memory=1024)
+    with TestClient(create_app(server.service)) as client:
+        full = client.post("/api/races", json={"player": "host", "preset": "beginner"})
+        assert (full.status_code, full.json()["code"]) == (503, "server_full")
+        assert full.headers["Retry-After"]
+    server.close()
+
+
+def test_a_note_for_a_room_not_kept_here_sends_its_watchers_to_read_it(
+    storage: Any, clock: FakeClock
+) -> None:
+    a, b, room_id, tokens = raced(storage, clock)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+    b.rooms.cache.drop(f"race:{room_id}")  # dropped for memory
+    b.rooms.moved_elsewhere(storage.notes[-1])
+    assert b.published == [{"type": "refresh"}]
+    assert b.rooms.read(room_id, None)["seq"] == a.rooms.read(room_id, None)["seq"]

@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from mines.clock import PinnedClock
 from mines.engine import CellChanges
@@ -107,8 +107,17 @@ class MoveResult:
     """The message for the game's WebSocket watchers; None when unwatched or nothing changed."""
 
 
+class Held(Protocol):
+    """What the cache keeps: a live game, or a race room (`mines.server.rooms.Room`), each
+    with the lock its requests hold while they use it."""
+
+    @property
+    def lock(self) -> threading.Lock: ...
+
+
 class GameCache:
-    """Live games by ID within a memory budget (bytes, by `Game.footprint`).
+    """Live games by ID within a memory budget (bytes, by `Game.footprint`); race rooms share
+    it under their own keys (by `Race.footprint`).
 
     Past the budget the least recently used games are dropped (storage rebuilds them on
     their next request), except those a request is using right now. Weights are measured by
@@ -117,7 +126,7 @@ class GameCache:
     """
 
     def __init__(self, budget: int):
-        self._games: OrderedDict[str, tuple[LiveGame, int]] = OrderedDict()
+        self._games: OrderedDict[str, tuple[Held, int]] = OrderedDict()
         self._bytes = 0
         self.budget = budget
         self._lock = threading.Lock()
@@ -126,7 +135,7 @@ class GameCache:
     def used(self) -> int:
         return self._bytes
 
-    def get(self, game_id: str) -> LiveGame | None:
+    def get(self, game_id: str) -> Held | None:
         with self._lock:
             entry = self._games.get(game_id)
             if entry is None:
@@ -134,7 +143,7 @@ class GameCache:
             self._games.move_to_end(game_id)
             return entry[0]
 
-    def put(self, game_id: str, live: LiveGame, weight: int, *, refuse: bool = False) -> None:
+    def put(self, game_id: str, live: Held, weight: int, *, refuse: bool = False) -> None:
         """Keep `live`, weighing `weight` bytes, dropping others to make room; with `refuse`,
         raise `ServerFullError` (and keep nothing) when even that does not make room."""
         with self._lock:
@@ -150,7 +159,7 @@ class GameCache:
             self._games[game_id] = (live, weight)
             self._bytes += weight
 
-    def reweigh(self, game_id: str, live: LiveGame, weight: int) -> None:
+    def reweigh(self, game_id: str, live: Held, weight: int) -> None:
         """A move changed the game's footprint (a sparse flood grows it): account it again."""
         with self._lock:
             entry = self._games.get(game_id)
@@ -208,6 +217,11 @@ class GameService:
         self._seeds = seeds
         self._cache = GameCache(settings.memory)
         self._no_guess = NoGuessWorkers(settings.no_guess)
+
+    @property
+    def cache(self) -> GameCache:
+        """The live games, and the race rooms that share their memory budget."""
+        return self._cache
 
     # --- requests ----------------------------------------------------------------------------
 
@@ -425,7 +439,7 @@ class GameService:
     def _live(self, row: GameRow) -> LiveGame:
         """The cached game, or one rebuilt from the row; the caller catches it up to the row."""
         live = self._cache.get(row.id)
-        if live is None or live.version > row.version:
+        if not isinstance(live, LiveGame) or live.version > row.version:
             live = self._build(row, self._placer(row))
             self._cache.put(row.id, live, live.game.footprint)
         return live

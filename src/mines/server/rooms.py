@@ -13,7 +13,7 @@ import logging
 import secrets
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -35,9 +35,11 @@ from mines.race import (
     RaceState,
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError, hash_token, new_token
-from mines.server.errors import GameNotFoundError
+from mines.server.errors import RoomNotFoundError, echo_id
+from mines.server.games import GameCache
 from mines.server.present import view_json
-from mines.server.race_store import Note, RaceStore, RoomRow, note_of
+from mines.server.race_store import ANNOUNCE_PREFIX, Note, RaceStore, RoomRow, note_of
+from mines.server.settings import MEMORY
 from mines.server.sql import SqlStorage
 
 Publish = Callable[[str, dict[str, Any]], None]
@@ -46,8 +48,6 @@ log = logging.getLogger(__name__)
 
 ROOM_CELL_LIMIT = 2_500
 """The largest race board (rows x cols): 50 x 50, past Expert's 16 x 30 with room to spare."""
-CACHE_LIMIT = 1_000
-"""Rooms one process keeps in memory; past that the least recently used is rebuilt on need."""
 COUNTDOWN = 3.0
 """Seconds from the host's start to the first move."""
 NOTE_WORKERS = 4
@@ -56,10 +56,6 @@ own players' moves hold it) holds up one of them, not every room's events."""
 REFRESH: dict[str, Any] = {"type": "refresh"}
 """Sent to a room's watchers when this process lost track of it: they read it again."""
 ROOM_TOKEN = "race moves need your player token: send the header Authorization: Bearer <token>"
-
-
-class RoomNotFoundError(GameNotFoundError):
-    """No race room has this ID (HTTP 404)."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +102,9 @@ class RoomService:
     Events are handed to `publish` in order while the room's lock is held; `publish` must
     only queue them (as `loop.call_soon_threadsafe` does), so watchers get them in order.
     `workers` run `moved_elsewhere`'s work off the listener's thread (a pool by default).
+    Live rooms are kept in `cache`, the games' (`GameService.cache`): they count against the
+    same memory budget, by `Race.footprint`, and the least recently used are dropped and
+    rebuilt from storage as games are.
     """
 
     def __init__(
@@ -115,13 +114,15 @@ class RoomService:
         clock: Clock | None = None,
         publish: Publish | None = None,
         workers: Executor | None = None,
+        cache: GameCache | None = None,
     ) -> None:
         if not isinstance(storage, SqlStorage):
             raise TypeError(f"race rooms need an SQL storage, not {type(storage).__name__}")
         self.store = RaceStore(storage)
         self._clock: Clock = clock or time.time  # wall time: every process must agree on it
         self.publish: Publish = publish or (lambda room_id, message: None)
-        self._rooms: OrderedDict[str, Room] = OrderedDict()
+        self.cache = cache or GameCache(MEMORY)
+        """The live rooms (and, in a server, its live games) within one memory budget."""
         self._lock = threading.Lock()
         self._workers = workers or ThreadPoolExecutor(NOTE_WORKERS, thread_name_prefix="mines-race")
 
@@ -135,9 +136,16 @@ class RoomService:
         """A new room with its creator as the host (player 0); returns their token and the
         room as they see it."""
         stored = _stored_spec(spec)
-        _race(stored, self._clock)  # refuses bad settings before anything is stored
         room_id = secrets.token_hex(8)
-        self.store.create(RoomRow(room_id, stored, self._clock(), RaceState.LOBBY.value, 0))
+        clock = PinnedClock(self._clock)
+        fresh = Room(room_id, _race(stored, clock), clock)  # refuses bad settings first
+        # A room that cannot fit in the memory budget is refused (503) before it is stored.
+        self.cache.put(_key(room_id), fresh, fresh.race.footprint, refuse=True)
+        try:
+            self.store.create(RoomRow(room_id, stored, self._clock(), RaceState.LOBBY.value, 0))
+        except BaseException:
+            self._forget(room_id)
+            raise
         _, token, room = self.join(room_id, player)
         return token, room
 
@@ -208,7 +216,7 @@ class RoomService:
         try:
             with self.store.locked(room_id) as locked:
                 if locked is None:
-                    raise RoomNotFoundError(f"no race room has the ID {room_id[:24]!r}")
+                    raise RoomNotFoundError(f"no race room has the ID {echo_id(room_id)!r}")
                 after = room.version
                 stored = locked.moves_after(after), locked.token_hashes()
                 room.lock.acquire()
@@ -227,6 +235,7 @@ class RoomService:
             if new_token_of_player:
                 room.tokens.append(hash_token(new_token_of_player))
             self._published(room)
+            self._reweigh(room)
             viewer = cast(int, result) if new_token_of_player else player  # a join: the joiner
             return result, self.state(room, viewer)
         except BaseException:
@@ -250,28 +259,31 @@ class RoomService:
     # --- the cache and the other processes ------------------------------------------------------
 
     def _room(self, room_id: str) -> Room:
-        with self._lock:
-            room = self._rooms.get(room_id)
-            if room is not None:
-                self._rooms.move_to_end(room_id)
-                return room
+        """The room as this process keeps it, or rebuilt from storage (and kept)."""
+        held = self.cache.get(_key(room_id))
+        if isinstance(held, Room):
+            return held
         loaded = self.store.load(room_id)
         if loaded is None:
-            raise RoomNotFoundError(f"no race room has the ID {room_id[:24]!r}")
+            raise RoomNotFoundError(f"no race room has the ID {echo_id(room_id)!r}")
         row, moves, tokens = loaded
         clock = PinnedClock(self._clock)
         room = Room(row.id, _race(row.spec, clock), clock)
         self._apply(room, 0, moves, tokens)
         room.published = len(room.race.events)  # events from before are in the room's state
-        with self._lock:
-            room = self._rooms.setdefault(room_id, room)
-            while len(self._rooms) > CACHE_LIMIT:
-                self._rooms.popitem(last=False)
+        with self._lock:  # two requests that rebuilt it at once keep the first one's
+            held = self.cache.get(_key(room_id))
+            if isinstance(held, Room):
+                return held
+            self.cache.put(_key(room_id), room, room.race.footprint)
         return room
 
     def _forget(self, room_id: str) -> None:
-        with self._lock:
-            self._rooms.pop(room_id, None)
+        self.cache.drop(_key(room_id))
+
+    def _reweigh(self, room: Room) -> None:
+        """Account the room's footprint again: its log and events grow with its moves."""
+        self.cache.reweigh(_key(room.id), room, room.race.footprint)
 
     def _apply(
         self, room: Room, after: int, moves: list[RaceMove], tokens: list[str] | None = None
@@ -296,6 +308,7 @@ class RoomService:
         with room.lock:
             self._apply(room, after, *stored)
             self._published(room)
+            self._reweigh(room)
 
     def moved_elsewhere(self, key: str) -> None:
         """Another process stored moves of a room (a note of `race_store.note_text`): a
@@ -305,9 +318,12 @@ class RoomService:
         if note is None:
             return
         with self._lock:
-            room = self._rooms.get(note.room_id)
-            if room is None:
-                return  # not kept here: whoever reads it next rebuilds it
+            room = self.cache.get(_key(note.room_id))
+            if not isinstance(room, Room):
+                # Not kept here (or dropped for memory): whoever reads it next rebuilds it.
+                # Watchers here, if any, read it now, so they miss nothing.
+                self.publish(note.room_id, REFRESH)
+                return
             room.inbox.append(note)
             if room.draining:
                 return  # the worker on this room takes it in turn
@@ -321,6 +337,7 @@ class RoomService:
                 with room.lock:
                     carried = all(self._apply_note(room, note) for note in notes)
                     self._published(room)
+                    self._reweigh(room)
                 if not carried:  # a note without its moves, or a gap: read the log
                     self._sync(room)
         except Exception:
@@ -409,6 +426,11 @@ class RoomService:
             "openers": race.openers(player),
             "seed": race.seed if race.state is RaceState.OVER else None,
         }
+
+
+def _key(room_id: str) -> str:
+    """The room's key in the games' cache, apart from the games' IDs (hex digits only)."""
+    return ANNOUNCE_PREFIX + room_id
 
 
 def event_json(event: RaceEvent, race: Race) -> dict[str, Any]:

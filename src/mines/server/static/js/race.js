@@ -45,8 +45,7 @@ const LETTERS = "ABCDEFGH";
 /** Sentences for the race's own refusals, before the general ones of words.js. */
 const RACE_WORDS = {
   game_not_found: "There is no race at this address (any more). Create a new one.",
-  room_closed: "This race is full or has started: you can watch it.",
-  race_closed: "This race is full or has started: you can watch it.",
+  join_refused: "This race is full or has started: you can watch it.",
   forbidden: "This browser is not a player of this race: you can watch it.",
   not_authenticated: "Join the race to play; until then you are watching.",
 };
