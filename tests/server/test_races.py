@@ -592,3 +592,32 @@ def test_a_note_for_a_room_not_kept_here_sends_its_watchers_to_read_it(
     b.rooms.moved_elsewhere(storage.notes[-1])
     assert b.published == [{"type": "refresh"}]
     assert b.rooms.read(room_id, None)["seq"] == a.rooms.read(room_id, None)["seq"]
+
+
+def test_a_finished_races_replay_has_the_frames_a_watcher_saw(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, clock = race_client
+    room_id, tokens = started(client, clock, players=2)
+    mines = layout(SEED, 9, 9, 10, FIRST)
+    move(client, room_id, tokens[1], "reveal", FIRST)
+    move(client, room_id, tokens[0], "flag", sorted(mines)[0])  # private: never in a frame
+    for cell in safe_cells():
+        if move(client, room_id, tokens[0], "reveal", cell).json()["state"] == "over":
+            break
+    replay = client.get(f"/api/races/{room_id}/replay").json()
+    watcher = client.get(f"/api/races/{room_id}").json()
+    cells = [list(line) for line in replay["initial"]]
+    assert {s for line in cells for s in line} == {"H"}
+    for frame in replay["frames"]:
+        assert len(frame["openers"]) == len(frame["changed"])
+        for (r, c, symbol), opener in zip(frame["changed"], frame["openers"], strict=True):
+            assert symbol != "F"
+            cells[r][c] = symbol
+            mark = watcher["openers"][r][c]  # who opened it, as the room says at the end
+            assert opener == (-1 if mark == "." else int(mark))
+    assert ["".join(line) for line in cells] == watcher["view"]["cells"] == replay["final"]["cells"]
+    revealed = [m for m in replay["moves"] if m["action"] in ("open", "chord")]
+    assert len(replay["frames"]) == len(revealed)  # a flag or the lobby shows a watcher nothing
+    assert replay["frames"][-1]["scores"] == replay["events"][-1]["scores"]
+    assert replay["frames"][0]["openers"][0] == 1  # the guest's first reveal

@@ -19,6 +19,8 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar, cast
 
+import numpy as np
+
 from mines.clock import Clock, PinnedClock
 from mines.errors import GameInProgressError, InvalidBoardError
 from mines.moves import MoveKind
@@ -26,8 +28,11 @@ from mines.params import check_board
 from mines.placement import FirstClick, PlacementRule
 from mines.presets import preset
 from mines.race import (
+    MAX_PLAYERS,
+    ROOM,
     OnMine,
     Race,
+    RaceAction,
     RaceEvent,
     RaceMode,
     RaceMove,
@@ -83,6 +88,8 @@ class Room:
     id: str
     race: Race
     clock: PinnedClock
+    spec: dict[str, Any]
+    """What the room was created with (`_stored_spec`): it rebuilds the race from its log."""
     version: int = 0
     """How many moves of the stored log `race` has played."""
     published: int = 0
@@ -138,7 +145,7 @@ class RoomService:
         stored = _stored_spec(spec)
         room_id = secrets.token_hex(8)
         clock = PinnedClock(self._clock)
-        fresh = Room(room_id, _race(stored, clock), clock)  # refuses bad settings first
+        fresh = Room(room_id, _race(stored, clock), clock, stored)  # refuses bad settings first
         # A room that cannot fit in the memory budget is refused (503) before it is stored.
         self.cache.put(_key(room_id), fresh, fresh.race.footprint, refuse=True)
         try:
@@ -268,7 +275,7 @@ class RoomService:
             raise RoomNotFoundError(f"no race room has the ID {echo_id(room_id)!r}")
         row, moves, tokens = loaded
         clock = PinnedClock(self._clock)
-        room = Room(row.id, _race(row.spec, clock), clock)
+        room = Room(row.id, _race(row.spec, clock), clock, row.spec)
         self._apply(room, 0, moves, tokens)
         room.published = len(room.race.events)  # events from before are in the room's state
         with self._lock:  # two requests that rebuilt it at once keep the first one's
@@ -378,7 +385,8 @@ class RoomService:
             return self.state(room, player)
 
     def replay(self, room_id: str) -> dict[str, Any]:
-        """A finished race's moves and the events they made, in order."""
+        """A finished race's moves and the events they made, in order, and its frames as a
+        watcher saw them (the shape of a game's replay, so one player plays both)."""
         room = self._room(room_id)
         self._sync(room)
         with room.lock:
@@ -388,12 +396,12 @@ class RoomService:
                 raise GameInProgressError("a race's replay is published once the race is over")
             # Up to the end of the last finished round: the moves of a round under way
             # would show the players' private flags.
+            log = race.moves[:moves]
             return {
                 "id": room.id,
-                "moves": [
-                    {**asdict(move), "action": move.action.value} for move in race.moves[:moves]
-                ],
+                "moves": [{**asdict(move), "action": move.action.value} for move in log],
                 "events": [event_json(event, race) for event in race.events[:events]],
+                **_frames(room.spec, log),
             }
 
     def state(self, room: Room, player: int | None) -> dict[str, Any]:
@@ -441,6 +449,58 @@ def event_json(event: RaceEvent, race: Race) -> dict[str, Any]:
         "cells": [list(cell) for cell in event.cells],
         "scores": list(event.scores),
         "progress": [round(share, 4) for share in event.progress],
+    }
+
+
+OPENERS = {str(player): player for player in range(MAX_PLAYERS)} | {"*": ROOM}
+"""`Race.openers`' marks as the players' ids (-1: nobody, `ROOM`: opened for everyone)."""
+SEEN_MOVES = (RaceAction.OPEN, RaceAction.CHORD, RaceAction.REMATCH)
+"""The moves a watcher sees (a flag is its player's alone, the lobby's moves change no cell)."""
+
+
+def _frames(spec: dict[str, Any], log: list[RaceMove]) -> dict[str, Any]:
+    """The log played again as a watcher saw it: the board at the start, then per move it
+    saw the cells it changed, who opened each (-1: nobody), and the scores after it."""
+    clock = PinnedClock(time.time)
+    race = _race(spec, clock)
+    box = (0, 0, race.rows, race.cols)
+    previous = race.view(None)
+    initial = previous.to_strings()
+    frames = []
+    elapsed = 0.0
+    for move in log:
+        with clock.pinned_at(move.at):
+            race.play(move)
+        if move.action not in SEEN_MOVES:
+            continue
+        view = race.view(None)
+        rows, cols = np.nonzero(previous.array != view.array)
+        openers = race.openers(None)
+        cells = list(zip(rows.tolist(), cols.tolist(), strict=True))
+        elapsed = round(max(0.0, move.at - race.starts_at), 3)
+        frames.append(
+            {
+                "move": move.action.value,
+                "player": move.player,
+                "time": elapsed,
+                "status": view.status.value,
+                "mines_left": view.mines_left,
+                "changed": [[r, c, chr(view.array[r, c])] for r, c in cells],
+                "openers": [OPENERS.get(openers[r][c], -1) for r, c in cells],
+                "scores": [player.score for player in race.players],
+            }
+        )
+        previous = view
+    top, left, height, width = box
+    return {
+        "top": top,
+        "left": left,
+        "height": height,
+        "width": width,
+        "initial": initial,
+        "frames": frames,
+        "final": view_json(previous, elapsed),
+        "players": [player.name for player in race.players],
     }
 
 
