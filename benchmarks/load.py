@@ -49,6 +49,8 @@ class Connection:
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str):
         self._reader, self._writer, self._host = reader, writer, host
+        self.headers: dict[str, str] = {}
+        """The last answer's headers, by lower-case name."""
 
     @classmethod
     async def open(cls, url: str) -> Connection:
@@ -57,8 +59,15 @@ class Connection:
         return cls(reader, writer, parts.netloc)
 
     async def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        *,
+        parse: bool = True,
     ) -> tuple[int, Any]:
+        """The answer's status and its JSON body (with `parse` false, its bytes)."""
         payload = b"" if body is None else json.dumps(body).encode()
         head = [f"{method} {path} HTTP/1.1", f"Host: {self._host}"]
         head += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
@@ -66,12 +75,13 @@ class Connection:
             head.append(f"Authorization: Bearer {token}")
         self._writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
         status_line = await self._reader.readline()
-        length = 0
+        self.headers = {}
         while (line := await self._reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        data = await self._reader.readexactly(length)
+            self.headers[name.lower()] = value.strip()
+        data = await self._reader.readexactly(int(self.headers.get("content-length", 0)))
+        if not parse:
+            return int(status_line.split()[1]), data
         return int(status_line.split()[1]), json.loads(data) if data else None
 
     def close(self) -> None:

@@ -1,5 +1,6 @@
 """The cache of live games: least recently used dropped first within a byte budget, games in
-use kept, and a new game that cannot fit refused with 503."""
+use kept, a new game that cannot fit refused with 503, and the working memory of requests
+held in the budget while they run."""
 
 from __future__ import annotations
 
@@ -7,13 +8,17 @@ import pytest
 
 from mines.clock import PinnedClock
 from mines.game import Game
+from mines.placement import placer_for_rule
 from mines.server.errors import ServerFullError
-from mines.server.games import GameCache, LiveGame
+from mines.server.games import WORK_BYTES_PER_CELL, GameCache, LiveGame
+from mines.server.layouts import KeepingPlacer
+from tests.server.conftest import FakeClock, Server
 
 
 def live(rows: int, cols: int, mines: int) -> LiveGame:
     clock = PinnedClock(lambda: 0.0)
-    return LiveGame(Game(rows, cols, mines, seed=1, clock=clock), clock)
+    placer = KeepingPlacer(placer_for_rule("opening", 1))
+    return LiveGame(Game(rows, cols, mines, placer=placer, clock=clock), clock, placer)
 
 
 def test_the_least_recently_used_game_goes_first() -> None:
@@ -58,3 +63,37 @@ def test_weights_are_real_footprints() -> None:
     dense, sparse = live(1000, 1000, 1000), live(1_000_000, 1_000_000, 1000)
     assert dense.game.footprint >= 1_000_000  # a byte per cell at least
     assert sparse.game.footprint < 1_000_000  # a sparse board holds its mines, not its cells
+
+
+def test_a_requests_working_memory_is_held_in_the_budget_while_it_runs() -> None:
+    cache = GameCache(budget=200)
+    idle, busy = live(10, 10, 5), live(10, 10, 5)
+    cache.put("idle", idle, 50)
+    cache.put("busy", busy, 50)
+    with busy.lock, cache.working(140):  # the idle game makes room; the busy one stays
+        assert cache.get("idle") is None
+        assert cache.used == 190
+        with pytest.raises(ServerFullError) as full:
+            cache.put("new", live(10, 10, 5), 20, refuse=True)
+        assert full.value.retry_after >= 1
+        with pytest.raises(ServerFullError), cache.working(20):
+            pass
+    assert cache.used == 50
+
+
+def test_a_move_whose_work_cannot_fit_is_refused_with_503(
+    sqlite_url: str, clock: FakeClock
+) -> None:
+    # A 300x300 flood may need 300 * 300 * WORK_BYTES_PER_CELL bytes: about 5 MiB.
+    server = Server(sqlite_url, clock, memory=4 * 2**20)
+    try:
+        game = server.create(rows=300, cols=300, mines=1, seed=1)
+        refused = server.move(game, "reveal", 150, 150)
+        assert refused.status_code == 503
+        assert refused.json()["code"] == "server_full"
+        assert int(refused.headers["retry-after"]) >= 1
+        view = server.client.get(f"/api/games/{game['id']}?height=1&width=1")
+        assert view.status_code == 503  # reading it would build the whole board too
+    finally:
+        server.close()
+    assert 300 * 300 * WORK_BYTES_PER_CELL > 4 * 2**20

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import platform
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mines.cli.main import build_parser
+from mines.server import cli
 from mines.server.database import default_database, open_storage
 from mines.server.hub import QUEUE_LIMIT, REFRESH, Hub
 from mines.server.storage import StorageError
@@ -26,6 +29,30 @@ def test_bad_serve_options_are_refused(
     with pytest.raises(SystemExit):
         build_parser().parse_args(["serve", *option])
     assert option[0] in capsys.readouterr().err
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="a glibc setting")
+def test_the_mmap_threshold_is_fixed_before_the_server_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    assert cli.fix_mmap_threshold()
+    calls: list[str] = []
+
+    def share() -> bool:
+        calls.append("threshold")
+        return True
+
+    def serve(*args: Any, **kwargs: Any) -> None:
+        calls.append("serve")
+
+    monkeypatch.setattr(cli, "fix_mmap_threshold", share)
+    monkeypatch.setattr(uvicorn, "run", serve)
+    args = build_parser().parse_args(["serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"])
+    assert cli.run(args) == 0
+    assert calls == ["threshold", "serve"]
 
 
 def test_default_database_is_in_the_data_folder(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 from mines.presets import PRESETS
 from mines.record import GameRecord
 from mines.replay import replay, replay_steps
-from mines.server.routers import replay as replay_router
+from mines.server import finished
 from tests.server.conftest import Server
 
 
@@ -93,7 +93,7 @@ def test_a_replay_too_big_to_compute_is_refused(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = play_to_the_end(server, 5)
-    monkeypatch.setattr(replay_router, "REPLAY_WORK_LIMIT", 10)
+    monkeypatch.setattr(finished, "REPLAY_WORK_LIMIT", 10)
     answer = server.client.get(f"/api/games/{game['id']}/replay")
     assert answer.status_code == 422
     assert "smaller window" in answer.json()["detail"]

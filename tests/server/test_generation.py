@@ -4,12 +4,14 @@ generator's, and the budget, a client that goes away and a busy server all stop 
 from __future__ import annotations
 
 import multiprocessing
+import os
 
 import pytest
 
 from mines.server.errors import NoGuessTimeoutError, ServerFullError
 from mines.server.generation import NoGuessWorkers
 from mines.server.settings import NoGuessLimits
+from mines.server.workers import NICE, Workers
 from mines.solver.noguess import NoGuessPlacer
 from tests.server.conftest import FakeClock, Server
 
@@ -54,13 +56,13 @@ def test_a_client_that_goes_away_stops_the_worker() -> None:
 
 def test_when_every_worker_is_busy_the_request_waits_its_turn_outside() -> None:
     workers = NoGuessWorkers(NoGuessLimits(workers=1))
-    workers._slots.acquire()  # another request is generating
+    workers._workers._slots.acquire()  # another request is generating
     try:
         with pytest.raises(ServerFullError) as busy:
             workers.place(9, 9, 9, 10, (4, 4))
         assert busy.value.retry_after >= 1
     finally:
-        workers._slots.release()
+        workers._workers._slots.release()
 
 
 def test_a_reveal_past_the_budget_is_refused_and_changes_nothing(
@@ -88,3 +90,9 @@ def test_a_no_guess_game_is_played_through_the_worker(server: Server) -> None:
     cells = answer.json()["view"]["cells"]
     assert all(cells[r][c] == "H" for r, c in expected)
     assert sum(line.count("H") for line in cells) < 81 - 10
+
+
+def test_a_worker_runs_below_the_servers_priority() -> None:
+    workers = Workers(1, memory=NoGuessLimits().memory, name="mines-test")
+    lowest = 19  # the most a niceness goes up to
+    assert workers.run(os.nice, (0,), budget=10.0, busy="busy") == min(os.nice(0) + NICE, lowest)

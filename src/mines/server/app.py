@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 
 from mines.server.errors import install_handlers
 from mines.server.favicon import favicon
@@ -47,6 +48,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
 
         race_rooms.publish = publish_race
         stop = service.storage.listen(moved_elsewhere)
+        await run_in_threadpool(lambda: None)  # the first request need not import its backend
         try:
             yield
         finally:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 import threading
 import time
@@ -14,14 +13,14 @@ from typing import Any, Protocol
 
 from mines.clock import PinnedClock
 from mines.engine import CellChanges
+from mines.engine_choice import DENSE_CELL_LIMIT
 from mines.errors import GameInProgressError, IllegalMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.params import check_board
 from mines.placement import MinePlacer, PlacementRule, placer_for_rule
-from mines.presets import preset
-from mines.replay import RecordedPlacer
-from mines.server import leaderboard
+from mines.presets import preset, preset_of
+from mines.server import finished, layouts, leaderboard
 from mines.server.auth import (
     MISSING_TOKEN,
     NotAuthenticatedError,
@@ -36,8 +35,11 @@ from mines.server.errors import (
     InvalidRequestError,
     ServerFullError,
 )
+from mines.server.finished import Read
 from mines.server.generation import NoGuessWorkers, WorkerPlacer, check_no_guess
+from mines.server.layouts import KeepingPlacer, StoredPlacer
 from mines.server.present import (
+    Box,
     Changed,
     Window,
     changed_cells,
@@ -55,15 +57,21 @@ from mines.server.storage import (
     StorageError,
     StoredMove,
 )
+from mines.server.workers import JobStoppedError, Stopped, Workers
 from mines.status import GameStatus
 from mines.symbols import Cell
 
 NO_GUESS_RULE = PlacementRule.NOGUESS.value
 FULL_RETRY_AFTER = 5
 """Seconds a client refused for memory is asked to wait: games in play finish their moves."""
+WORK_BYTES_PER_CELL = 56
+"""Memory a move or a read may need while it runs, per cell of the board: measured at 53 MiB
+for the first reveal of a 1000x1000 board with 999,999 mines and 38 MiB for a million-cell
+flood. It is held in the memory budget for as long as the request runs."""
 STALE_RETRIES = 50
 """How often a move is worked out again when other processes keep moving in the same game
 (each round one of them stores its move, so all make progress)."""
+IN_PROGRESS = "a game's record is published once the game is over; this game is in progress"
 SEED_LIMIT = 2**63 - 1
 """Seeds are stored as 64-bit signed integers."""
 
@@ -92,6 +100,8 @@ class LiveGame:
 
     game: Game
     clock: PinnedClock
+    placer: KeepingPlacer
+    """The game's placer, which keeps the layout it placed for storage."""
     version: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     changes: list[CellChanges] = field(default_factory=list)
@@ -105,6 +115,17 @@ class MoveResult:
     changed_complete: bool
     broadcast: dict[str, Any] | None
     """The message for the game's WebSocket watchers; None when unwatched or nothing changed."""
+
+
+def read_in_worker(settings: Settings, read: Read, game_id: str, window: Window) -> bytes:
+    """In a worker: a finished game's read, from storage, by a game service of its own."""
+    from mines.server.database import open_storage
+
+    games = GameService(open_storage(settings.database), settings)
+    try:
+        return finished.answer(games, read, game_id, window)
+    finally:
+        games.close()
 
 
 class Held(Protocol):
@@ -149,15 +170,33 @@ class GameCache:
         with self._lock:
             self._drop(game_id)
             self._make_room(weight)
-            if refuse and self._bytes + weight > self.budget:
-                raise ServerFullError(
-                    f"this server's games are using its memory budget "
-                    f"({self.budget // 2**20:,} MiB) and all of them are being played; "
-                    "try again in a moment",
-                    retry_after=FULL_RETRY_AFTER,
-                )
+            if refuse:
+                self._check_room(weight)
             self._games[game_id] = (live, weight)
             self._bytes += weight
+
+    @contextmanager
+    def working(self, weight: int) -> Iterator[None]:
+        """Hold `weight` bytes of the budget while a request works (a flood's arrays), dropping
+        games to make room; `ServerFullError` when the games in play and the work already
+        running leave too little."""
+        with self._lock:
+            self._make_room(weight)
+            self._check_room(weight)
+            self._bytes += weight
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._bytes -= weight
+
+    def _check_room(self, weight: int) -> None:
+        if self._bytes + weight > self.budget:
+            raise ServerFullError(
+                f"this server's memory budget ({self.budget // 2**20:,} MiB) is taken by the "
+                "games being played right now; try again in a moment",
+                retry_after=FULL_RETRY_AFTER,
+            )
 
     def reweigh(self, game_id: str, live: Held, weight: int) -> None:
         """A move changed the game's footprint (a sparse flood grows it): account it again."""
@@ -174,6 +213,8 @@ class GameCache:
             self._drop(game_id)
 
     def _make_room(self, weight: int) -> None:
+        if self._bytes + weight <= self.budget:
+            return
         for game_id in list(self._games):
             if self._bytes + weight <= self.budget:
                 return
@@ -217,6 +258,9 @@ class GameService:
         self._seeds = seeds
         self._cache = GameCache(settings.memory)
         self._no_guess = NoGuessWorkers(settings.no_guess)
+        self._readers = Workers(
+            finished.READ_WORKERS, memory=finished.READ_MEMORY, name="mines-reader"
+        )
 
     @property
     def cache(self) -> GameCache:
@@ -328,13 +372,25 @@ class GameService:
                 f"(rows 0..{stored.rows - 1}, cols 0..{stored.cols - 1})"
             )
         box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
+        with self._cache.working(self._work(stored)):
+            return self._apply(stored, move, box, watched, cancelled)
+
+    def _apply(
+        self,
+        stored: GameRow,
+        move: Move,
+        box: Box,
+        watched: bool,
+        cancelled: Callable[[], bool],
+    ) -> MoveResult:
+        game_id = stored.id
         live = self._live(stored)
         with live.lock:
             if live.version < stored.version:
                 self._catch_up(live, self.storage.moves_after(game_id, live.version))
             game = live.game
-            if isinstance(game.placer, WorkerPlacer):
-                game.placer.cancelled = cancelled
+            if isinstance(live.placer.placer, WorkerPlacer):
+                live.placer.placer.cancelled = cancelled
             was_started, now = game.started, self._wall()
             with live.clock.pinned_at(now):
                 _play(game, move)
@@ -362,10 +418,50 @@ class GameService:
         """The whole record of a finished game; refused while it is in progress."""
         with self._reading(game_id) as (row, game):
             if not game.status.is_over:
-                raise GameInProgressError(
-                    "a game's record is published once the game is over; this game is in progress"
-                )
+                raise GameInProgressError(IN_PROGRESS)
             return {"id": row.id, "created_at": row.created_at, **game.record().to_dict()}
+
+    def summary(self, game_id: str) -> dict[str, Any]:
+        """Status, time, 3BV and the board's preset of a finished game (for personal stats)."""
+        with self._reading(game_id) as (row, game):
+            if not game.status.is_over:
+                raise GameInProgressError(IN_PROGRESS)
+            return {
+                "id": row.id,
+                "status": game.status.value,
+                "elapsed": round(game.elapsed, 3),
+                "rows": row.rows,
+                "cols": row.cols,
+                "mines": row.mines,
+                "preset": preset_of(row.rows, row.cols, row.mines),
+                "no_guess": row.rule == NO_GUESS_RULE,
+                "three_bv": game.three_bv if game.started else 0,
+            }
+
+    def read_finished(self, read: Read, game_id: str, window: Window) -> bytes:
+        """A finished game's record, summary or replay frames as JSON. A big game's is worked
+        out in a worker process: its stored game is final, and a worker reads it from there."""
+        row = self._load(game_id)
+        if finished.is_small(row.rows, row.cols, row.version):
+            return finished.answer(self, read, game_id, window)
+        if not GameStatus(row.status).is_over:
+            raise GameInProgressError(IN_PROGRESS)  # before starting a worker to say so
+        try:
+            body: bytes = self._readers.run(
+                read_in_worker,
+                (self.settings, read, game_id, window),
+                budget=finished.READ_BUDGET,
+                busy="this server is reading another big game's record; try again shortly",
+            )
+        except JobStoppedError as stopped:
+            limit = f"{finished.READ_MEMORY // 2**20:,} MiB"
+            if stopped.why is Stopped.BUDGET:
+                limit = f"{finished.READ_BUDGET:g} s"
+            hint = "ask for a smaller window" if read is Read.REPLAY else "it cannot be served"
+            raise InvalidRequestError(
+                f"this game's {read.value} takes more than a read may use here ({limit}); {hint}"
+            ) from None
+        return body
 
     def mark_assisted(self, game_id: str) -> None:
         """Record that the game's player had help (a hint, an analysis): it will never rank."""
@@ -408,15 +504,25 @@ class GameService:
     def _reading(self, game_id: str) -> Iterator[tuple[GameRow, Game]]:
         """The stored game, caught up to its last stored move, held still while it is read."""
         row = self._load(game_id)
-        live = self._live(row)
-        # Read missing moves before taking the game's lock: a mover holds the storage lock
-        # while it waits for the game's lock.
-        behind = []
-        if live.version < row.version:
-            behind = self.storage.moves_after(game_id, live.version)
-        with live.lock:
-            self._catch_up(live, behind)
-            yield row, live.game
+        with self._cache.working(self._work(row)):
+            live = self._live(row)
+            # Read missing moves before taking the game's lock: a mover holds the storage
+            # lock while it waits for the game's lock.
+            behind = []
+            if live.version < row.version:
+                behind = self.storage.moves_after(game_id, live.version)
+            with live.lock:
+                self._catch_up(live, behind)
+                yield row, live.game
+
+    def _work(self, row: GameRow) -> int:
+        """The memory a request on this game may need while it runs (`WORK_BYTES_PER_CELL`):
+        by the board's cells on the dense engine; on the sparse one, which holds only what
+        was touched, by its mines and the largest view."""
+        cells = row.rows * row.cols
+        if cells > DENSE_CELL_LIMIT:
+            cells = row.mines + self.settings.view_limit
+        return cells * WORK_BYTES_PER_CELL
 
     def _load(self, game_id: str) -> GameRow:
         row = self.storage.load(game_id)
@@ -426,13 +532,14 @@ class GameService:
 
     def _build(self, row: GameRow, placer: MinePlacer) -> LiveGame:
         clock = PinnedClock(self._wall)
+        keeper = KeepingPlacer(placer)
         try:
-            game = Game(row.rows, row.cols, row.mines, placer=placer, clock=clock)
+            game = Game(row.rows, row.cols, row.mines, placer=keeper, clock=clock)
         except ImportError:
             raise InvalidRequestError(
                 f"a {row.rows}x{row.cols} board needs the sparse engine, which is not installed"
             ) from None
-        live = LiveGame(game, clock)
+        live = LiveGame(game, clock, keeper)
         game.on_cells(live.changes.append)
         return live
 
@@ -448,8 +555,7 @@ class GameService:
         """The stored layout once there is one; before it, the rule's placer (a worker process
         for no-guess boards)."""
         if row.layout is not None:
-            layout = tuple((int(r), int(c)) for r, c in json.loads(row.layout))
-            return RecordedPlacer(layout, row.rule, row.seed)
+            return StoredPlacer(layouts.decode(row.layout, row.rows, row.cols), row.rule, row.seed)
         if row.rule == NO_GUESS_RULE:
             return WorkerPlacer(row.seed, self._no_guess)
         return placer_for_rule(row.rule, row.seed)
@@ -470,7 +576,9 @@ class GameService:
         game = live.game
         layout = None
         if game.started and not was_started:
-            layout = json.dumps(game.record().layout, separators=(",", ":"))
+            positions = live.placer.positions
+            assert positions is not None  # the game placed its mines through this placer
+            layout = layouts.encode(positions, row.rows, row.cols)
         result = None
         if game.status is GameStatus.WON and row.preset is not None:
             result = Result(

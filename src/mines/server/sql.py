@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
+from mines.server import layouts
 from mines.server.storage import (
     GameRow,
     MoveWrite,
@@ -51,10 +52,42 @@ SCHEMA_V1 = (
 )
 """The tables as they were before the schema had a version (databases made until then)."""
 
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
+
+class Cursor(Protocol):
+    """The part of a DB-API cursor that both sqlite3 and psycopg provide."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def execute(self, query: str, params: Sequence[Any] = ..., /) -> Any: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+Step = str | Callable[[Cursor, Callable[[str], str]], None]
+"""A migration step: an SQL statement, or a function of the cursor and the function that
+writes a query's placeholders for the backend."""
+
+
+def compact_layouts(cursor: Cursor, sql: Callable[[str], str]) -> None:
+    """Rewrite the JSON layouts of earlier versions in the compact form of `layouts`, one
+    game at a time (an old dense layout could be 19 MB)."""
+    cursor.execute("SELECT id FROM games WHERE substr(layout, 1, 1) = '['")
+    for (game_id,) in cursor.fetchall():
+        cursor.execute(sql("SELECT nrows, ncols, layout FROM games WHERE id = ?"), (game_id,))
+        rows, cols, text = cursor.fetchone()
+        compact = layouts.encode(layouts.from_json(text), int(rows), int(cols))
+        cursor.execute(sql("UPDATE games SET layout = ? WHERE id = ?"), (compact, game_id))
+
+
+MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     SCHEMA_V1,
     # 2: whether a player had help (hints, analysis); assisted games never rank.
     ("ALTER TABLE games ADD COLUMN assisted BOOLEAN NOT NULL DEFAULT FALSE",),
+    # 3: layouts stored compactly (a bit mask or cell indices) instead of JSON pairs.
+    (compact_layouts,),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -79,19 +112,6 @@ WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 
 LANDED_CHECKS = 3
 """Tries at reading whether a move whose commit failed was stored after all."""
-
-
-class Cursor(Protocol):
-    """The part of a DB-API cursor that both sqlite3 and psycopg provide."""
-
-    @property
-    def rowcount(self) -> int: ...
-
-    def execute(self, query: str, params: Sequence[Any] = ..., /) -> Any: ...
-
-    def fetchone(self) -> Any: ...
-
-    def fetchall(self) -> list[Any]: ...
 
 
 def game_row(values: Sequence[Any]) -> GameRow:
@@ -148,9 +168,12 @@ class SqlStorage(ABC):
                 f"the database has schema version {version}, newer than this server's "
                 f"{SCHEMA_VERSION}; run a newer mines on it"
             )
-        for statements in MIGRATIONS[version:]:
-            for statement in statements:
-                cursor.execute(statement)
+        for steps in MIGRATIONS[version:]:
+            for step in steps:
+                if isinstance(step, str):
+                    cursor.execute(step)
+                else:
+                    step(cursor, self.sql)
         if found is None:
             cursor.execute(self.sql("INSERT INTO schema_version (version) VALUES (?)"), (0,))
         cursor.execute(self.sql("UPDATE schema_version SET version = ?"), (SCHEMA_VERSION,))

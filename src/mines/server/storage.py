@@ -18,7 +18,8 @@ class GameRow:
     """What the server stores about a game besides its moves.
 
     `version` counts the stored moves: a cached `Game` at the same version is current.
-    `layout` is the mine layout as JSON, written at the first reveal (None before it).
+    `layout` is the mine layout in the compact text of `mines.server.layouts`, written at the
+    first reveal (None before it).
     """
 
     id: str

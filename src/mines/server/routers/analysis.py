@@ -12,11 +12,10 @@ from mines.errors import IllegalMoveError
 from mines.game import Game
 from mines.placement import placer_for_rule
 from mines.server.auth import check_token
-from mines.server.deps import WINDOW_PARAMETERS, service, window
+from mines.server.deps import WINDOW_PARAMETERS, error_responses, service, window
 from mines.server.errors import GameNotFoundError, InvalidRequestError
 from mines.server.games import GameService
 from mines.server.present import Window, resolve_window
-from mines.server.schemas import ErrorOut
 from mines.server.storage import GameRow
 from mines.solver import analyze, hint
 from mines.status import GameStatus
@@ -25,9 +24,7 @@ from mines.view import BoardView
 router = APIRouter(prefix="/api/games", tags=["practice"])
 bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-HELP_ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422)
-}
+HELP_ERRORS = error_responses(401, 403, 404, 409, 422)
 
 ANALYSIS_CELL_LIMIT = 1_600
 """The largest board (rows x cols) helped: exact counting grows fast with the open frontier,

@@ -8,7 +8,7 @@ from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
@@ -17,7 +17,9 @@ from mines.moves import MoveKind
 from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
 from mines.server.deps import WINDOW_PARAMETERS, error_responses, hub, service, window
 from mines.server.errors import InvalidRequestError, validation_answer
+from mines.server.finished import Read
 from mines.server.games import GameSpec
+from mines.server.present import Window
 from mines.server.schemas import CreatedOut, GameOut, MoveOut, MoveTarget, NewGame
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -63,9 +65,10 @@ async def get_game(game_id: str, request: Request) -> dict[str, Any]:
 @router.get(
     "/{game_id}/record", responses=error_responses(404, 409), summary="Record of a finished game"
 )
-async def get_record(game_id: str, request: Request) -> dict[str, Any]:
-    record: dict[str, Any] = await run_in_threadpool(service(request).record, game_id)
-    return record
+async def get_record(game_id: str, request: Request) -> Response:
+    games = service(request)
+    body = await run_in_threadpool(games.read_finished, Read.RECORD, game_id, Window())
+    return Response(body, media_type="application/json")
 
 
 async def _note_disconnect(request: Request, gone: threading.Event) -> None:

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Request
 
 from mines.placement import FirstClick
 from mines.presets import PRESETS
-from mines.server.deps import service
+from mines.server.deps import error_responses, service
 from mines.server.leaderboard import PLAYER_PATTERN
 from mines.server.schemas import COORDINATE_LIMIT
 
@@ -18,7 +18,7 @@ FIRST_CLICK_RULES = tuple(rule.value for rule in FirstClick)
 """The order a client offers them in; `opening`, the classic rule and the default, first."""
 
 
-@router.get("", summary="Presets and limits")
+@router.get("", summary="Presets and limits", responses=error_responses())
 async def meta(request: Request) -> dict[str, Any]:
     settings = service(request).settings
     return {
