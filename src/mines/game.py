@@ -207,6 +207,11 @@ class Game:
         return self._started
 
     @property
+    def opened(self) -> int:
+        """How many safe cells are revealed: the board has `rows * cols - opened` still closed."""
+        return self._engine.opened
+
+    @property
     def mines_left(self) -> int:
         """Mines minus flags; negative when there are more flags than mines."""
         return self.mines - self._engine.flags

@@ -7,6 +7,7 @@ import threading
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from textual.pilot import Pilot
 from textual.widgets._footer import FooterKey
@@ -113,12 +114,17 @@ async def test_a_long_first_reveal_runs_off_the_ui_thread_with_a_busy_state(
     reveal = game.reveal
 
     def slow_reveal(row: int, col: int) -> GameStatus:
-        go_on.wait(timeout=30)
-        return reveal(row, col)
+        # As a real flood does, it holds the game's lock all along: the UI thread must not
+        # wait for it (reading the time, the record...), or every key waits for the move.
+        with game._lock:
+            go_on.wait(timeout=30)
+            return reveal(row, col)
 
     monkeypatch.setattr(game, "reveal", slow_reveal)
     app = app_for(game, clock, tmp_path)
+    footer_rebuilds = []
     async with app.run_test(size=(80, 24)) as pilot:
+        monkeypatch.setattr(app, "refresh_bindings", lambda: footer_rebuilds.append(1))
         await pilot.press("space")
         await pilot.pause()
         assert app.board.busy
@@ -132,9 +138,66 @@ async def test_a_long_first_reveal_runs_off_the_ui_thread_with_a_busy_state(
         await pilot.press("p")
         go_on.set()
         await long_move_done(app, pilot)
+        assert footer_rebuilds == [1, 1], "only pause rebuilt the footer, not the long move"
         assert game.started
         assert "Playing" in text_of(app, "#status")
         assert "Working" not in text_of(app, "#status")
+
+
+async def test_quitting_during_a_long_move_does_not_wait_for_it(
+    fake_time: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = PausableClock(fake_time)
+    game = Game(1001, 1000, 1000, seed=5, clock=clock)
+    go_on = threading.Event()
+    reveal = game.reveal
+
+    def slow_reveal(row: int, col: int) -> GameStatus:
+        with game._lock:
+            go_on.wait(timeout=30)
+            return reveal(row, col)
+
+    app = app_for(game, clock, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        await long_move_done(app, pilot)
+        assert game.started, "a game in progress, which a quit would keep"
+        hidden = np.argwhere(game.view().array == ord(Cell.HIDDEN.value))
+        app.board.move_cursor(*map(int, hidden[0]))
+        monkeypatch.setattr(game, "reveal", slow_reveal)
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.board.busy
+        await pilot.press("q")
+        await pilot.pause()
+        assert app._exit, "the app is leaving while the move still runs"
+    assert not go_on.is_set()
+    go_on.set()
+    assert not app.unfinished_saved
+
+
+async def test_moves_that_cannot_flood_are_answered_on_the_ui_thread(
+    fake_time: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = PausableClock(fake_time)
+    # A sparse board of a million squared: the first reveal floods the sea and wins.
+    app = app_for(Game(10**6, 10**6, 1000, seed=2, clock=clock), clock, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        await long_move_done(app, pilot)
+        assert app.game.status is GameStatus.WON
+        started: list[object] = []
+
+        def no_thread(*args: object, **kwargs: object) -> threading.Thread:
+            started.append(args)
+            raise AssertionError("a move that cannot flood went off the UI thread")
+
+        monkeypatch.setattr("mines.tui.board.threading.Thread", no_thread)
+        await pilot.press("space", "c", "f")
+        await pilot.pause()
+        assert started == []
+        assert not app.board.busy
+        assert "game is over" in text_of(app, "#message").lower()
 
 
 async def test_the_clock_stands_still_while_the_solver_thinks(

@@ -124,15 +124,16 @@ async def test_a_cursor_move_repaints_only_its_row(
         await pilot.pause()
         board = app.board
         counter = LineCounter(board, monkeypatch)
-        y = board.cursor[0] - board.scroll_offset.y
+        assert board.rulers, "a board bigger than the screen has rulers, on the first line"
+        y = 1 + board.cursor[0] - board.scroll_offset.y
         assert board.cursor == (500, 500), "it starts in the middle of the board"
         await pilot.press("l")
         await pilot.pause()
-        assert set(counter.lines) == {y}
+        assert set(counter.lines) == {0, y}, "its row, and the column ruler's cursor mark"
         counter.lines.clear()
         await pilot.press("j")
         await pilot.pause()
-        assert set(counter.lines) == {y, y + 1}
+        assert set(counter.lines) == {0, y, y + 1}
 
 
 async def test_a_flag_repaints_one_line_and_a_reveal_only_changed_lines(

@@ -459,10 +459,12 @@ def _window_guess(
     """The least risky frontier cell of a window, the board beyond it taken at its density.
 
     Counting every arrangement of a big board is out of reach; instead each arrangement of
-    the window's frontier with m mines is weighted by (d / (1 - d))^m, d the board's mine
-    density: the limit of the exact count when the cells beyond are many.
+    the window's frontier with m mines is weighted by (d / (1 - d))^m, d the density of
+    mines among the cells still closed: the limit of the exact count when the cells beyond
+    are many. (Exact would need every number of the board: the window cuts the frontier,
+    and the mine count ties every part of it to every other.)
     """
-    density = Fraction(game.mines_left + _flags(game), game.rows * game.cols)
+    density = _closed_density(game)
     if not 0 < density < 1:
         return None
     ratio = density / (1 - density)
@@ -494,7 +496,7 @@ def _window_guess(
         chance,
         f"No cell near here is certainly safe. ({row}, {col}) has the lowest chance of a mine "
         f"nearby, about {_percent(chance)}, estimated from the numbers around it with the "
-        f"rest of the board at its average density ({_percent(density)}).",
+        f"rest of the board at the average density of its closed cells ({_percent(density)}).",
         exact=False,
     )
 
@@ -503,14 +505,16 @@ def _percent(share: Fraction) -> str:
     return f"{float(share) * 100:.3g}%"
 
 
-def _flags(game: Game) -> int:
-    return game.mines - game.mines_left
+def _closed_density(game: Game) -> Fraction:
+    """Mines per closed cell: the chance of a mine in a closed cell no number says anything of.
+    (Flags are the player's guesses, so flagged cells count as closed.)"""
+    return Fraction(game.mines, game.rows * game.cols - game.opened)
 
 
 def _blind_guess(game: Game, near: Coord, why: str = "") -> Hint | None:
-    """A hidden cell away from every number, which has the board's average chance of a mine;
-    None when every hidden cell near `near` touches a number."""
-    density = Fraction(game.mines_left + _flags(game), game.rows * game.cols)
+    """A hidden cell away from every number, which has the average chance of a mine of the
+    board's closed cells; None when every hidden cell near `near` touches a number."""
+    density = _closed_density(game)
     spot = _nearest(game, near, 33, unknown=False)
     if spot is None:
         return None
@@ -522,6 +526,6 @@ def _blind_guess(game: Game, near: Coord, why: str = "") -> Hint | None:
         False,
         density,
         f"No cell near here is certainly safe. ({row}, {col}), away from the numbers, has "
-        f"about the board's average chance of a mine, {_percent(density)}{lower}.",
+        f"about the average chance of a mine of the closed cells, {_percent(density)}{lower}.",
         exact=False,
     )

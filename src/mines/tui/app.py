@@ -10,8 +10,10 @@ from typing import ClassVar
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Center, Middle
+from textual.containers import Center, Horizontal, Middle
 from textual.css.query import NoMatches
+from textual.geometry import Size
+from textual.message import Message
 from textual.theme import Theme as TextualTheme
 from textual.widgets import Footer, Static
 
@@ -25,9 +27,10 @@ from mines.status import GameStatus
 from mines.tui.board import STILL_WORKING, Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
+from mines.tui.rulers import MapShape, Minimap, gutter_width
 from mines.tui.stats import Kind, board_name, is_new_best, kind_of
 from mines.tui.store import RecordStore, SavedGame
-from mines.tui.themes import THEMES, Theme
+from mines.tui.themes import CELL_WIDTH, THEMES, Theme
 from mines.tui.undo import without_last_move
 from mines.tui.words import state_word, verdict
 
@@ -49,6 +52,13 @@ SIZES = Binding.Group("Size", compact=True)
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
 MIN_WIDTH, MIN_HEIGHT = 40, 10
 """Below this the board, its status and the footer cannot all be shown: a notice says so."""
+RULERS_FROM = (24, 8)
+"""The least space (text columns, lines) in which a board bigger than it gets rulers: below,
+the position line above the board says where the cursor is, and the cells keep the room."""
+MAP_FRAME = 6
+"""Columns the minimap takes beyond its map: its border, padding and margins (mines.tcss)."""
+MINIMAP_FROM_WIDTH = 80
+"""The least width for the minimap beside a board bigger than the screen."""
 ABANDONING = frozenset({"new_game", "preset", "quit"})
 """Actions that would throw away a game in progress: they ask for the key a second time."""
 MONO_THEME = TextualTheme(
@@ -90,6 +100,36 @@ def status_text(
     if len(full) <= width - 2:
         return full
     return f"{left} left · {time:.0f}s · {state}"
+
+
+def position_text(
+    cursor: tuple[int, int], window: tuple[int, int, int, int], game: Game, width: int
+) -> str:
+    """Where the cursor is and which part of the board is in sight, as long as fits `width`."""
+    (row, col), (top, left, height, across) = cursor, window
+    sight = f"rows {top}-{top + height - 1}, cols {left}-{left + across - 1}"
+    board = f"of {game.rows}x{game.cols}"
+    for text in (
+        f"cursor ({row}, {col}) · in sight {sight} {board}",
+        f"({row}, {col}) · {sight} {board}",
+        f"({row}, {col}) · {sight}",
+        f"({row}, {col}) {board}",
+    ):
+        if len(text) <= width - 2:
+            return text
+    return f"({row}, {col})"
+
+
+class PlayArea(Horizontal):
+    """The space for the board and its minimap: its size decides whether rulers and map show."""
+
+    class Resized(Message):
+        def __init__(self, size: Size) -> None:
+            super().__init__()
+            self.size = size
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.post_message(self.Resized(event.size))
 
 
 class MinesApp(App[None]):
@@ -155,7 +195,8 @@ class MinesApp(App[None]):
         self.hint_thread: threading.Thread | None = None
         self.busy = ""
         """What runs off the UI thread ("Working…", "Thinking…"), or "" when nothing does."""
-        self._elapsed_before_busy = 0.0
+        self._elapsed_shown = 0.0
+        """The game's time when last read: shown while a long move holds the game's lock."""
         self._thinking = False
         self._paused = False
         self._ended: GameStatus | None = None
@@ -168,9 +209,11 @@ class MinesApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         yield Static(id="position")
-        with Middle(id="middle"), Center():
-            yield Board(self.game, self._theme, marks=self._marks, id="board")
-            yield Static("Paused. Press p to go on.", id="paused")
+        with PlayArea(id="play"):
+            with Middle(id="middle"), Center():
+                yield Board(self.game, self._theme, marks=self._marks, id="board")
+                yield Static("Paused. Press p to go on.", id="paused")
+            yield Minimap(id="minimap")
         yield Static(id="message")
         yield Static(id="too-small")
         yield Footer()
@@ -208,7 +251,7 @@ class MinesApp(App[None]):
             f"(it is {width}x{height}). q quits."
         )
         notice.display = small
-        for name in ("#status", "#position", "#middle", "#message"):
+        for name in ("#status", "#position", "#play", "#middle", "#message"):
             self.query_one(name).display = not small
         if not small:
             self.update_position()
@@ -216,38 +259,69 @@ class MinesApp(App[None]):
         self.update_status()
 
     def update_status(self) -> None:
-        elapsed = self._elapsed_before_busy if self.busy == WORKING else None
+        try:
+            status = self.query_one("#status", Static)
+            board = self.board
+        except NoMatches:  # the 0.1 s interval can outlive the screen as the app shuts down
+            return
+        # The board marks itself busy before its long move's thread starts, on this thread: from
+        # then on the game's lock may be held for seconds, and reading the time would wait.
+        if not board.busy:
+            self._elapsed_shown = self.game.elapsed
         text = status_text(
             self.game, self._paused, width=self.size.width,
-            busy=self.busy, elapsed=elapsed,
+            busy=self.busy, elapsed=self._elapsed_shown,
         )  # fmt: skip
         if text != self._status_shown:
-            try:
-                status = self.query_one("#status", Static)
-            except NoMatches:  # the 0.1 s interval can outlive the screen as the app shuts down
-                return
             self._status_shown = text
             status.update(text)
             status.set_class(self.game.status is GameStatus.WON, "-won")
             status.set_class(self.game.status is GameStatus.LOST, "-lost")
             status.set_class(bool(self.busy), "-busy")
 
+    def on_play_area_resized(self, message: PlayArea.Resized) -> None:
+        self._arrange(message.size)
+
+    def _arrange(self, space: Size | None = None) -> None:
+        """On a board bigger than its space: rulers on the board, and the minimap beside it
+        when there is room for both; on a small terminal only the position line."""
+        space = space or self.query_one("#play").size
+        if not space.area:
+            return
+        game = self.game
+        bigger = game.cols * CELL_WIDTH > space.width or game.rows > space.height
+        shape = MapShape.of(game.rows, game.cols)
+        minimap = self.query_one("#minimap", Minimap)
+        minimap.display = (
+            bigger and space.width >= MINIMAP_FROM_WIDTH and space.height >= shape.height + 2
+        )
+        room = space.width - (shape.width + MAP_FRAME if minimap.display else 0)
+        wide, high = RULERS_FROM
+        self.board.show_rulers(
+            bigger and room - gutter_width(game.rows) >= wide and space.height >= high
+        )
+        self.update_position()
+
     def update_position(self) -> None:
         """On a board bigger than its window: where the cursor is and which part is in sight."""
-        board = self.board
-        top, left, height, width = board.window()
+        board, game = self.board, self.game
+        window = board.window()
         position = self.query_one("#position", Static)
-        bigger = (height, width) != (self.game.rows, self.game.cols)
+        bigger = window[2:] != (game.rows, game.cols)
         position.display = bigger and self.size.width >= MIN_WIDTH
         if bigger:
-            row, col = board.cursor
-            where = f"cursor ({row}, {col})"
-            sight = f"rows {top}-{top + height - 1}, cols {left}-{left + width - 1}"
-            text = f"{where} · in sight {sight} of {self.game.rows}x{self.game.cols}"
-            position.update(text if len(text) <= self.size.width - 2 else where)
+            position.update(position_text(board.cursor, window, game, self.size.width))
+            minimap = self.query_one("#minimap", Minimap)
+            if minimap.display:
+                minimap.show(game.rows, game.cols, window, board.cursor)
+
+    def on_minimap_jump(self, message: Minimap.Jump) -> None:
+        self.board.go_to(message.row, message.col)
 
     def on_board_cursor_moved(self, message: Board.CursorMoved) -> None:
-        self.update_position()
+        # A scroll's message can arrive as the app shuts down, after its widgets are gone.
+        with contextlib.suppress(NoMatches):
+            self.update_position()
 
     def say(self, text: str) -> None:
         self.query_one("#message", Static).update(text)
@@ -261,6 +335,7 @@ class MinesApp(App[None]):
         self._unsubscribe = game.on_status(self._game_over)
         self._turn += 1
         self.board.show_game(game)
+        self._arrange()
         self.update_status()
 
     def _game_over(self, status: GameStatus) -> None:
@@ -292,12 +367,12 @@ class MinesApp(App[None]):
 
     def on_board_busy(self, message: Board.Busy) -> None:
         if message.busy:
-            self._elapsed_before_busy = self.game.elapsed
             self.busy = WORKING
             self.say("Working on it: a big board takes a moment.")
         else:
             self.busy = ""
-        self.refresh_bindings()
+        # No refresh_bindings here: no key's availability depends on it, and the footer's
+        # rebuild would cost the first and last frames of every long move tens of ms.
         self.update_status()
 
     def on_board_moved(self, message: Board.Moved) -> None:
@@ -347,7 +422,14 @@ class MinesApp(App[None]):
     async def action_quit(self) -> None:
         if not self._confirmed("quit", "q"):
             return
-        if self._store is not None and self.game.started and not self.game.status.is_over:
+        # During a long move the game is locked mid-move: quitting then keeps nothing (reading
+        # its record would wait for the move to end).
+        if (
+            self._store is not None
+            and not self.board.busy
+            and self.game.started
+            and not self.game.status.is_over
+        ):
             try:
                 self._store.save_unfinished(
                     self.game, practice=self.practice, hints=self.hints_used

@@ -6,6 +6,7 @@ import threading
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.segment import Segment
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
@@ -18,6 +19,7 @@ from mines.errors import IllegalMoveError
 from mines.game import Game
 from mines.status import GameStatus
 from mines.symbols import Cell
+from mines.tui.rulers import column_ruler, gutter_width, row_label
 from mines.tui.themes import CELL_WIDTH, Theme
 from mines.view import BoardView
 
@@ -100,6 +102,9 @@ class Board(ScrollView, can_focus=True):
         self.busy = False
         """A long move is running off the UI thread: the game is not read until it ends."""
         self.cursor = (0, 0)
+        self.rulers = False
+        """Whether a row ruler (at the left) and a column ruler (on top) frame the cells."""
+        self._gutter = self._ruler = 0
         self.set_theme(theme)
         self._visible: BoardView | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -117,7 +122,7 @@ class Board(ScrollView, can_focus=True):
         self._game = game
         self.marks = {}
         self._unsubscribe = game.on_cells(self._cells_changed)
-        self.virtual_size = Size(game.cols * CELL_WIDTH, game.rows)
+        self._frame()
         self.cursor = (min(self.cursor[0], game.rows - 1), min(self.cursor[1], game.cols - 1))
         self._visible = None
         self.refresh()
@@ -132,11 +137,35 @@ class Board(ScrollView, can_focus=True):
         self._mark_segments = (theme.mark_segment(cursor=False), theme.mark_segment(cursor=True))
         self.refresh()
 
+    def show_rulers(self, on: bool) -> None:
+        """Frame the cells with rulers of their row and column numbers, or take them away."""
+        if on != self.rulers:
+            self.rulers = on
+            self._frame()
+            self._follow_cursor()
+            self.refresh()
+
+    def _frame(self) -> None:
+        """The scrollable size: the board's cells, and the rulers when they show.
+
+        The rulers take the first line and the first columns of the widget and do not
+        scroll; the scroll offset stays a count of the board's own lines and text columns.
+        """
+        game = self._game
+        self._gutter = gutter_width(game.rows) if self.rulers else 0
+        self._ruler = 1 if self.rulers else 0
+        self.virtual_size = Size(game.cols * CELL_WIDTH + self._gutter, game.rows + self._ruler)
+
     # --- drawing -----------------------------------------------------------------------------
+
+    def _sight(self) -> Size:
+        """Terminal columns and lines left for the cells, beside and below the rulers."""
+        region = self.scrollable_content_region
+        return Size(max(0, region.width - self._gutter), max(0, region.height - self._ruler))
 
     def window(self) -> tuple[int, int, int, int]:
         """(top, left, height, width) in cells of the part of the board in sight."""
-        region = self.scrollable_content_region
+        region = self._sight()
         scroll_x, scroll_y = self.scroll_offset
         top = min(scroll_y, self._game.rows - 1)
         left = min(scroll_x // CELL_WIDTH, self._game.cols - 1)
@@ -161,11 +190,14 @@ class Board(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
-        width = self.scrollable_content_region.width
-        row = scroll_y + y
+        width = self._sight().width
+        if y < self._ruler:
+            ruler = column_ruler(scroll_x, width, self._game.cols, self.cursor[1])
+            return Strip([Segment(" " * self._gutter), *ruler], self._gutter + width)
+        row = scroll_y + y - self._ruler
         view = self._view()
         if not view.top <= row < view.top + view.height:
-            return Strip.blank(width)
+            return Strip.blank(self._gutter + width)
         codes = view.array[row - view.top].tolist()
         won = view.status is GameStatus.WON
         table = self._won_segments if won else self._segments
@@ -183,7 +215,11 @@ class Board(ScrollView, can_focus=True):
             cursor_table = self._won_cursor_segments if won else self._cursor_segments
             segments[cursor_col - view.left] = cursor_table[codes[cursor_col - view.left]]
         skip = scroll_x - view.left * CELL_WIDTH
-        return Strip(segments, len(segments) * CELL_WIDTH).crop(skip, skip + width)
+        cells = Strip(segments, len(segments) * CELL_WIDTH).crop(skip, skip + width)
+        if not self._gutter:
+            return cells
+        label = row_label(row, self._gutter, cursor=row == cursor_row)
+        return Strip.join([Strip(label, self._gutter), cells])
 
     def _on_number(self, view: BoardView) -> bool:
         """Whether the cursor is on a revealed number that is in sight."""
@@ -206,7 +242,16 @@ class Board(ScrollView, can_focus=True):
 
     def _cell_region(self, row: int, col: int, cells: int = 1) -> Region:
         scroll_x, scroll_y = self.scroll_offset
-        return Region(col * CELL_WIDTH - scroll_x, row - scroll_y, cells * CELL_WIDTH, 1)
+        x = self._gutter + col * CELL_WIDTH - scroll_x
+        return Region(x, self._ruler + row - scroll_y, cells * CELL_WIDTH, 1)
+
+    def _ruler_regions(self, row: int) -> list[Region]:
+        """The rulers' parts that mark the cursor: the column ruler and one row's label."""
+        if not self.rulers:
+            return []
+        width = self.scrollable_content_region.width
+        y = self._ruler + row - self.scroll_offset.y
+        return [Region(0, 0, width, self._ruler), Region(0, y, self._gutter, 1)]
 
     def _cells_changed(self, changes: CellChanges) -> None:
         if self.busy:
@@ -240,7 +285,12 @@ class Board(ScrollView, can_focus=True):
         col = max(0, min(col, self._game.cols - 1))
         old_row, old_col = self.cursor
         self.cursor = (row, col)
-        self.refresh(*self._cursor_regions(old_row, old_col), *self._cursor_regions(row, col))
+        self.refresh(
+            *self._cursor_regions(old_row, old_col),
+            *self._cursor_regions(row, col),
+            *self._ruler_regions(old_row),
+            *self._ruler_regions(row),
+        )
         self._follow_cursor()
         self.post_message(self.CursorMoved())
 
@@ -250,12 +300,13 @@ class Board(ScrollView, can_focus=True):
         Jumping by half a screen, not by one cell, means walking along a big board
         scrolls (and so repaints the whole window) once every half screen, not every step.
         """
-        region = self.scrollable_content_region
+        region = self._sight()
         scroll_x, scroll_y = self.scroll_offset
         row, col = self.cursor
         x = col * CELL_WIDTH
         if not scroll_x <= x <= scroll_x + region.width - CELL_WIDTH:
-            scroll_x = max(0, x - region.width // 2)
+            # Whole cells: a half cell at the left edge would sit against the row ruler.
+            scroll_x = max(0, col - region.width // (2 * CELL_WIDTH)) * CELL_WIDTH
         if not scroll_y <= row < scroll_y + region.height:
             scroll_y = max(0, row - region.height // 2)
         if (scroll_x, scroll_y) != tuple(self.scroll_offset):
@@ -264,12 +315,28 @@ class Board(ScrollView, can_focus=True):
     def on_resize(self, event: events.Resize) -> None:
         """Keep the cursor in sight when the terminal (or the board's space) changes size."""
         self._follow_cursor()
+        self.post_message(self.CursorMoved())
+
+    def watch_scroll_x(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_x(old_value, new_value)
+        if round(old_value) != round(new_value):
+            self.post_message(self.CursorMoved())
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if round(old_value) != round(new_value):
+            self.post_message(self.CursorMoved())
 
     def _still_working(self) -> bool:
         """While a long move runs, keys are answered at once with a word, not queued."""
         if self.busy:
             self.post_message(self.Moved(STILL_WORKING))
         return self.busy
+
+    def go_to(self, row: int, col: int) -> None:
+        """Move the cursor to a cell (a click on the minimap), unless a long move runs."""
+        if not self._still_working():
+            self.move_cursor(row, col)
 
     def action_move(self, rows: int, cols: int) -> None:
         if self._still_working():
@@ -279,7 +346,7 @@ class Board(ScrollView, can_focus=True):
     def action_page(self, direction: int) -> None:
         if self._still_working():
             return
-        step = max(1, self.scrollable_content_region.height - 1)
+        step = max(1, self._sight().height - 1)
         self.move_cursor(self.cursor[0] + direction * step, self.cursor[1])
 
     def action_edge(self, end: int) -> None:
@@ -297,12 +364,14 @@ class Board(ScrollView, can_focus=True):
         return self._game.view(row, col, 1, 1)[row, col]
 
     def _play(self, move: Callable[[int, int], object], *, long: bool = False) -> None:
-        """Make a move; on a big board a reveal or chord (`long`) runs on its own thread.
+        """Make a move; on a big board a reveal or chord that may flood (`long`) runs on its
+        own thread. One the engine will refuse at once (the game is over) is answered here.
 
         A plain daemon thread, not a Textual thread worker: those run in asyncio's default
         executor, whose threads are joined at exit, so quitting would wait for a long flood.
         """
-        if long and self._game.rows * self._game.cols > LONG_MOVE_CELLS:
+        big = self._game.rows * self._game.cols > LONG_MOVE_CELLS
+        if long and big and not self._game.status.is_over:
             self.busy = True
             self.post_message(self.Busy(True))
             threading.Thread(
@@ -331,10 +400,11 @@ class Board(ScrollView, can_focus=True):
         """Reveal the cursor's cell; on a revealed number, chord it (as the mouse does)."""
         if self._still_working():
             return
-        if self._cursor_cell().is_revealed_number:
-            self._play(self._game.chord, long=True)
+        cell = self._cursor_cell()
+        if cell.is_revealed_number:
+            self._play(self._game.chord, long=_may_flood(cell))
         else:
-            self._play(self._game.reveal, long=True)
+            self._play(self._game.reveal, long=_may_flood(cell))
 
     def action_flag(self) -> None:
         """Flag or unflag; with marks on, a flag becomes a question mark, then hidden again."""
@@ -353,7 +423,7 @@ class Board(ScrollView, can_focus=True):
 
     def action_chord(self) -> None:
         if not self._still_working():
-            self._play(self._game.chord, long=True)
+            self._play(self._game.chord, long=_may_flood(self._cursor_cell()))
 
     def on_click(self, event: events.Click) -> None:
         """Left click reveals (or chords a number), right click flags, middle click chords."""
@@ -361,7 +431,10 @@ class Board(ScrollView, can_focus=True):
         if offset is None:
             return
         scroll_x, scroll_y = self.scroll_offset
-        row, col = offset.y + scroll_y, (offset.x + scroll_x) // CELL_WIDTH
+        x, y = offset.x - self._gutter, offset.y - self._ruler
+        if x < 0 or y < 0:
+            return  # on a ruler
+        row, col = y + scroll_y, (x + scroll_x) // CELL_WIDTH
         if not (0 <= row < self._game.rows and 0 <= col < self._game.cols):
             return
         if self._still_working():
@@ -375,6 +448,13 @@ class Board(ScrollView, can_focus=True):
             self.action_chord()
         else:
             self.action_open()
+
+
+def _may_flood(cell: Cell) -> bool:
+    """Whether a reveal or chord of this cell may open many cells: a hidden cell, or a number
+    with hidden neighbours. On a 0 (its neighbours all open), a flag or a mine nothing opens,
+    and the engine answers at once."""
+    return cell is Cell.HIDDEN or (cell.is_revealed_number and cell is not Cell.ZERO)
 
 
 def _attempt(move: Callable[[int, int], object], cell: tuple[int, int]) -> str | None:
