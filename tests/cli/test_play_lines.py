@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from mines.game import Game
 
 
@@ -113,3 +115,36 @@ def test_replay_into_head_stops_cleanly(tmp_path: Path) -> None:
     assert out.startswith("Replay of a 30x30 game with 100 mines, 150 moves.")
     assert err == ""
     assert code == 141
+
+
+def test_a_win_flags_every_mine_and_the_counter_reads_0() -> None:
+    # One mine on 9x9: the first click opens all but the mine and the cell behind it.
+    game = Game.from_id("9x9n1#4")
+    game.reveal(4, 4)
+    layout = game.record().layout
+    assert layout is not None
+    (mine,) = layout
+    (last,) = [
+        (r, c)
+        for r, c in np.argwhere(game.view().array == ord("H")).tolist()
+        if (r, c) != tuple(mine)
+    ]
+    moves = f"o 4 4\no {last[0]},{last[1]}\n"
+    out = run_play("--game-id", "9x9n1#4", stdin=moves).stdout
+    assert "You won!" in out
+    assert "Won!  mines left: 0" in out
+    board = [line for line in out.splitlines()[-12:] if line[:1].isdigit()]
+    assert len(board) == 9
+    assert sum(line.count("F") for line in board) == 1, "the mine is drawn flagged"
+    assert not any("H" in line for line in board)
+
+
+def test_big_counts_are_written_with_their_thousands_marked() -> None:
+    out = run_play(
+        "--rows", "1000", "--cols", "1000", "--mines", "3", "--seed", "4", stdin="o 500,500\n"
+    ).stdout
+    assert "New game 1000x1000n3#4" in out
+    assert "cells." in out
+    opened = [line for line in out.splitlines() if "opened an area of" in line]
+    assert opened
+    assert "," in opened[0].split("of ")[1], opened[0]

@@ -29,7 +29,8 @@ async def hint_given(app: MinesApp, pilot: Pilot[None]) -> None:
 
 
 def message(app: MinesApp) -> str:
-    return str(app.query_one("#message").render())
+    """The message line's text, its two lines read as one."""
+    return " ".join(str(app.query_one("#message").render()).split())
 
 
 async def test_pause_stops_the_timer_hides_the_board_and_blocks_moves(

@@ -49,6 +49,7 @@ async def test_mouse_left_reveals_right_flags_middle_chords(make_app: AppMaker) 
     app = make_app(4, 4, [(0, 0), (3, 3)])
     async with app.run_test() as pilot:
         board = app.board
+        await pilot.pause()  # the layout settled: a click goes where the board is drawn
         await pilot.click(Board, offset=(1 * CELL_WIDTH, 0))
         assert cell(board, 0, 1) is Cell.ONE
         await pilot.click(Board, offset=(0, 0), button=3)
@@ -61,6 +62,7 @@ async def test_mouse_left_reveals_right_flags_middle_chords(make_app: AppMaker) 
 async def test_left_click_on_a_number_chords(make_app: AppMaker) -> None:
     app = make_app(4, 4, [(0, 0), (3, 3)])
     async with app.run_test() as pilot:
+        await pilot.pause()
         await pilot.click(Board, offset=(CELL_WIDTH, 0))
         await pilot.click(Board, offset=(0, 0), button=3)
         await pilot.click(Board, offset=(CELL_WIDTH, 0))

@@ -28,7 +28,8 @@ from tests.tui.test_viewport import long_move_done
 
 
 def text_of(app: MinesApp, name: str) -> str:
-    return str(app.query_one(name).render())
+    """A widget's text, its lines read as one (the message wraps in two)."""
+    return " ".join(str(app.query_one(name).render()).split())
 
 
 def app_for(
@@ -174,6 +175,38 @@ async def test_quitting_during_a_long_move_does_not_wait_for_it(
     assert not go_on.is_set()
     go_on.set()
     assert not app.unfinished_saved
+
+
+async def test_the_clock_waits_while_a_long_move_works(
+    fake_time: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = PausableClock(fake_time)
+    game = Game(1001, 1000, 1000, seed=5, clock=clock)
+    go_on = threading.Event()
+    reveal = game.reveal
+
+    def slow_reveal(row: int, col: int) -> GameStatus:
+        with game._lock:
+            go_on.wait(timeout=30)
+            return reveal(row, col)
+
+    app = app_for(game, clock, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("space")
+        await long_move_done(app, pilot)
+        fake_time.now += 7
+        app.update_status()  # as its 0.1 s tick would
+        hidden = np.argwhere(game.view().array == ord(Cell.HIDDEN.value))
+        app.board.move_cursor(*map(int, hidden[0]))
+        monkeypatch.setattr(game, "reveal", slow_reveal)
+        await pilot.press("space")
+        await pilot.pause()
+        assert app.board.busy
+        assert "7.0s" in text_of(app, "#status")
+        fake_time.now += 50  # the engine's time, not the player's
+        go_on.set()
+        await long_move_done(app, pilot)
+        assert game.elapsed == pytest.approx(7.0), "the clock waited for the move"
 
 
 async def test_moves_that_cannot_flood_are_answered_on_the_ui_thread(

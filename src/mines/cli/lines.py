@@ -9,8 +9,9 @@ from mines.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.solver import hint
+from mines.status import GameStatus
 from mines.symbols import Cell
-from mines.tui.words import plural, state_word, verdict
+from mines.tui.words import mines_left_shown, plural, state_word, verdict
 
 WINDOW = (20, 40)
 """Rows and columns shown at once; a bigger board is shown through a window that `view` moves."""
@@ -24,14 +25,15 @@ HELP = """Commands, one per line:
   board          show the board (or its window) again
   help           this text
   q              quit
-Rows and columns count from 0. Symbols: H hidden, F flag, 0-8 revealed count; after a loss
-M mine, X the mine you hit, W a flag that was wrong."""
+Rows and columns count from 0. Symbols: H hidden, F flag, 0-8 revealed count; after a win
+every mine shows F; after a loss M mine, X the mine you hit, W a flag that was wrong."""
 
 
 def status_line(game: Game) -> str:
     """Where the game stands, in words: state, mines left and time."""
     state = state_word(game.status, started=game.started)
-    return f"{state}  mines left: {game.mines_left}  time: {game.elapsed:.1f}s"
+    left = mines_left_shown(game.status, game.mines_left)
+    return f"{state}  mines left: {left}  time: {game.elapsed:.1f}s"
 
 
 def window_around(game: Game, centre: tuple[int, int], size: tuple[int, int] = WINDOW) -> Window:
@@ -64,7 +66,11 @@ def render(game: Game, window: Window | None = None) -> str:
                 tens[i + j] = digit
         lines.append(" " * (label + 1) + "".join(tens).rstrip())
     lines.append(" " * (label + 1) + "".join(str(c % 10) for c in range(left, left + width)))
-    lines += [f"{top + r:>{label}} {line}" for r, line in enumerate(view.to_strings())]
+    rows = view.to_strings()
+    if view.status is GameStatus.WON:
+        # Every cell still hidden is a mine: flagged, as the terminal game draws it.
+        rows = [line.replace(Cell.HIDDEN.value, Cell.FLAG.value) for line in rows]
+    lines += [f"{top + r:>{label}} {line}" for r, line in enumerate(rows)]
     lines.append(status_line(game))
     return "\n".join(lines)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import textwrap
 import threading
 from collections.abc import Callable
 from typing import ClassVar
@@ -27,12 +28,13 @@ from mines.status import GameStatus
 from mines.tui.board import STILL_WORKING, Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
+from mines.tui.keyline import KeyLine
 from mines.tui.rulers import MapShape, Minimap, gutter_width
 from mines.tui.stats import Kind, board_name, is_new_best, kind_of
 from mines.tui.store import RecordStore, SavedGame
 from mines.tui.themes import CELL_WIDTH, THEMES, Theme
 from mines.tui.undo import without_last_move
-from mines.tui.words import state_word, verdict
+from mines.tui.words import mines_left_shown, state_word, verdict
 
 HintMaker = Callable[[Game, tuple[int, int]], Hint]
 """The hint for a game near a cell (the cursor): the solver's, or a test's stand-in."""
@@ -50,6 +52,14 @@ GameMaker = Callable[[int, int, int], Game]
 
 SIZES = Binding.Group("Size", compact=True)
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
+FOOTER_FROM_WIDTH = 100
+"""The least width for Textual's footer with every key (practice and resume add two): below
+it the key line stands in, with as many whole entries as fit, F1 Help always among them."""
+MESSAGE_LINES = (2, 3)
+"""The message area's height: 2 lines, 3 on a terminal of `TALL` lines or more. It changes
+only with the terminal, never with a message; a longer message is cut, F1 shows it whole."""
+TALL = 24
+CUT = "… (F1: all of it)"
 MIN_WIDTH, MIN_HEIGHT = 40, 10
 """Below this the board, its status and the footer cannot all be shown: a notice says so."""
 RULERS_FROM = (24, 8)
@@ -90,8 +100,7 @@ def status_text(
         state = "Paused — p to resume"
     else:
         state = busy or state_word(game.status, started=game.started)
-    # After a win every mine is known: the counter reads 0, as the drawn flags do.
-    left = 0 if game.status is GameStatus.WON else game.mines_left
+    left = mines_left_shown(game.status, game.mines_left)
     time = game.elapsed if elapsed is None else elapsed
     size = str(game.game_id) if game.game_id else f"{game.rows}x{game.cols}, {game.mines} mines"
     name = preset_of(game.rows, game.cols, game.mines)
@@ -205,6 +214,9 @@ class MinesApp(App[None]):
         self.unfinished_saved = False
         """Whether quitting kept the game in progress, for `mines play` to offer next time."""
         self._resumable = store.unfinished() if store is not None else None
+        self.message = ""
+        """The last message, whole: the message line may show only its start."""
+        self._message_lines = MESSAGE_LINES[1]
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -217,6 +229,7 @@ class MinesApp(App[None]):
         yield Static(id="message")
         yield Static(id="too-small")
         yield Footer()
+        yield KeyLine(id="keys")
 
     def on_mount(self) -> None:
         self.register_theme(MONO_THEME)
@@ -253,6 +266,12 @@ class MinesApp(App[None]):
         notice.display = small
         for name in ("#status", "#position", "#play", "#middle", "#message"):
             self.query_one(name).display = not small
+        # Below the minimum the notice says which key quits: no footer then.
+        self.query_one(Footer).display = not small and width >= FOOTER_FROM_WIDTH
+        self.query_one("#keys").display = not small and width < FOOTER_FROM_WIDTH
+        self._message_lines = MESSAGE_LINES[height >= TALL]
+        self.query_one("#message").styles.height = self._message_lines
+        self._show_message()
         if not small:
             self.update_position()
         self._status_shown = ""
@@ -324,7 +343,20 @@ class MinesApp(App[None]):
             self.update_position()
 
     def say(self, text: str) -> None:
-        self.query_one("#message", Static).update(text)
+        self.message = text
+        self._show_message()
+
+    def _show_message(self) -> None:
+        """The message in its two lines; one too long for them ends in a pointer to F1."""
+        width = max(1, self.size.width - 2)  # the message's padding (mines.tcss)
+        lines, most = textwrap.wrap(self.message, width) or [""], self._message_lines
+        if len(lines) > most:
+            rest, room = " ".join(lines[most - 1 :]), width - len(CUT)
+            # The last line cut at a word, with room for the pointer (on a terminal too
+            # narrow for it, only the notice shows anyway: a plain cut does).
+            last = rest[:room].rsplit(" ", 1)[0] + CUT if room > 0 else lines[most - 1]
+            lines = [*lines[: most - 1], last]
+        self.query_one("#message", Static).update("\n".join(lines))
 
     # --- the game ----------------------------------------------------------------------------
 
@@ -368,9 +400,10 @@ class MinesApp(App[None]):
     def on_board_busy(self, message: Board.Busy) -> None:
         if message.busy:
             self.busy = WORKING
-            self.say("Working on it: a big board takes a moment.")
+            self.say("Working on it: a big board takes a moment (the clock waits).")
         else:
             self.busy = ""
+        self._sync_clock()
         # No refresh_bindings here: no key's availability depends on it, and the footer's
         # rebuild would cost the first and last frames of every long move tens of ms.
         self.update_status()
@@ -519,8 +552,9 @@ class MinesApp(App[None]):
             self._sync_clock()
 
     def _sync_clock(self) -> None:
-        """The clock stands still while the player pauses and while the solver thinks."""
-        if self._paused or self._thinking:
+        """The clock stands still while the player pauses, while the solver thinks and while
+        a long move works: the machine's time is not the player's."""
+        if self._paused or self._thinking or self.busy == WORKING:
             self.clock.pause()
         else:
             self.clock.resume()
@@ -584,6 +618,7 @@ class MinesApp(App[None]):
                     ("Board", key_lines(Board.BINDINGS)),
                     ("Game", key_lines(self.BINDINGS)),
                     ("Mouse", MOUSE),
-                ]
+                ],
+                message=self.message,
             )
         )

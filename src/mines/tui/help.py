@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -36,12 +38,21 @@ class HelpScreen(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1,i", "close", "Close")]
 
-    def __init__(self, sections: list[tuple[str, list[tuple[str, str]]]]) -> None:
+    def __init__(
+        self, sections: list[tuple[str, list[tuple[str, str]]]], *, message: str = ""
+    ) -> None:
+        """`message`: the game's last message, whole (its line may show only the start)."""
         super().__init__()
         self._sections = sections
+        self._message = message
 
     def compose(self) -> ComposeResult:
         text = []
+        if self._message:
+            # Wrapped to the box: its border, padding and indent take 8 columns.
+            width = max(20, min(72, self.app.size.width - 8))
+            said = textwrap.fill(self._message, width, initial_indent="  ", subsequent_indent="  ")
+            text += ["[b]Last message[/b]", escape(said), ""]
         for title, lines in self._sections:
             text.append(f"[b]{title}[/b]")
             text += [f"  [b]{keys:<16}[/b] {what}" for keys, what in lines]

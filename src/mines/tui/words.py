@@ -21,8 +21,14 @@ def verdict(status: GameStatus) -> str:
 
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
-    """ "1 game", "2 games": a count with its noun in the right number."""
-    return f"{count} {noun if count == 1 else many or noun + 's'}"
+    """ "1 game", "2 games", "15,895,859 cells": a count with its noun in the right number,
+    its thousands marked (a screen reader reads it as a number, not a string of digits)."""
+    return f"{count:,} {noun if count == 1 else many or noun + 's'}"
+
+
+def mines_left_shown(status: GameStatus, mines_left: int) -> int:
+    """The mines-left counter: 0 after a win, when every mine is known (and drawn flagged)."""
+    return 0 if status is GameStatus.WON else mines_left
 
 
 _VERBS = {MoveKind.OPEN: "open", MoveKind.FLAG: "flag", MoveKind.CHORD: "chord"}
