@@ -5,13 +5,17 @@ starts two `mines serve` processes on one PostgreSQL schema, fills the rooms (ea
 either server), connects every player's WebSocket from a second process, and lets the
 solver's `Bot` play every player until every race is over. It prints moves per second, the
 delay from a move's answer to its event reaching every player of the room (p50, p99, max;
-the target is p99 <= 100 ms), and whether any socket lost or reordered an event.
+the target is p99 <= 100 ms), and whether any socket lost or reordered an event. To say
+where a delay comes from, it splits the delays by socket (on the mover's server or on the
+other one, whose events come through PostgreSQL) and reports how late the event loops of its
+own two processes ran (a late client loop shows the machine, not the servers, is the limit).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import multiprocessing
 import random
@@ -34,6 +38,8 @@ from tests.server.processes import server_process
 TARGET_P99_MS = 100.0
 WATCH_SECONDS = 600.0
 """The watchers give up after this long, so a lost event cannot hang the benchmark."""
+PROBE_SECONDS = 0.005
+"""The loop-lag probe sleeps this long, and records by how much more it slept."""
 
 
 @dataclass
@@ -50,6 +56,8 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     answered: dict[tuple[str, int], float] = field(default_factory=dict)
     """(room, seq) -> the earliest wall time an answer showed the room at that seq."""
+    lags: list[float] = field(default_factory=list)
+    """How late the bots' event loop woke the lag probe, in seconds."""
 
 
 def fill_rooms(urls: list[str], rooms: int, players: int, preset: str) -> list[list[Seat]]:
@@ -79,7 +87,8 @@ def watch(seats: list[Seat], pipe: Pipe) -> None:
 async def _watch_all(seats: list[Seat], pipe: Pipe) -> dict[str, Any]:
     import websockets
 
-    arrivals: list[tuple[str, int, int, float]] = []
+    arrivals: list[tuple[str, int, int, float, int | None]] = []
+    """(room, watching player, seq, arrival time, the player whose move it was)"""
     problems: list[str] = []
     ready = asyncio.Event()
     connected = [0]
@@ -102,12 +111,19 @@ async def _watch_all(seats: list[Seat], pipe: Pipe) -> dict[str, Any]:
                 if seq != expected:
                     problems.append(f"{seat.room}/{seat.player}: got {seq}, expected {expected}")
                 expected = seq + 1
-                arrivals.append((seat.room, seat.player, seq, now))
+                arrivals.append((seat.room, seat.player, seq, now, message["event"]["player"]))
                 if message["event"]["kind"] == "over":
                     return
 
     tasks = [asyncio.create_task(one(seat)) for seat in seats]
-    await ready.wait()
+    lags: list[float] = []
+    probe = asyncio.create_task(lag_probe(lags))
+    waiting = asyncio.create_task(ready.wait())
+    await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    if not ready.is_set():  # a socket failed before every one was connected
+        failed = next(task for task in tasks if task.done())
+        pipe.send(f"a socket failed to connect: {failed.exception()!r}")
+        raise SystemExit(1)
     pipe.send("ready")
     done, pending = await asyncio.wait(tasks, timeout=WATCH_SECONDS)
     for task in pending:
@@ -116,7 +132,16 @@ async def _watch_all(seats: list[Seat], pipe: Pipe) -> dict[str, Any]:
     for task in done:
         if task.exception() is not None:
             problems.append(repr(task.exception()))
-    return {"arrivals": arrivals, "problems": problems}
+    probe.cancel()
+    return {"arrivals": arrivals, "problems": problems, "lags": lags}
+
+
+async def lag_probe(lags: list[float]) -> None:
+    """Record, until cancelled, how much later than asked this event loop wakes a sleeper."""
+    while True:
+        asleep = time.monotonic()
+        await asyncio.sleep(PROBE_SECONDS)
+        lags.append(time.monotonic() - asleep - PROBE_SECONDS)
 
 
 async def play(seat: Seat, tally: Tally, seed: int) -> None:
@@ -163,20 +188,61 @@ def _choose(bot: Bot, view: dict[str, Any], rng: random.Random) -> tuple[int, in
     return rng.choice(hidden)
 
 
-def delays(rooms: list[list[Seat]], tally: Tally, arrivals: list[Any]) -> list[float]:
+class Shown:
+    """When an answer first showed a room at a seq or later: the earliest moment the
+    event of that seq was known to a player."""
+
+    def __init__(self, tally: Tally):
+        by_room: dict[str, list[tuple[int, float]]] = {}
+        for (room, seq), at in tally.answered.items():
+            by_room.setdefault(room, []).append((seq, at))
+        self._seqs: dict[str, list[int]] = {}
+        self._earliest: dict[str, list[float]] = {}
+        for room, answers in by_room.items():
+            answers.sort()
+            earliest = [at for _, at in answers]
+            for i in range(len(earliest) - 2, -1, -1):  # the minimum over every later seq
+                earliest[i] = min(earliest[i], earliest[i + 1])
+            self._seqs[room] = [seq for seq, _ in answers]
+            self._earliest[room] = earliest
+
+    def at(self, room: str, seq: int) -> float | None:
+        seqs = self._seqs.get(room, [])
+        i = bisect.bisect_left(seqs, seq)
+        return self._earliest[room][i] if i < len(seqs) else None
+
+
+def delays(tally: Tally, arrivals: list[Any]) -> list[float]:
     """Per event: when the last player of its room got it, less the first answer showing it."""
     reached: dict[tuple[str, int], float] = {}
-    for room, _, seq, at in arrivals:
+    for room, _, seq, at, _ in arrivals:
         reached[room, seq] = max(reached.get((room, seq), 0.0), at)
-    answered_by_room: dict[str, list[tuple[int, float]]] = {}
-    for (room, seq), at in tally.answered.items():
-        answered_by_room.setdefault(room, []).append((seq, at))
-    out = []
-    for (room, seq), last in reached.items():
-        shown = [at for s, at in answered_by_room.get(room, []) if s >= seq]
-        if shown:
-            out.append(last - min(shown))
-    return out
+    shown = Shown(tally)
+    known = ((last, shown.at(*key)) for key, last in reached.items())
+    return [last - first for last, first in known if first is not None]
+
+
+def delays_by_socket(
+    rooms: list[list[Seat]], tally: Tally, arrivals: list[Any]
+) -> tuple[list[float], list[float]]:
+    """Per arrival, its delay from the first answer showing the event: at sockets on the
+    mover's server, and at sockets on the other one."""
+    url = {(seat.room, seat.player): seat.url for seats in rooms for seat in seats}
+    shown = Shown(tally)
+    same: list[float] = []
+    other: list[float] = []
+    for room, player, seq, at, mover in arrivals:
+        first = shown.at(room, seq)
+        if mover is None or first is None:
+            continue  # the end (nobody's move), or an event no answer showed
+        (same if url[room, player] == url[room, mover] else other).append(at - first)
+    return same, other
+
+
+def percentiles(seconds: list[float]) -> str:
+    ms = sorted(1000 * s for s in seconds) or [0.0]
+    p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+    return f"p50 {statistics.median(ms):.1f} ms, p99 {p99:.1f} ms, max {ms[-1]:.1f} ms"
 
 
 async def race_all(rooms: list[list[Seat]], tally: Tally) -> None:
@@ -189,6 +255,7 @@ async def race_all(rooms: list[list[Seat]], tally: Tally) -> None:
             )
             if answer.status_code != 200:
                 tally.errors.append(f"start: {answer.status_code} {answer.text}")
+    probe = asyncio.create_task(lag_probe(tally.lags))
     players = asyncio.gather(
         *(play(seat, tally, i) for i, seat in enumerate(s for seats in rooms for s in seats))
     )
@@ -196,6 +263,7 @@ async def race_all(rooms: list[list[Seat]], tally: Tally) -> None:
         await asyncio.wait([players], timeout=10)
         print(f"  ... {tally.moves} move requests so far", file=sys.stderr, flush=True)
     await players
+    probe.cancel()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -209,10 +277,11 @@ def main(argv: list[str] | None = None) -> int:
     database = f"{args.postgres}?schema={schema}"
     try:
         with ExitStack() as stack:
-            # Every bot comes from loopback: the per-address rates are raised, as for bench load.
+            # Every bot comes from loopback: the per-address rates are raised, as for bench load,
+            # and so is the cap on one address's live sockets (every player watches).
+            extra = [*RAISED_RATES, "--sockets-per-address", str(2 * args.rooms * args.players)]
             urls = [
-                stack.enter_context(server_process(database, extra=RAISED_RATES)).url
-                for _ in range(2)
+                stack.enter_context(server_process(database, extra=extra)).url for _ in range(2)
             ]
             rooms = fill_rooms(urls, args.rooms, args.players, args.preset)
             ours, theirs = multiprocessing.Pipe()
@@ -221,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
                 target=watch, args=(seats, theirs)
             )
             watcher.start()
-            assert ours.recv() == "ready"
+            if (said := ours.recv()) != "ready":
+                raise SystemExit(f"race bench: {said}")
             tally = Tally()
             started = time.monotonic()
             asyncio.run(race_all(rooms, tally))
@@ -233,15 +303,20 @@ def main(argv: list[str] | None = None) -> int:
 
         with psycopg.connect(args.postgres, autocommit=True) as admin:
             admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-    ms = sorted(1000 * d for d in delays(rooms, tally, watched["arrivals"])) or [0.0]
+    every = delays(tally, watched["arrivals"])
+    same, other = delays_by_socket(rooms, tally, watched["arrivals"])
+    ms = sorted(1000 * d for d in every) or [0.0]
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
     print(
         f"{args.rooms} rooms x {args.players} bots ({args.preset}) on 2 processes, PostgreSQL: "
         f"{tally.moves} move requests in {elapsed:.1f} s = {tally.moves / elapsed:.0f} moves/s"
     )
+    print(f"answer -> event at every player: {percentiles(every)} over {len(every)} events")
+    print(f"  at a socket on the mover's server: {percentiles(same)}")
+    print(f"  at a socket on the other server:   {percentiles(other)}")
     print(
-        f"answer -> event at every player: p50 {statistics.median(ms):.1f} ms, "
-        f"p99 {p99:.1f} ms, max {ms[-1]:.1f} ms over {len(ms)} events"
+        f"late wake-ups of the client loops: watchers {percentiles(watched['lags'])}; "
+        f"bots {percentiles(tally.lags)}"
     )
     problems = watched["problems"]
     print(f"lost or reordered events: {len(problems)}; request errors: {len(tally.errors)}")

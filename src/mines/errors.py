@@ -28,6 +28,16 @@ class EngineLimitError(IllegalMoveError):
     """
 
 
+class LobbyRefusedError(MinesError):
+    """A race room's lobby refuses: the race has started or is not over, the room is full,
+    the name is taken, too few players, or the one asking is not the host. Not a move, so
+    not an `IllegalMoveError`."""
+
+
+class JoinRefusedError(LobbyRefusedError):
+    """A player cannot join a race room: it is full, the name is taken, or it has started."""
+
+
 class InvalidViewError(MinesError, ValueError):
     """A view window that is not on the board, or whose bounds are not integers."""
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from mines.clock import Clock, PinnedClock
 from mines.engine import CellChanges
-from mines.errors import IllegalMoveError, InvalidBoardError, MinesError
+from mines.errors import IllegalMoveError, InvalidBoardError, JoinRefusedError, LobbyRefusedError
 from mines.game import Game, check_cell, chord_targets
 from mines.grid import block_around
 from mines.placement import FixedPlacer, PlacementRule, placer_for_rule
@@ -24,6 +24,15 @@ PublicCell = tuple[int, int, str, int]
 
 ROOM = -2
 """The opener of the cells a duel opens for everyone at its start."""
+ROOM_BYTES = 4_000
+"""About what a race's objects cost before any move: the race, its game and two players came
+to 4.2 kB with `tracemalloc` on a 9x9 board (its cells are counted apart, by `Game.footprint`)."""
+MOVE_BYTES = 200
+"""About what one logged move of a race costs (a `RaceMove` and its numbers)."""
+EVENT_BYTES = 300
+"""About what one event costs before its cells (the event, its scores and progress)."""
+CELL_BYTES = 120
+"""About what one cell an event lists costs (a tuple of four numbers and a string)."""
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 
@@ -92,10 +101,6 @@ class RaceMove:
     """The name a player joined with (JOIN only)."""
     seed: int = 0
     """The new round's seed (REMATCH only)."""
-
-
-class JoinRefusedError(MinesError):
-    """A player cannot join: the room is full or the race has started (HTTP 409)."""
 
 
 @dataclass(frozen=True)
@@ -271,11 +276,11 @@ class Race:
         """The host starts the race; moves are accepted once the countdown has run out."""
         with self._lock:
             if player != 0:
-                raise IllegalMoveError("only the host (who created the room) starts the race")
+                raise LobbyRefusedError("only the host (who created the room) starts the race")
             if self.state is not RaceState.LOBBY:
-                raise IllegalMoveError(f"the race is already {self.state.value}")
+                raise LobbyRefusedError(f"the race is already {self.state.value}")
             if len(self.players) < MIN_PLAYERS:
-                raise IllegalMoveError(f"a race needs at least {MIN_PLAYERS} players")
+                raise LobbyRefusedError(f"a race needs at least {MIN_PLAYERS} players")
             self.state = RaceState.RACING
             self.starts_at = self._log(RaceAction.START, player) + self.settings.countdown
             if self.settings.mode is RaceMode.SHARED:
@@ -289,9 +294,9 @@ class Race:
         same players (others may still join), every score back at 0."""
         with self._lock:
             if player != 0:
-                raise IllegalMoveError("only the host (who created the room) asks for a rematch")
+                raise LobbyRefusedError("only the host (who created the room) asks for a rematch")
             if self.state is not RaceState.OVER:
-                raise IllegalMoveError("a rematch starts once the race is over")
+                raise LobbyRefusedError("a rematch starts once the race is over")
             self.seed = seed
             self._shared = Game(
                 self.rows, self.cols, self.mines, placer=placer_for_rule(self.rule, seed)
@@ -469,6 +474,18 @@ class Race:
         )
         self.events.append(event)
         return event
+
+    @property
+    def footprint(self) -> int:
+        """Approximate bytes of the race's state: its games, who opened what, its log and
+        its events (the log and the events grow with every move)."""
+        with self._lock:
+            games = {id(self._shared): self._shared} | {id(b.game): b.game for b in self._boards}
+            boards = sum(game.footprint for game in games.values())
+            boards += sum(board.opener.nbytes for board in self._boards)
+            cells = sum(len(event.cells) for event in self.events)
+            log = MOVE_BYTES * len(self.moves) + EVENT_BYTES * len(self.events)
+            return ROOM_BYTES + boards + log + CELL_BYTES * cells
 
     # --- what players see ---------------------------------------------------------------------
 

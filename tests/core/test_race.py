@@ -8,10 +8,17 @@ import threading
 
 import pytest
 
-from mines import Cell, GameStatus, IllegalMoveError, InvalidBoardError
+from mines import (
+    Cell,
+    Game,
+    GameStatus,
+    IllegalMoveError,
+    InvalidBoardError,
+    JoinRefusedError,
+    LobbyRefusedError,
+)
 from mines.race import (
     EventKind,
-    JoinRefusedError,
     OnMine,
     Race,
     RaceMode,
@@ -67,12 +74,15 @@ def test_moves_wait_for_the_start_and_the_countdown() -> None:
     race.join("ann")
     with pytest.raises(IllegalMoveError, match="has not started"):
         race.reveal(0, 4, 4)
-    with pytest.raises(IllegalMoveError, match="at least 2 players"):
+    with pytest.raises(LobbyRefusedError, match="at least 2 players"):
         race.start(0)
     race.join("bob")
-    with pytest.raises(IllegalMoveError, match="only the host"):
+    with pytest.raises(LobbyRefusedError, match="only the host") as refused:
         race.start(1)
+    assert not isinstance(refused.value, IllegalMoveError)  # the lobby's, not a move's
     race.start(0)
+    with pytest.raises(LobbyRefusedError, match="already racing"):
+        race.start(0)
     with pytest.raises(IllegalMoveError, match=r"starts in 3\.0 s"):
         race.reveal(1, 4, 4)
     with pytest.raises(JoinRefusedError, match="has started"):
@@ -329,13 +339,13 @@ def test_a_rematch_deals_a_new_board_to_the_same_players() -> None:
     race, clock = racing(players=2)
     race.reveal(0, 4, 4)
     race.toggle_flag(1, *hidden_safe(race)[0])
-    with pytest.raises(IllegalMoveError, match="once the race is over"):
+    with pytest.raises(LobbyRefusedError, match="once the race is over"):
         race.rematch(0, 99)
     for cell in hidden_safe(race):
         if race.state is RaceState.OVER:
             break
         race.reveal(1, *cell)
-    with pytest.raises(IllegalMoveError, match="only the host"):
+    with pytest.raises(LobbyRefusedError, match="only the host"):
         race.rematch(1, 99)
     finished = race.finished
     assert finished == (len(race.moves), len(race.events))
@@ -355,3 +365,17 @@ def test_a_rematch_deals_a_new_board_to_the_same_players() -> None:
     again = Race.replay(9, 9, 10, race.moves, seed=7, clock=clock, settings=race.settings)
     assert again.events == race.events
     assert again.view(None) == race.view(None)
+
+
+def test_a_races_footprint_counts_its_boards_and_grows_with_its_log() -> None:
+    race, _ = racing(players=2)
+    shared = race.footprint
+    assert shared >= Game(9, 9, 10).footprint
+    race.reveal(0, 4, 4)
+    opened = race.events[-1].cells
+    assert race.footprint >= shared + len(opened) * 100  # the event's cells are counted
+    duel = Race(9, 9, 10, seed=7, settings=RaceSettings(mode=RaceMode.DUEL, countdown=0))
+    for name in ("a", "b", "c"):
+        duel.join(name)
+    duel.start(0)
+    assert duel.footprint >= 3 * Game(9, 9, 10).footprint  # a board each

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import time
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
@@ -88,3 +90,56 @@ def test_a_reload_rejoins_with_the_same_player(browser: Browser, url: str) -> No
     expect(host.locator("#players tbody tr.you")).to_contain_text("Ann (you)")
     expect(host.locator("#start-race")).to_be_visible()
     expect(host.locator("#join")).to_be_hidden()
+
+
+def finished_race(url: str) -> str:
+    """A race of two that Ann wins alone, played through the API; its room's ID."""
+    with httpx.Client(base_url=url, timeout=30) as api:
+        created = api.post("/api/races", json={"player": "Ann", "preset": "beginner", "seed": SEED})
+        room, host = created.json()["room"]["id"], created.json()["token"]
+        guest = api.post(f"/api/races/{room}/join", json={"player": "Bob"}).json()["token"]
+        starts_in = api.post(f"/api/races/{room}/start", headers=bearer(host)).json()["starts_in"]
+        time.sleep(starts_in)  # the countdown runs on the server's clock
+        api.post(f"/api/races/{room}/reveal", json={"row": 4, "col": 4}, headers=bearer(guest))
+        mines = layout(SEED, 9, 9, 10, FIRST)
+        for r, c in [(r, c) for r in range(9) for c in range(9) if (r, c) not in mines]:
+            answer = api.post(
+                f"/api/races/{room}/reveal", json={"row": r, "col": c}, headers=bearer(host)
+            )
+            if answer.json()["state"] == "over":
+                return str(room)
+    raise AssertionError("the race did not end")
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_a_finished_race_replays_from_the_servers_frames(browser: Browser, url: str) -> None:
+    room = finished_race(url)
+    frames = httpx.get(f"{url}/api/races/{room}/replay").json()
+    final = httpx.get(f"{url}/api/races/{room}").json()
+    ann = final["players"][0]["score"]
+    page = race_page(browser, f"{url}/race/{room}", DESKTOP)
+    expect(page.locator("#result")).to_have_text(f"Ann wins with {ann} points.")
+    page.click("#replay-open")
+    expect(page.locator("#replay")).to_be_visible()
+    expect(page.locator("#replay-open")).to_be_hidden()
+    total = len(frames["frames"])
+    page.locator("#replay-scrub").fill("0")
+    expect(page.locator("#replay-step")).to_have_text(f"move 0 of {total}")
+    assert on_board(page, *FIRST) == "H"
+    expect(page.locator("#players tbody tr").first).to_contain_text("0")
+    page.click("#replay-forward")  # Bob's first reveal, marked as his
+    expect(page.locator("#replay-step")).to_have_text(f"move 1 of {total}")
+    for r, c, symbol in frames["frames"][0]["changed"]:
+        assert on_board(page, r, c) == symbol
+    expect(page.locator(f"#cell-{FIRST[0]}-{FIRST[1]}")).to_have_attribute("data-mark", "B")
+    page.locator("#replay-scrub").fill(str(total))
+    expect(page.locator("#replay-step")).to_have_text(f"move {total} of {total}")
+    shown = ["".join(on_board(page, r, c) for c in range(9)) for r in range(9)]
+    assert shown == final["view"]["cells"]
+    expect(page.locator("#players tbody tr").first).to_contain_text(str(ann))
+    page.click("#replay-close")
+    expect(page.locator("#replay")).to_be_hidden()
+    expect(page.locator("#replay-open")).to_be_visible()

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from mines.moves import MoveKind
+from mines.race import RaceAction, RaceMove
 from mines.server.app import create_app
-from mines.server.rooms import RoomService
+from mines.server.database import open_storage
+from mines.server.games import GameCache
+from mines.server.race_store import Note, note_of, note_text
+from mines.server.rooms import RoomService, RoomSpec
+from mines.server.storage import StorageError
 from tests.server.conftest import FakeClock, Server, layout
 
 SEED = 4242
@@ -60,20 +67,55 @@ def move(client: TestClient, room_id: str, token: str, verb: str, cell: tuple[in
     )
 
 
+def test_every_race_route_lists_its_error_answers_in_the_schema(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    paths = race_client[0].get("/openapi.json").json()["paths"]
+    own = {
+        ("post", "/api/races"): {"422"},
+        ("post", "/api/races/{room_id}/join"): {"404", "409", "422"},
+        ("post", "/api/races/{room_id}/start"): {"401", "403", "404", "409"},
+        ("post", "/api/races/{room_id}/rematch"): {"401", "403", "404", "409"},
+        ("get", "/api/races/{room_id}"): {"403", "404"},
+        ("get", "/api/races/{room_id}/replay"): {"404", "409"},
+    }
+    for verb in ("reveal", "flag", "chord"):
+        own["post", f"/api/races/{{room_id}}/{verb}"] = {"401", "403", "404", "409", "422"}
+    listed = {
+        (method, path): set(operation["responses"]) - {"200", "201"}
+        for path, operations in paths.items()
+        if path.startswith("/api/races")
+        for method, operation in operations.items()
+    }
+    # FastAPI lists a 422 of its own wherever a route takes parameters.
+    assert listed == {key: codes | {"413", "422", "429", "503"} for key, codes in own.items()}
+    for (method, path), codes in own.items():
+        for code in codes | {"413", "429", "503"}:
+            content = paths[path][method]["responses"][code]["content"]["application/json"]
+            assert content["schema"] == {"$ref": "#/components/schemas/ErrorOut"}
+
+
 def test_refusals_say_what_was_wrong(race_client: tuple[TestClient, FakeClock]) -> None:
     client, _ = race_client
-    assert client.get("/api/races/nope").status_code == 404
+    unknown = client.get("/api/races/nope")
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "room_not_found")
+    assert client.post("/api/races/nope/join", json={"player": "x"}).json()["code"] == (
+        "room_not_found"
+    )
     room_id, tokens = open_room(client, 2, max_players=2)
     full = client.post(f"/api/races/{room_id}/join", json={"player": "late"})
-    assert full.status_code == 409
+    assert (full.status_code, full.json()["code"]) == (409, "join_refused")
     assert "full" in full.json()["detail"]
-    assert move(client, room_id, tokens[1], "reveal", FIRST).status_code == 409  # not started
+    early = move(client, room_id, tokens[1], "reveal", FIRST)
+    assert (early.status_code, early.json()["code"]) == (409, "illegal_move")  # not started
     assert client.post(f"/api/races/{room_id}/start").status_code == 401
     assert client.post(f"/api/races/{room_id}/start", headers=auth(tokens[1])).status_code == 403
     assert client.post(f"/api/races/{room_id}/start", headers=auth("forged")).status_code == 403
     assert client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0])).status_code == 200
+    again = client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0]))
+    assert (again.status_code, again.json()["code"]) == (409, "lobby_refused")
     late = client.post(f"/api/races/{room_id}/join", json={"player": "later"})
-    assert late.status_code == 409
+    assert (late.status_code, late.json()["code"]) == (409, "join_refused")
     bad_name = client.post("/api/races", json={"player": "\u200bx", "preset": "beginner"})
     assert bad_name.status_code == 422
     too_big = client.post("/api/races", json={"player": "a", "rows": 50, "cols": 51, "mines": 9})
@@ -316,3 +358,266 @@ def test_race_sockets_share_the_per_address_cap_and_refuse_binary_frames(
                 unknown.receive_json()
             assert missing.value.code == 4404
     server.close()
+
+
+# --- other processes' moves: the notes, their gaps and failures, and who waits for whom ------
+
+
+class Inline(Executor):
+    """Runs each job at once, so a test sees a note's events as soon as it is delivered."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+class Process:
+    """A `RoomService` as one server process would hold it, with what it announced and
+    published; several of them on one storage are several processes on one database."""
+
+    def __init__(self, storage: Any, clock: FakeClock, workers: Executor | None = None):
+        self.notes: list[str] = []
+        self.published: list[dict[str, Any]] = []
+        self.rooms = RoomService(storage, clock=clock, workers=workers or Inline())
+        self.rooms.publish = lambda room_id, message: self.published.append(message)
+
+    def events(self) -> list[int]:
+        return [m["event"]["seq"] if m["type"] == "event" else -1 for m in self.published]
+
+
+@pytest.fixture
+def storage(sqlite_url: str) -> Iterator[Any]:
+    opened: Any = open_storage(sqlite_url)
+    notes: list[str] = []
+    opened.announce = lambda cursor, text: notes.append(text)  # what other processes hear
+    opened.notes = notes
+    yield opened
+    opened.close()
+
+
+def raced(storage: Any, clock: FakeClock) -> tuple[Process, Process, str, list[str]]:
+    """Process `a` runs a started 2-player room, `b` keeps it cached; no note delivered yet."""
+    a, b = Process(storage, clock), Process(storage, clock)
+    token, room = a.rooms.create(RoomSpec(preset="beginner", seed=SEED), "host")
+    tokens = [token, a.rooms.join(room["id"], "guest")[1]]
+    a.rooms.start(room["id"], tokens[0])
+    clock.now += 3
+    b.rooms.read(room["id"], None)
+    storage.notes.clear()
+    return a, b, room["id"], tokens
+
+
+def safe_cells() -> list[tuple[int, int]]:
+    mines = layout(SEED, 9, 9, 10, FIRST)
+    return [(r, c) for r in range(9) for c in range(9) if (r, c) not in mines and (r, c) != FIRST]
+
+
+def test_notes_carry_the_moves_so_the_others_publish_without_reading(
+    storage: Any, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, room_id, tokens = raced(storage, clock)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+    a.rooms.move(room_id, tokens[0], MoveKind.OPEN, safe_cells()[-1])
+    notes = list(storage.notes)
+    assert len(notes) == 2
+
+    def unread(*args: Any) -> Any:
+        raise AssertionError("a note that carries its moves needs no read")
+
+    monkeypatch.setattr(b.rooms.store, "moves_after", unread)
+    for note in notes:
+        b.rooms.moved_elsewhere(note)
+    assert b.published == a.published[-len(b.published) :]
+    assert b.events() == [a.events()[-2], a.events()[-1]]
+
+
+def test_a_note_too_long_or_unreadable_names_its_room_and_the_moves_are_read(
+    storage: Any, clock: FakeClock
+) -> None:
+    many = [RaceMove(RaceAction.FLAG, 0, 1.0, 3, 3)] * 200
+    assert note_text("r", 5, many[:2]) != "race:r"
+    assert note_text("r", 5, many) == "race:r"  # past NOTE_LIMIT
+    assert note_of("race:r {not json") == Note("r")
+    assert note_of("some-game-id") is None
+    a, b, room_id, tokens = raced(storage, clock)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+    b.rooms.moved_elsewhere(f"race:{room_id}")
+    b.rooms.moved_elsewhere(f"race:{room_id} {{truncated")
+    assert b.published == a.published[-1:]
+
+
+def test_a_note_after_a_gap_reads_the_log_and_a_late_one_plays_nothing_twice(
+    storage: Any, clock: FakeClock
+) -> None:
+    a, b, room_id, tokens = raced(storage, clock)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+    a.rooms.move(room_id, tokens[0], MoveKind.OPEN, safe_cells()[-1])
+    first, second = storage.notes
+    b.rooms.moved_elsewhere(second)  # the first is late: both are read from the log
+    b.rooms.moved_elsewhere(first)
+    b.rooms.moved_elsewhere(second)
+    assert b.events() == a.events()[-2:]
+    assert b.rooms.read(room_id, tokens[0]) == a.rooms.read(room_id, tokens[0])
+
+
+def test_a_failed_note_sends_its_watchers_to_read_the_room_again(
+    storage: Any, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, room_id, tokens = raced(storage, clock)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+
+    def down(*args: Any) -> Any:
+        raise StorageError("the database went away")
+
+    monkeypatch.setattr(b.rooms.store, "moves_after", down)
+    b.rooms.moved_elsewhere(f"race:{room_id}")
+    assert b.published == [{"type": "refresh"}]
+    monkeypatch.undo()
+    assert b.rooms.read(room_id, None)["seq"] == a.rooms.read(room_id, None)["seq"]
+    b.rooms.moved_elsewhere(storage.notes[-1])  # the worker is free again: nothing twice
+    assert b.published == [{"type": "refresh"}]
+
+
+def test_the_listener_never_waits_for_a_busy_room(storage: Any, clock: FakeClock) -> None:
+    """The listener hands notes on: a room whose lock a move holds delays no other room."""
+    a, b, room_id, tokens = raced(storage, clock)
+    b.rooms = RoomService(storage, clock=clock)  # a real pool of workers
+    b.rooms.publish = lambda room_id, message: b.published.append(message)
+    b.rooms.read(room_id, None)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+    busy = b.rooms._room(room_id).lock
+    with busy:
+        listener = threading.Thread(target=b.rooms.moved_elsewhere, args=(storage.notes[-1],))
+        listener.start()
+        listener.join(60)
+        assert not listener.is_alive(), "the listener waited for the room's lock"
+        assert b.published == []
+    b.rooms.close()  # waits for the worker, which had the lock once it was free
+    assert b.events() == a.events()[-1:]
+
+
+def test_a_move_waiting_for_the_database_does_not_hold_up_its_rooms_events(
+    storage: Any, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move waits for the row lock before it takes the room's: while another process
+    holds the row, the moves that process announced are still published here."""
+    a, b, room_id, tokens = raced(storage, clock)
+    b.rooms = RoomService(storage, clock=clock)  # a real pool of workers
+    delivered = threading.Event()
+
+    def publish(room_id: str, message: dict[str, Any]) -> None:
+        b.published.append(message)
+        delivered.set()
+
+    b.rooms.publish = publish
+    b.rooms.read(room_id, None)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+    release = threading.Event()
+    holding = threading.Event()
+
+    def other_process_mid_move() -> None:
+        with a.rooms.store.locked(room_id):
+            holding.set()
+            release.wait(60)
+
+    holder = threading.Thread(target=other_process_mid_move)
+    holder.start()
+    holding.wait(60)
+    waiting = threading.Event()
+    locked = b.rooms.store.locked
+
+    def lock_the_row(room_id: str) -> Any:
+        waiting.set()
+        return locked(room_id)
+
+    monkeypatch.setattr(b.rooms.store, "locked", lock_the_row)
+    mover = threading.Thread(
+        target=b.rooms.move, args=(room_id, tokens[0], MoveKind.OPEN, safe_cells()[-1])
+    )
+    mover.start()
+    waiting.wait(60)  # the move is on its way to the row lock, which the other holds
+    b.rooms.moved_elsewhere(storage.notes[-1])
+    published = delivered.wait(60)
+    release.set()
+    holder.join()
+    mover.join()
+    b.rooms.close()
+    assert published, "the room's events waited for a move waiting for the database"
+    assert b.events()[0] == a.events()[-1]
+
+
+# --- rooms within the server's memory budget ------------------------------------------------
+
+
+def test_rooms_count_against_the_games_memory_budget_and_are_rebuilt_when_dropped(
+    storage: Any, clock: FakeClock
+) -> None:
+    roomy = GameCache(2**30)
+    rooms = RoomService(storage, clock=clock, workers=Inline(), cache=roomy)
+    token, room = rooms.create(RoomSpec(preset="beginner", seed=SEED), "host")
+    guest = rooms.join(room["id"], "guest")[1]
+    rooms.start(room["id"], token)
+    clock.now += 3
+    weight = roomy.used
+    rooms.move(room["id"], guest, MoveKind.OPEN, FIRST)
+    assert roomy.used > weight  # the move's log and event are counted
+    weight = roomy.used
+    tight = GameCache(weight * 3 // 2)  # one such room fits, two do not
+    rooms = RoomService(storage, clock=clock, workers=Inline(), cache=tight)
+    before = rooms.read(room["id"], guest)
+    assert tight.used == weight
+    rooms.create(RoomSpec(preset="beginner", seed=SEED), "host")
+    assert tight.used <= tight.budget  # the first room was dropped to make room
+    assert rooms.read(room["id"], guest) == before  # and is rebuilt from storage
+
+
+def test_a_room_that_cannot_fit_in_memory_is_refused_with_503(
+    sqlite_url: str, clock: FakeClock
+) -> None:
+    server = Server(sqlite_url, clock, memory=1024)
+    with TestClient(create_app(server.service)) as client:
+        full = client.post("/api/races", json={"player": "host", "preset": "beginner"})
+        assert (full.status_code, full.json()["code"]) == (503, "server_full")
+        assert full.headers["Retry-After"]
+    server.close()
+
+
+def test_a_note_for_a_room_not_kept_here_sends_its_watchers_to_read_it(
+    storage: Any, clock: FakeClock
+) -> None:
+    a, b, room_id, tokens = raced(storage, clock)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+    b.rooms.cache.drop(f"race:{room_id}")  # dropped for memory
+    b.rooms.moved_elsewhere(storage.notes[-1])
+    assert b.published == [{"type": "refresh"}]
+    assert b.rooms.read(room_id, None)["seq"] == a.rooms.read(room_id, None)["seq"]
+
+
+def test_a_finished_races_replay_has_the_frames_a_watcher_saw(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, clock = race_client
+    room_id, tokens = started(client, clock, players=2)
+    mines = layout(SEED, 9, 9, 10, FIRST)
+    move(client, room_id, tokens[1], "reveal", FIRST)
+    move(client, room_id, tokens[0], "flag", sorted(mines)[0])  # private: never in a frame
+    for cell in safe_cells():
+        if move(client, room_id, tokens[0], "reveal", cell).json()["state"] == "over":
+            break
+    replay = client.get(f"/api/races/{room_id}/replay").json()
+    watcher = client.get(f"/api/races/{room_id}").json()
+    cells = [list(line) for line in replay["initial"]]
+    assert {s for line in cells for s in line} == {"H"}
+    for frame in replay["frames"]:
+        assert len(frame["openers"]) == len(frame["changed"])
+        for (r, c, symbol), opener in zip(frame["changed"], frame["openers"], strict=True):
+            assert symbol != "F"
+            cells[r][c] = symbol
+            mark = watcher["openers"][r][c]  # who opened it, as the room says at the end
+            assert opener == (-1 if mark == "." else int(mark))
+    assert ["".join(line) for line in cells] == watcher["view"]["cells"] == replay["final"]["cells"]
+    revealed = [m for m in replay["moves"] if m["action"] in ("open", "chord")]
+    assert len(replay["frames"]) == len(revealed)  # a flag or the lobby shows a watcher nothing
+    assert replay["frames"][-1]["scores"] == replay["events"][-1]["scores"]
+    assert replay["frames"][0]["openers"][0] == 1  # the guest's first reveal

@@ -29,7 +29,7 @@ STATIC = Path(__file__).parent / "static"
 def create_app(service: GameService, rooms: RoomService | None = None) -> FastAPI:
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
-    race_rooms = rooms or RoomService(service.storage)
+    race_rooms = rooms or RoomService(service.storage, cache=service.cache)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -54,6 +54,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
         finally:
             if stop is not None:
                 stop()
+            race_rooms.close()
 
     app = FastAPI(
         title="mines",

@@ -9,7 +9,7 @@ from typing import Any
 
 from mines.extras import require_extra
 from mines.server.database import default_database
-from mines.server.settings import MAX_CELLS, MEMORY, RateLimits, Settings
+from mines.server.settings import MAX_CELLS, MEMORY, SOCKETS_PER_ADDRESS, RateLimits, Settings
 
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame the protocol layer accepts; past it the socket closes with 1009."""
@@ -104,6 +104,12 @@ def register(subparsers: Any) -> None:
         "(default: each process counts its own)",
     )
     parser.add_argument("--redis-prefix", default="mines", help="prefix of the Redis keys")
+    parser.add_argument(
+        "--sockets-per-address",
+        type=_number,
+        default=SOCKETS_PER_ADDRESS,
+        help="live WebSockets one client address may hold at once (default %(default)s)",
+    )
     defaults = RateLimits()
     for name, text in (
         ("address", "every API request from one address"),
@@ -135,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         rates=RateLimits(args.rate_limit_address, args.rate_limit_create, args.rate_limit_game),
         redis=args.redis,
         redis_prefix=args.redis_prefix,
+        sockets_per_address=args.sockets_per_address,
     )
     service = GameService(open_storage(settings.database), settings)
     host = f"[{args.host}]" if ":" in args.host else args.host

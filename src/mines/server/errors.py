@@ -17,10 +17,11 @@ from mines.errors import (
     InvalidBoardError,
     InvalidMoveError,
     InvalidViewError,
+    JoinRefusedError,
+    LobbyRefusedError,
     MinesError,
     MinesNotPlacedError,
 )
-from mines.race import JoinRefusedError
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
 from mines.server.storage import StorageError
 
@@ -45,6 +46,10 @@ class GameNotFoundError(MinesError):
     @classmethod
     def of(cls, game_id: str) -> GameNotFoundError:
         return cls(f"no game has the ID {echo_id(game_id)!r}")
+
+
+class RoomNotFoundError(MinesError):
+    """No race room has this ID (HTTP 404)."""
 
 
 class InvalidRequestError(MinesError):
@@ -90,6 +95,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (GameInProgressError, 409, "game_in_progress"),
     (MinesNotPlacedError, 409, "mines_not_placed"),
     (JoinRefusedError, 409, "join_refused"),
+    (LobbyRefusedError, 409, "lobby_refused"),
     (IllegalMoveError, 409, "illegal_move"),
     (InvalidMoveError, 422, "invalid_move"),
     (InvalidViewError, 422, "invalid_view"),
@@ -98,6 +104,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (InvalidBoardError, 422, "invalid_board"),
     (InvalidRequestError, 422, "invalid_request"),
     (GameNotFoundError, 404, "game_not_found"),
+    (RoomNotFoundError, 404, "room_not_found"),
     (NotAuthenticatedError, 401, "not_authenticated"),
     (ForbiddenError, 403, "forbidden"),
     (RateLimitedError, 429, "rate_limited"),

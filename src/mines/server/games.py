@@ -9,7 +9,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from mines.clock import PinnedClock
 from mines.engine import CellChanges
@@ -128,8 +128,17 @@ def read_in_worker(settings: Settings, read: Read, game_id: str, window: Window)
         games.close()
 
 
+class Held(Protocol):
+    """What the cache keeps: a live game, or a race room (`mines.server.rooms.Room`), each
+    with the lock its requests hold while they use it."""
+
+    @property
+    def lock(self) -> threading.Lock: ...
+
+
 class GameCache:
-    """Live games by ID within a memory budget (bytes, by `Game.footprint`).
+    """Live games by ID within a memory budget (bytes, by `Game.footprint`); race rooms share
+    it under their own keys (by `Race.footprint`).
 
     Past the budget the least recently used games are dropped (storage rebuilds them on
     their next request), except those a request is using right now. Weights are measured by
@@ -138,7 +147,7 @@ class GameCache:
     """
 
     def __init__(self, budget: int):
-        self._games: OrderedDict[str, tuple[LiveGame, int]] = OrderedDict()
+        self._games: OrderedDict[str, tuple[Held, int]] = OrderedDict()
         self._bytes = 0
         self.budget = budget
         self._lock = threading.Lock()
@@ -147,7 +156,7 @@ class GameCache:
     def used(self) -> int:
         return self._bytes
 
-    def get(self, game_id: str) -> LiveGame | None:
+    def get(self, game_id: str) -> Held | None:
         with self._lock:
             entry = self._games.get(game_id)
             if entry is None:
@@ -155,7 +164,7 @@ class GameCache:
             self._games.move_to_end(game_id)
             return entry[0]
 
-    def put(self, game_id: str, live: LiveGame, weight: int, *, refuse: bool = False) -> None:
+    def put(self, game_id: str, live: Held, weight: int, *, refuse: bool = False) -> None:
         """Keep `live`, weighing `weight` bytes, dropping others to make room; with `refuse`,
         raise `ServerFullError` (and keep nothing) when even that does not make room."""
         with self._lock:
@@ -189,7 +198,7 @@ class GameCache:
                 retry_after=FULL_RETRY_AFTER,
             )
 
-    def reweigh(self, game_id: str, live: LiveGame, weight: int) -> None:
+    def reweigh(self, game_id: str, live: Held, weight: int) -> None:
         """A move changed the game's footprint (a sparse flood grows it): account it again."""
         with self._lock:
             entry = self._games.get(game_id)
@@ -252,6 +261,11 @@ class GameService:
         self._readers = Workers(
             finished.READ_WORKERS, memory=finished.READ_MEMORY, name="mines-reader"
         )
+
+    @property
+    def cache(self) -> GameCache:
+        """The live games, and the race rooms that share their memory budget."""
+        return self._cache
 
     # --- requests ----------------------------------------------------------------------------
 
@@ -532,7 +546,7 @@ class GameService:
     def _live(self, row: GameRow) -> LiveGame:
         """The cached game, or one rebuilt from the row; the caller catches it up to the row."""
         live = self._cache.get(row.id)
-        if live is None or live.version > row.version:
+        if not isinstance(live, LiveGame) or live.version > row.version:
             live = self._build(row, self._placer(row))
             self._cache.put(row.id, live, live.game.footprint)
         return live

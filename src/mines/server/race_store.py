@@ -36,6 +36,9 @@ TABLES = (
 
 ANNOUNCE_PREFIX = "race:"
 """Notifications of race moves carry `race:<id>`, apart from the games' IDs."""
+NOTE_LIMIT = 7_000
+"""The most bytes of moves a notification carries: PostgreSQL's payload limit is 8,000 with
+the sender's origin and the room's key. Past it the others read the moves from the table."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,46 @@ def move_text(move: RaceMove) -> str:
 def move_of(text: str, at: float) -> RaceMove:
     fields = json.loads(text)
     return RaceMove(action=RaceAction(fields.pop("action")), at=at, **fields)
+
+
+@dataclass(frozen=True)
+class Note:
+    """A notification that a room's log grew: the moves after the first `after`, when the
+    notification could carry them (else None: read them from the table)."""
+
+    room_id: str
+    after: int = 0
+    moves: list[RaceMove] | None = None
+
+
+def note_text(room_id: str, after: int, moves: list[RaceMove]) -> str:
+    """`race:<id> {"after", "moves"}`, or only `race:<id>` when the moves are too long for a
+    notification. (A join's token needs no note: moves and reads take the tokens from the
+    table.)"""
+    key = ANNOUNCE_PREFIX + room_id
+    body = json.dumps(
+        {"after": after, "moves": [asdict(move) for move in moves]}, separators=(",", ":")
+    )
+    return key if len(body) > NOTE_LIMIT else f"{key} {body}"
+
+
+def note_of(text: str) -> Note | None:
+    """The note `note_text` wrote (None: not a race's); one it cannot read names only its
+    room, so that the moves are read from the table."""
+    if not text.startswith(ANNOUNCE_PREFIX):
+        return None
+    key, _, body = text.partition(" ")
+    room_id = key.removeprefix(ANNOUNCE_PREFIX)
+    if not body:
+        return Note(room_id)
+    try:
+        fields = json.loads(body)
+        moves = [
+            RaceMove(**{**move, "action": RaceAction(move["action"])}) for move in fields["moves"]
+        ]
+        return Note(room_id, int(fields["after"]), moves)
+    except (ValueError, KeyError, TypeError):
+        return Note(room_id)
 
 
 class LockedRoom:
@@ -90,7 +133,8 @@ class LockedRoom:
             q("UPDATE races SET version = ?, state = ? WHERE id = ?"),
             (self.row.version + len(moves), state, self.row.id),
         )
-        self._store.storage.announce(self._cursor, ANNOUNCE_PREFIX + self.row.id)
+        note = note_text(self.row.id, self.row.version, moves)
+        self._store.storage.announce(self._cursor, note)
 
 
 class RaceStore:

@@ -2,20 +2,24 @@
 
 Every server process sharing the database may serve any room. A move locks the room's row,
 first plays the moves other processes stored since this process last looked, then its own,
-and stores what it added before answering; the notification at commit makes the other
-processes play the same moves. A room's events follow from its moves alone, so every process
-hands its watchers the same events in the same order.
+and stores what it added before answering; the notification at commit carries those moves
+(when they fit) and makes the other processes play them. A room's events follow from its
+moves alone, so every process hands its watchers the same events in the same order.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
+
+import numpy as np
 
 from mines.clock import Clock, PinnedClock
 from mines.errors import GameInProgressError, InvalidBoardError
@@ -24,8 +28,11 @@ from mines.params import check_board
 from mines.placement import FirstClick, PlacementRule
 from mines.presets import preset
 from mines.race import (
+    MAX_PLAYERS,
+    ROOM,
     OnMine,
     Race,
+    RaceAction,
     RaceEvent,
     RaceMode,
     RaceMove,
@@ -33,25 +40,27 @@ from mines.race import (
     RaceState,
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError, hash_token, new_token
-from mines.server.errors import GameNotFoundError
+from mines.server.errors import RoomNotFoundError, echo_id
+from mines.server.games import GameCache
 from mines.server.present import view_json
-from mines.server.race_store import ANNOUNCE_PREFIX, RaceStore, RoomRow
+from mines.server.race_store import ANNOUNCE_PREFIX, Note, RaceStore, RoomRow, note_of
+from mines.server.settings import MEMORY
 from mines.server.sql import SqlStorage
 
 Publish = Callable[[str, dict[str, Any]], None]
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 ROOM_CELL_LIMIT = 2_500
 """The largest race board (rows x cols): 50 x 50, past Expert's 16 x 30 with room to spare."""
-CACHE_LIMIT = 1_000
-"""Rooms one process keeps in memory; past that the least recently used is rebuilt on need."""
 COUNTDOWN = 3.0
 """Seconds from the host's start to the first move."""
+NOTE_WORKERS = 4
+"""Threads that play the moves other processes announce: a room waiting for its lock (its
+own players' moves hold it) holds up one of them, not every room's events."""
+REFRESH: dict[str, Any] = {"type": "refresh"}
+"""Sent to a room's watchers when this process lost track of it: they read it again."""
 ROOM_TOKEN = "race moves need your player token: send the header Authorization: Bearer <token>"
-
-
-class RoomNotFoundError(GameNotFoundError):
-    """No race room has this ID (HTTP 404)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,8 @@ class Room:
     id: str
     race: Race
     clock: PinnedClock
+    spec: dict[str, Any]
+    """What the room was created with (`_stored_spec`): it rebuilds the race from its log."""
     version: int = 0
     """How many moves of the stored log `race` has played."""
     published: int = 0
@@ -86,6 +97,10 @@ class Room:
     tokens: list[str] = field(default_factory=list)
     """The players' token hashes, by player id."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+    inbox: deque[Note] = field(default_factory=deque)
+    """Other processes' notes not yet played here, in the order they came."""
+    draining: bool = False
+    """Whether a worker is playing the inbox (so notes of a room are played one at a time)."""
 
 
 class RoomService:
@@ -93,34 +108,60 @@ class RoomService:
 
     Events are handed to `publish` in order while the room's lock is held; `publish` must
     only queue them (as `loop.call_soon_threadsafe` does), so watchers get them in order.
+    `workers` run `moved_elsewhere`'s work off the listener's thread (a pool by default).
+    Live rooms are kept in `cache`, the games' (`GameService.cache`): they count against the
+    same memory budget, by `Race.footprint`, and the least recently used are dropped and
+    rebuilt from storage as games are.
     """
 
     def __init__(
-        self, storage: object, *, clock: Clock | None = None, publish: Publish | None = None
+        self,
+        storage: object,
+        *,
+        clock: Clock | None = None,
+        publish: Publish | None = None,
+        workers: Executor | None = None,
+        cache: GameCache | None = None,
     ) -> None:
         if not isinstance(storage, SqlStorage):
             raise TypeError(f"race rooms need an SQL storage, not {type(storage).__name__}")
         self.store = RaceStore(storage)
         self._clock: Clock = clock or time.time  # wall time: every process must agree on it
         self.publish: Publish = publish or (lambda room_id, message: None)
-        self._rooms: OrderedDict[str, Room] = OrderedDict()
+        self.cache = cache or GameCache(MEMORY)
+        """The live rooms (and, in a server, its live games) within one memory budget."""
         self._lock = threading.Lock()
+        self._workers = workers or ThreadPoolExecutor(NOTE_WORKERS, thread_name_prefix="mines-race")
+
+    def close(self) -> None:
+        """Stop the threads that play other processes' moves (after the listener stopped)."""
+        self._workers.shutdown(wait=True)
 
     # --- rooms and players ---------------------------------------------------------------------
 
-    def create(self, spec: RoomSpec, player: str) -> tuple[str, str]:
-        """A new room with its creator as the host (player 0); returns its ID and their token."""
+    def create(self, spec: RoomSpec, player: str) -> tuple[str, dict[str, Any]]:
+        """A new room with its creator as the host (player 0); returns their token and the
+        room as they see it."""
         stored = _stored_spec(spec)
-        _race(stored, self._clock)  # refuses bad settings before anything is stored
         room_id = secrets.token_hex(8)
-        self.store.create(RoomRow(room_id, stored, self._clock(), RaceState.LOBBY.value, 0))
-        return room_id, self.join(room_id, player)[1]
+        clock = PinnedClock(self._clock)
+        fresh = Room(room_id, _race(stored, clock), clock, stored)  # refuses bad settings first
+        # A room that cannot fit in the memory budget is refused (503) before it is stored.
+        self.cache.put(_key(room_id), fresh, fresh.race.footprint, refuse=True)
+        try:
+            self.store.create(RoomRow(room_id, stored, self._clock(), RaceState.LOBBY.value, 0))
+        except BaseException:
+            self._forget(room_id)
+            raise
+        _, token, room = self.join(room_id, player)
+        return token, room
 
-    def join(self, room_id: str, name: str) -> tuple[int, str]:
-        """Add a player to a room in its lobby; returns their player id and token."""
+    def join(self, room_id: str, name: str) -> tuple[int, str, dict[str, Any]]:
+        """Add a player to a room in its lobby; returns their player id, their token and the
+        room as they see it."""
         token = new_token()
-        player: int = self._act(room_id, None, lambda race, _: race.join(name).id, token)
-        return player, token
+        player, room = self._act(room_id, None, lambda race, _: race.join(name).id, token)
+        return player, token, room
 
     def start(self, room_id: str, token: str | None) -> dict[str, Any]:
         def start(race: Race, player: int | None) -> None:
@@ -128,8 +169,7 @@ class RoomService:
                 raise ForbiddenError("only the host (who created the room) starts the race")
             race.start(player)
 
-        self._act(room_id, token, start)
-        return self.read(room_id, token)
+        return self._act(room_id, token, start)[1]
 
     def rematch(self, room_id: str, token: str | None) -> dict[str, Any]:
         """A new round in the same room, once the race is over (the host only)."""
@@ -140,8 +180,7 @@ class RoomService:
                 raise ForbiddenError("only the host (who created the room) asks for a rematch")
             race.rematch(player, seed)
 
-        self._act(room_id, token, rematch)
-        return self.read(room_id, token)
+        return self._act(room_id, token, rematch)[1]
 
     def move(
         self, room_id: str, token: str | None, kind: MoveKind, cell: tuple[int, int]
@@ -158,8 +197,7 @@ class RoomService:
                 return race.toggle_flag(player, *cell)
             return None
 
-        flagged = self._act(room_id, token, move)
-        answer = self.read(room_id, token)
+        flagged, answer = self._act(room_id, token, move)
         if flagged is not None:
             answer["flagged"] = flagged
         return answer
@@ -170,36 +208,50 @@ class RoomService:
         token: str | None,
         act: Callable[[Race, int | None], T],
         new_token_of_player: str | None = None,
-    ) -> T:
+    ) -> tuple[T, dict[str, Any]]:
         """Run `act` on the room under its row lock, after the moves stored elsewhere, and
-        store the moves it made in the same transaction."""
+        store the moves it made in the same transaction; returns what `act` did and the room
+        as the player sees it then (a new player: the one `act` returned).
+
+        The room's lock is taken once the row's is held, and kept until the commit: it is
+        never held while waiting for the database, so the workers that publish other
+        processes' moves wait for it only as long as a move takes here.
+        """
         room = self._room(room_id)
-        with room.lock:
-            before = len(room.race.moves)
-            try:
-                with self.store.locked(room_id) as locked:
-                    if locked is None:
-                        raise RoomNotFoundError(f"no race room has the ID {room_id[:24]!r}")
-                    self._catch_up(room, locked.moves_after(room.version), locked.token_hashes())
-                    before = len(room.race.moves)
-                    player = None if new_token_of_player else self._player_of(room, token)
-                    with room.clock.pinned_at(self._clock()):
-                        result = act(room.race, player)
-                    added = room.race.moves[before:]
-                    if added:
-                        token_hash = (
-                            hash_token(new_token_of_player) if new_token_of_player else None
-                        )
-                        locked.write(added, room.race.state.value, token_hash)
-            except BaseException:
-                if len(room.race.moves) > before:  # played here but not stored: rebuild it
-                    self._forget(room_id)
-                raise
+        held = False
+        before = 0
+        try:
+            with self.store.locked(room_id) as locked:
+                if locked is None:
+                    raise RoomNotFoundError(f"no race room has the ID {echo_id(room_id)!r}")
+                after = room.version
+                stored = locked.moves_after(after), locked.token_hashes()
+                room.lock.acquire()
+                held = True
+                self._apply(room, after, *stored)
+                before = len(room.race.moves)
+                player = None if new_token_of_player else self._player_of(room, token)
+                with room.clock.pinned_at(self._clock()):
+                    result = act(room.race, player)
+                added = room.race.moves[before:]
+                if added:
+                    token_hash = hash_token(new_token_of_player) if new_token_of_player else None
+                    locked.write(added, room.race.state.value, token_hash)
+            # Committed: the moves are the log's, and their events may go out.
             room.version += len(added)
             if new_token_of_player:
                 room.tokens.append(hash_token(new_token_of_player))
             self._published(room)
-            return result
+            self._reweigh(room)
+            viewer = cast(int, result) if new_token_of_player else player  # a join: the joiner
+            return result, self.state(room, viewer)
+        except BaseException:
+            if held and room.version < len(room.race.moves):  # played, not stored: rebuild
+                self._forget(room_id)
+            raise
+        finally:
+            if held:
+                room.lock.release()
 
     def _player_of(self, room: Room, token: str | None) -> int:
         """The player a token belongs to in this room."""
@@ -214,48 +266,107 @@ class RoomService:
     # --- the cache and the other processes ------------------------------------------------------
 
     def _room(self, room_id: str) -> Room:
-        with self._lock:
-            room = self._rooms.get(room_id)
-            if room is not None:
-                self._rooms.move_to_end(room_id)
-                return room
+        """The room as this process keeps it, or rebuilt from storage (and kept)."""
+        held = self.cache.get(_key(room_id))
+        if isinstance(held, Room):
+            return held
         loaded = self.store.load(room_id)
         if loaded is None:
-            raise RoomNotFoundError(f"no race room has the ID {room_id[:24]!r}")
+            raise RoomNotFoundError(f"no race room has the ID {echo_id(room_id)!r}")
         row, moves, tokens = loaded
         clock = PinnedClock(self._clock)
-        room = Room(row.id, _race(row.spec, clock), clock)
-        self._catch_up(room, moves, tokens)
+        room = Room(row.id, _race(row.spec, clock), clock, row.spec)
+        self._apply(room, 0, moves, tokens)
         room.published = len(room.race.events)  # events from before are in the room's state
-        with self._lock:
-            room = self._rooms.setdefault(room_id, room)
-            while len(self._rooms) > CACHE_LIMIT:
-                self._rooms.popitem(last=False)
+        with self._lock:  # two requests that rebuilt it at once keep the first one's
+            held = self.cache.get(_key(room_id))
+            if isinstance(held, Room):
+                return held
+            self.cache.put(_key(room_id), room, room.race.footprint)
         return room
 
     def _forget(self, room_id: str) -> None:
-        with self._lock:
-            self._rooms.pop(room_id, None)
+        self.cache.drop(_key(room_id))
 
-    def _catch_up(self, room: Room, moves: list[RaceMove], tokens: list[str]) -> None:
-        for move in moves:
+    def _reweigh(self, room: Room) -> None:
+        """Account the room's footprint again: its log and events grow with its moves."""
+        self.cache.reweigh(_key(room.id), room, room.race.footprint)
+
+    def _apply(
+        self, room: Room, after: int, moves: list[RaceMove], tokens: list[str] | None = None
+    ) -> bool:
+        """Play the moves of the log after its first `after` that the room has not played
+        (under the room's lock); False when moves before them are missing here."""
+        if after > room.version:
+            return False
+        for move in moves[room.version - after :]:
             with room.clock.pinned_at(move.at):
                 room.race.play(move)
             room.version += 1
-        room.tokens = tokens
+        if tokens is not None and len(tokens) > len(room.tokens):  # they only ever grow
+            room.tokens = tokens
+        return True
+
+    def _sync(self, room: Room) -> None:
+        """Play the moves stored since the room was last played here, and publish their
+        events; the log is read before the room's lock is taken."""
+        after = room.version
+        stored = self.store.moves_after(room.id, after)
+        with room.lock:
+            self._apply(room, after, *stored)
+            self._published(room)
+            self._reweigh(room)
 
     def moved_elsewhere(self, key: str) -> None:
-        """Another process stored moves of a room (`race:<id>`): play them, and publish."""
-        if not key.startswith(ANNOUNCE_PREFIX):
+        """Another process stored moves of a room (a note of `race_store.note_text`): a
+        worker plays them and publishes their events. This runs on the listener's thread,
+        which must not wait: the room's lock may be held by a move of its own."""
+        note = note_of(key)
+        if note is None:
             return
-        room_id = key.removeprefix(ANNOUNCE_PREFIX)
         with self._lock:
-            room = self._rooms.get(room_id)
-        if room is None:
-            return  # not kept here: whoever reads it next rebuilds it
-        with room.lock:
-            self._catch_up(room, *self.store.moves_after(room_id, room.version))
-            self._published(room)
+            room = self.cache.get(_key(note.room_id))
+            if not isinstance(room, Room):
+                # Not kept here (or dropped for memory): whoever reads it next rebuilds it.
+                # Watchers here, if any, read it now, so they miss nothing.
+                self.publish(note.room_id, REFRESH)
+                return
+            room.inbox.append(note)
+            if room.draining:
+                return  # the worker on this room takes it in turn
+            room.draining = True
+        self._workers.submit(self._drain, room)
+
+    def _drain(self, room: Room) -> None:
+        """Play a room's inbox in order and publish the events, until it is empty."""
+        try:
+            while notes := self._take_inbox(room):
+                with room.lock:
+                    carried = all(self._apply_note(room, note) for note in notes)
+                    self._published(room)
+                    self._reweigh(room)
+                if not carried:  # a note without its moves, or a gap: read the log
+                    self._sync(room)
+        except Exception:
+            # The room is rebuilt from storage on its next read; its watchers here read it
+            # again rather than wait for events this process will not have.
+            log.exception("race room %s: playing other processes' moves failed", room.id)
+            with self._lock:
+                room.inbox.clear()
+                room.draining = False
+            self._forget(room.id)
+            self.publish(room.id, REFRESH)
+
+    def _take_inbox(self, room: Room) -> list[Note]:
+        """The inbox's notes, emptying it; none left ends the room's worker."""
+        with self._lock:
+            notes = list(room.inbox)
+            room.inbox.clear()
+            room.draining = bool(notes)
+            return notes
+
+    def _apply_note(self, room: Room, note: Note) -> bool:
+        return note.moves is not None and self._apply(room, note.after, note.moves)
 
     def _published(self, room: Room) -> None:
         """Hand the events not yet published to `publish`, in order, under the room's lock."""
@@ -268,29 +379,29 @@ class RoomService:
     def read(self, room_id: str, token: str | None) -> dict[str, Any]:
         """The room as its player sees it (with a token), or as a watcher does (without)."""
         room = self._room(room_id)
+        self._sync(room)
         with room.lock:
-            self._catch_up(room, *self.store.moves_after(room_id, room.version))
-            self._published(room)
             player = None if token is None else self._player_of(room, token)
             return self.state(room, player)
 
     def replay(self, room_id: str) -> dict[str, Any]:
-        """A finished race's moves and the events they made, in order."""
+        """A finished race's moves and the events they made, in order, and its frames as a
+        watcher saw them (the shape of a game's replay, so one player plays both)."""
         room = self._room(room_id)
+        self._sync(room)
         with room.lock:
-            self._catch_up(room, *self.store.moves_after(room_id, room.version))
             race = room.race
             moves, events = race.finished
             if not moves:
                 raise GameInProgressError("a race's replay is published once the race is over")
             # Up to the end of the last finished round: the moves of a round under way
             # would show the players' private flags.
+            log = race.moves[:moves]
             return {
                 "id": room.id,
-                "moves": [
-                    {**asdict(move), "action": move.action.value} for move in race.moves[:moves]
-                ],
+                "moves": [{**asdict(move), "action": move.action.value} for move in log],
                 "events": [event_json(event, race) for event in race.events[:events]],
+                **_frames(room.spec, log),
             }
 
     def state(self, room: Room, player: int | None) -> dict[str, Any]:
@@ -325,6 +436,11 @@ class RoomService:
         }
 
 
+def _key(room_id: str) -> str:
+    """The room's key in the games' cache, apart from the games' IDs (hex digits only)."""
+    return ANNOUNCE_PREFIX + room_id
+
+
 def event_json(event: RaceEvent, race: Race) -> dict[str, Any]:
     return {
         "seq": event.seq,
@@ -333,6 +449,58 @@ def event_json(event: RaceEvent, race: Race) -> dict[str, Any]:
         "cells": [list(cell) for cell in event.cells],
         "scores": list(event.scores),
         "progress": [round(share, 4) for share in event.progress],
+    }
+
+
+OPENERS = {str(player): player for player in range(MAX_PLAYERS)} | {"*": ROOM}
+"""`Race.openers`' marks as the players' ids (-1: nobody, `ROOM`: opened for everyone)."""
+SEEN_MOVES = (RaceAction.OPEN, RaceAction.CHORD, RaceAction.REMATCH)
+"""The moves a watcher sees (a flag is its player's alone, the lobby's moves change no cell)."""
+
+
+def _frames(spec: dict[str, Any], log: list[RaceMove]) -> dict[str, Any]:
+    """The log played again as a watcher saw it: the board at the start, then per move it
+    saw the cells it changed, who opened each (-1: nobody), and the scores after it."""
+    clock = PinnedClock(time.time)
+    race = _race(spec, clock)
+    box = (0, 0, race.rows, race.cols)
+    previous = race.view(None)
+    initial = previous.to_strings()
+    frames = []
+    elapsed = 0.0
+    for move in log:
+        with clock.pinned_at(move.at):
+            race.play(move)
+        if move.action not in SEEN_MOVES:
+            continue
+        view = race.view(None)
+        rows, cols = np.nonzero(previous.array != view.array)
+        openers = race.openers(None)
+        cells = list(zip(rows.tolist(), cols.tolist(), strict=True))
+        elapsed = round(max(0.0, move.at - race.starts_at), 3)
+        frames.append(
+            {
+                "move": move.action.value,
+                "player": move.player,
+                "time": elapsed,
+                "status": view.status.value,
+                "mines_left": view.mines_left,
+                "changed": [[r, c, chr(view.array[r, c])] for r, c in cells],
+                "openers": [OPENERS.get(openers[r][c], -1) for r, c in cells],
+                "scores": [player.score for player in race.players],
+            }
+        )
+        previous = view
+    top, left, height, width = box
+    return {
+        "top": top,
+        "left": left,
+        "height": height,
+        "width": width,
+        "initial": initial,
+        "frames": frames,
+        "final": view_json(previous, elapsed),
+        "players": [player.name for player in race.players],
     }
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 MAX_CELLS = 1_000_000
 MEMORY = 1024 * 1024 * 1024
+SOCKETS_PER_ADDRESS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,7 @@ class Settings:
     refused with 503."""
     body_limit: int = 16 * 1024
     """The largest request body in bytes (413 past it); a real request is under 300."""
-    sockets_per_address: int = 32
+    sockets_per_address: int = SOCKETS_PER_ADDRESS
     """The most live WebSockets one client address may hold at once."""
     rates: RateLimits = field(default_factory=RateLimits)
     redis: str | None = None

@@ -13,13 +13,13 @@ from starlette.requests import HTTPConnection
 
 from mines.errors import MinesError
 from mines.moves import MoveKind
-from mines.server.deps import hub
+from mines.server.deps import error_responses, hub
 from mines.server.errors import classify
 from mines.server.games import SEED_LIMIT
 from mines.server.leaderboard import PLAYER_PATTERN
 from mines.server.rooms import RoomService, RoomSpec
 from mines.server.routers.live import admitted, ignore_until_closed
-from mines.server.schemas import ErrorOut, MoveTarget, PresetName
+from mines.server.schemas import MoveTarget, PresetName
 
 router = APIRouter(prefix="/api/races", tags=["races"])
 bearer = HTTPBearer(auto_error=False, description="the player token returned by create or join")
@@ -109,39 +109,37 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     return None if credentials is None else credentials.credentials
 
 
-def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {code: {"model": ErrorOut} for code in codes}
-
-
 @router.post(
-    "", status_code=201, response_model=JoinedOut, responses=_errors(422), summary="New room"
+    "",
+    status_code=201,
+    response_model=JoinedOut,
+    responses=error_responses(422),
+    summary="New room",
 )
 async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     fields = body.model_dump()
     player = fields.pop("player")
     service = rooms(request)
-    room_id, token = await run_in_threadpool(service.create, RoomSpec(**fields), player)
-    room = await run_in_threadpool(service.read, room_id, token)
+    token, room = await run_in_threadpool(service.create, RoomSpec(**fields), player)
     return {"player": 0, "token": token, "room": room}
 
 
 @router.post(
     "/{room_id}/join",
     response_model=JoinedOut,
-    responses=_errors(404, 409, 422),
+    responses=error_responses(404, 409, 422),
     summary="Join a room in its lobby",
 )
 async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any]:
     service = rooms(request)
-    player, token = await run_in_threadpool(service.join, room_id, body.player)
-    room = await run_in_threadpool(service.read, room_id, token)
+    player, token, room = await run_in_threadpool(service.join, room_id, body.player)
     return {"player": player, "token": token, "room": room}
 
 
 @router.post(
     "/{room_id}/start",
     response_model=RoomOut,
-    responses=_errors(401, 403, 404, 409),
+    responses=error_responses(401, 403, 404, 409),
     summary="Start the race (the host only)",
 )
 async def start_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
@@ -154,7 +152,7 @@ async def start_room(room_id: str, request: Request, credentials: Credentials) -
 @router.post(
     "/{room_id}/rematch",
     response_model=RoomOut,
-    responses=_errors(401, 403, 404, 409),
+    responses=error_responses(401, 403, 404, 409),
     summary="A new round in the same room once the race is over (the host only)",
 )
 async def rematch_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
@@ -165,7 +163,7 @@ async def rematch_room(room_id: str, request: Request, credentials: Credentials)
 
 
 @router.get(
-    "/{room_id}", response_model=RoomOut, responses=_errors(403, 404), summary="Read a room"
+    "/{room_id}", response_model=RoomOut, responses=error_responses(403, 404), summary="Read a room"
 )
 async def read_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
     """With a player's token, the board as that player sees it (their own flags); without
@@ -176,7 +174,9 @@ async def read_room(room_id: str, request: Request, credentials: Credentials) ->
     return answer
 
 
-@router.get("/{room_id}/replay", responses=_errors(404, 409), summary="Replay of a finished race")
+@router.get(
+    "/{room_id}/replay", responses=error_responses(404, 409), summary="Replay of a finished race"
+)
 async def replay_room(room_id: str, request: Request) -> dict[str, Any]:
     """Every move of the race with its time, and every event those moves made, in order."""
     answer: dict[str, Any] = await run_in_threadpool(rooms(request).replay, room_id)
@@ -199,7 +199,7 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         name=f"race_{verb}",
         summary=summary,
         response_model=RoomOut,
-        responses=_errors(401, 403, 404, 409, 422),
+        responses=error_responses(401, 403, 404, 409, 422),
     )
 
 

@@ -5,6 +5,7 @@ import { Board } from "./board.js";
 import { $, inputOf, selectOf } from "./dom.js";
 import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
+import { Player } from "./replay.js";
 import { sayError } from "./words.js";
 
 /** @typedef {import("./types.js").View} View */
@@ -40,13 +41,18 @@ import { sayError } from "./words.js";
  * @property {number[]} scores
  */
 /** @typedef {{player: number, token: string, room: Room}} Joined */
+/**
+ * @typedef {import("./types.js").Frame & {openers: number[], scores: number[]}} RaceFrame
+ * A move a watcher saw: a game's frame, with who opened each changed cell (-1: nobody) and
+ * the scores after it.
+ */
+/** @typedef {Omit<import("./types.js").Replay, "frames"> & {frames: RaceFrame[]}} RaceReplay */
 
 const LETTERS = "ABCDEFGH";
 /** Sentences for the race's own refusals, before the general ones of words.js. */
 const RACE_WORDS = {
   game_not_found: "There is no race at this address (any more). Create a new one.",
-  room_closed: "This race is full or has started: you can watch it.",
-  race_closed: "This race is full or has started: you can watch it.",
+  join_refused: "This race is full or has started: you can watch it.",
   forbidden: "This browser is not a player of this race: you can watch it.",
   not_authenticated: "Join the race to play; until then you are watching.",
 };
@@ -78,6 +84,8 @@ class RaceApp {
     this.queue = Promise.resolve();
     /** @type {number | undefined} */
     this.ticker = undefined;
+    /** @type {Player | null} the replay being watched, which the room's updates leave alone */
+    this.player = null;
   }
 
   /** @param {Meta} meta */
@@ -99,6 +107,15 @@ class RaceApp {
     $("copy-link").addEventListener("click", () => this.copyLink());
     $("start-race").addEventListener("click", () => this.start());
     $("rematch").addEventListener("click", () => this.rematch());
+    $("replay-open").addEventListener("click", () => this.openReplay());
+    $("replay-close").addEventListener("click", () => this.closeReplay());
+    $("replay-play").addEventListener("click", () => this.togglePlay());
+    $("replay-back").addEventListener("click", () => this.seekReplay((step) => step - 1));
+    $("replay-forward").addEventListener("click", () => this.seekReplay((step) => step + 1));
+    $("replay-scrub").addEventListener("input", () => this.seekReplay(() => Number(inputOf("replay-scrub").value)));
+    $("replay-speed").addEventListener("change", () => {
+      if (this.player) this.player.speed = Number(selectOf("replay-speed").value);
+    });
     $("mode").addEventListener("click", () => this.setMode(this.mode === "reveal" ? "flag" : "reveal"));
     listen($("board"), {
       primary: (r, c) => this.move(/^[1-8]$/.test(this.board.symbolAt(r, c)) ? "chord" : "reveal", r, c),
@@ -247,6 +264,7 @@ class RaceApp {
 
   /** An event of the room: the cells it opened, or a change that needs the room read again. @param {RaceEvent} event */
   onEvent(event) {
+    if (this.player) return;  // the replay keeps the board; closing it reads the room again
     const room = this.room;
     if (!room || event.seq <= room.seq) return;  // already in what was shown
     if (event.seq !== room.seq + 1 || event.kind !== "opened") {
@@ -271,6 +289,8 @@ class RaceApp {
     inputOf("share-link").value = `${location.origin}/race/${room.id}`;
     $("start-race").hidden = !(room.state === "lobby" && room.you === 0);
     $("rematch").hidden = !(room.state === "over" && room.you === 0);
+    $("replay-open").hidden = room.state !== "over" || this.player !== null;
+    if (this.player) return;  // the replay keeps the board until it is closed
     this.board.render(room.view);
     room.openers.forEach((line, r) => {
       for (let c = 0; c < line.length; c++) this.mark(r, c, line[c] === "." ? -1 : line[c] === "*" ? -2 : Number(line[c]));
@@ -280,6 +300,76 @@ class RaceApp {
     this.showStatus(room);
     if (before?.state === "lobby" && room.state === "racing" && playing) $("board").focus();
     if (room.state === "over" && before?.state !== "over") this.say($("result").textContent || "");
+  }
+
+  // --- the replay: the server's frames, played by the single game's player --------------
+
+  async openReplay() {
+    if (!this.id) return;
+    try {
+      const replay = /** @type {RaceReplay} */ (await request("GET", `/api/races/${this.id}/replay`));
+      this.player?.pause();
+      const scrub = inputOf("replay-scrub");
+      scrub.max = String(replay.frames.length);
+      this.player = new Player(replay, (view) => this.board.render(view), (step) => this.showStep(replay, step));
+      this.player.speed = Number(selectOf("replay-speed").value);
+      $("replay").hidden = false;
+      $("replay-open").hidden = true;
+      this.player.seek(0);
+      this.player.play();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** Who opened each cell and the scores after `step` frames, as the server's frames say.
+   * @param {RaceReplay} replay @param {number} step */
+  showStep(replay, step) {
+    const owners = new Map();
+    /** @type {number[]} */
+    let scores = [];
+    for (const frame of replay.frames.slice(0, step)) {
+      frame.changed.forEach(([r, c], i) => owners.set(`${r},${c}`, frame.openers[i]));
+      scores = frame.scores;
+    }
+    for (let r = 0; r < replay.height; r++) {
+      for (let c = 0; c < replay.width; c++) this.mark(r, c, owners.get(`${r},${c}`) ?? -1);
+    }
+    const room = this.room;
+    if (room) this.showPlayers({ ...room, players: room.players.map((p, i) => ({ ...p, score: scores[i] ?? 0 })) });
+    inputOf("replay-scrub").value = String(step);
+    const total = replay.frames.length;
+    $("replay-step").textContent = `move ${step} of ${total}`;
+    const playing = Boolean(this.player?.playing);
+    const play = $("replay-play");
+    play.textContent = playing ? "⏸" : "▶";
+    play.setAttribute("aria-label", playing ? "Pause" : "Play");
+  }
+
+  /** @param {(step: number) => number} to */
+  seekReplay(to) {
+    const player = this.player;
+    if (!player) return;
+    player.pause();
+    player.seek(to(player.step));
+  }
+
+  togglePlay() {
+    const player = this.player;
+    if (!player) return;
+    if (player.playing) {
+      player.pause();
+      player.moved(player.step);
+    } else {
+      player.play();
+    }
+  }
+
+  closeReplay() {
+    this.player?.pause();
+    this.player = null;
+    $("replay").hidden = true;
+    this.refresh();
   }
 
   /** @param {number} row @param {number} col @param {number} who  -1: nobody, -2: the room */
