@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+
+import numpy as np
 
 from mines.clock import Clock, PinnedClock
 from mines.errors import InvalidBoardError
 from mines.game import Game
-from mines.placement import CoordArray, FixedPlacer, MinePlacer, placer_for_rule
+from mines.placement import CoordArray, MinePlacer, placer_for_rule
 from mines.record import GameRecord, TimedMove
 
 
 class RecordedPlacer:
-    """The layout a record saved, reported under the rule and seed that first made it."""
+    """A saved layout, reported under the rule and seed that first made it.
 
-    def __init__(self, layout: tuple[tuple[int, int], ...], rule: str, seed: int | None):
-        self._fixed = FixedPlacer(list(layout))
+    Replays use it with a record's pairs; the server with the array it stores (no tuple per
+    mine). It hands the layout over as it is: the game checks the count, bounds and repeats.
+    """
+
+    def __init__(self, layout: CoordArray | Sequence[tuple[int, int]], rule: str, seed: int | None):
+        self._positions: CoordArray = np.asarray(layout, dtype=np.int64).reshape(-1, 2)
         self._rule = rule
         self._seed = seed
 
@@ -28,7 +34,7 @@ class RecordedPlacer:
         return self._seed
 
     def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> CoordArray:
-        return self._fixed.place(rows, cols, mines, first_click)
+        return self._positions
 
 
 def _start(record: GameRecord, clock: Clock) -> Game:

@@ -20,6 +20,7 @@ from mines.moves import Move, MoveKind
 from mines.params import check_board
 from mines.placement import MinePlacer, PlacementRule, placer_for_rule
 from mines.presets import preset, preset_of
+from mines.replay import RecordedPlacer
 from mines.server import finished, layouts, leaderboard
 from mines.server.auth import (
     MISSING_TOKEN,
@@ -37,7 +38,7 @@ from mines.server.errors import (
 )
 from mines.server.finished import Read
 from mines.server.generation import NoGuessWorkers, WorkerPlacer, check_no_guess
-from mines.server.layouts import KeepingPlacer, StoredPlacer
+from mines.server.layouts import KeepingPlacer
 from mines.server.present import (
     Box,
     Changed,
@@ -555,7 +556,9 @@ class GameService:
         """The stored layout once there is one; before it, the rule's placer (a worker process
         for no-guess boards)."""
         if row.layout is not None:
-            return StoredPlacer(layouts.decode(row.layout, row.rows, row.cols), row.rule, row.seed)
+            return RecordedPlacer(
+                layouts.decode(row.layout, row.rows, row.cols), row.rule, row.seed
+            )
         if row.rule == NO_GUESS_RULE:
             return WorkerPlacer(row.seed, self._no_guess)
         return placer_for_rule(row.rule, row.seed)

@@ -80,24 +80,3 @@ class KeepingPlacer:
         placed = placed.reshape(-1, 2)
         self.positions = placed[np.lexsort((placed[:, 1], placed[:, 0]))]
         return self.positions
-
-
-class StoredPlacer:
-    """A stored layout, reported under the rule and seed that first made it (as
-    `mines.replay.RecordedPlacer` does, from an array rather than a tuple per mine)."""
-
-    def __init__(self, positions: CoordArray, rule: str, seed: int | None):
-        self._positions = positions
-        self._rule = rule
-        self._seed = seed
-
-    @property
-    def rule(self) -> str:
-        return self._rule
-
-    @property
-    def seed(self) -> int | None:
-        return self._seed
-
-    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> CoordArray:
-        return self._positions  # the game checks the count, the bounds and repeats

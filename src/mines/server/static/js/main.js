@@ -6,7 +6,7 @@ import { $, inputOf, selectOf } from "./dom.js";
 import { fillChoices, readForm, showProblems } from "./form.js";
 import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
-import { Player } from "./replay.js";
+import { Player, bindControls } from "./replay.js";
 import { boardKey, countGame, showLeaderboard, showStats } from "./scores.js";
 import { sayError } from "./words.js";
 
@@ -109,14 +109,7 @@ class App {
     $("board-no-guess").addEventListener("change", () => this.loadLeaderboard());
     $("replay-open").addEventListener("click", () => { if (this.id) this.openReplay(this.id); });
     $("replay-close").addEventListener("click", () => this.closeReplay());
-    $("replay-play").addEventListener("click", () => this.togglePlay());
-    // Stepping or scrubbing by hand pauses the playback first.
-    $("replay-back").addEventListener("click", () => this.seekReplay((step) => step - 1));
-    $("replay-forward").addEventListener("click", () => this.seekReplay((step) => step + 1));
-    $("replay-scrub").addEventListener("input", () => this.seekReplay(() => Number(inputOf("replay-scrub").value)));
-    $("replay-speed").addEventListener("change", () => {
-      if (this.player) this.player.speed = Number(selectOf("replay-speed").value);
-    });
+    bindControls(() => this.player);
     $("replay-copy").addEventListener("click", () => this.copyLink());
     // Keys typed while nothing has focus go to the board, so no Tab is needed first.
     document.addEventListener("keydown", (event) => {
@@ -578,25 +571,6 @@ class App {
       this.player.play();
     } catch (error) {
       this.showError(error);
-    }
-  }
-
-  /** @param {(step: number) => number} to */
-  seekReplay(to) {
-    const player = this.player;
-    if (!player) return;
-    player.pause();
-    player.seek(to(player.step));
-  }
-
-  togglePlay() {
-    const player = this.player;
-    if (!player) return;
-    if (player.playing) {
-      player.pause();
-      player.moved(player.step);
-    } else {
-      player.play();
     }
   }
 

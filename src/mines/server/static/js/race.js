@@ -5,7 +5,7 @@ import { Board } from "./board.js";
 import { $, inputOf, selectOf } from "./dom.js";
 import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
-import { Player } from "./replay.js";
+import { Player, bindControls } from "./replay.js";
 import { sayError } from "./words.js";
 
 /** @typedef {import("./types.js").View} View */
@@ -109,13 +109,7 @@ class RaceApp {
     $("rematch").addEventListener("click", () => this.rematch());
     $("replay-open").addEventListener("click", () => this.openReplay());
     $("replay-close").addEventListener("click", () => this.closeReplay());
-    $("replay-play").addEventListener("click", () => this.togglePlay());
-    $("replay-back").addEventListener("click", () => this.seekReplay((step) => step - 1));
-    $("replay-forward").addEventListener("click", () => this.seekReplay((step) => step + 1));
-    $("replay-scrub").addEventListener("input", () => this.seekReplay(() => Number(inputOf("replay-scrub").value)));
-    $("replay-speed").addEventListener("change", () => {
-      if (this.player) this.player.speed = Number(selectOf("replay-speed").value);
-    });
+    bindControls(() => this.player);
     $("mode").addEventListener("click", () => this.setMode(this.mode === "reveal" ? "flag" : "reveal"));
     listen($("board"), {
       primary: (r, c) => this.move(/^[1-8]$/.test(this.board.symbolAt(r, c)) ? "chord" : "reveal", r, c),
@@ -344,25 +338,6 @@ class RaceApp {
     const play = $("replay-play");
     play.textContent = playing ? "⏸" : "▶";
     play.setAttribute("aria-label", playing ? "Pause" : "Play");
-  }
-
-  /** @param {(step: number) => number} to */
-  seekReplay(to) {
-    const player = this.player;
-    if (!player) return;
-    player.pause();
-    player.seek(to(player.step));
-  }
-
-  togglePlay() {
-    const player = this.player;
-    if (!player) return;
-    if (player.playing) {
-      player.pause();
-      player.moved(player.step);
-    } else {
-      player.play();
-    }
   }
 
   closeReplay() {

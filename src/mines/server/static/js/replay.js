@@ -1,5 +1,7 @@
 // Playing back a finished game from the server's frames: no rules here, only the cells each move changed.
 
+import { $, inputOf, selectOf } from "./dom.js";
+
 /** @typedef {import("./types.js").Replay} Replay */
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Changed} Changed */
@@ -106,6 +108,39 @@ export class Player {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
   }
+}
+
+/**
+ * Wires a page's replay bar (play, back, forward, scrub, speed) to whichever player is open.
+ * The single game's page and the race page share the bar's markup and these handlers.
+ * @param {() => Player | null} current
+ */
+export function bindControls(current) {
+  // Stepping or scrubbing by hand pauses the playback first.
+  /** @param {(step: number) => number} to */
+  const seek = (to) => {
+    const player = current();
+    if (!player) return;
+    player.pause();
+    player.seek(to(player.step));
+  };
+  $("replay-play").addEventListener("click", () => {
+    const player = current();
+    if (!player) return;
+    if (player.playing) {
+      player.pause();
+      player.moved(player.step);
+    } else {
+      player.play();
+    }
+  });
+  $("replay-back").addEventListener("click", () => seek((step) => step - 1));
+  $("replay-forward").addEventListener("click", () => seek((step) => step + 1));
+  $("replay-scrub").addEventListener("input", () => seek(() => Number(inputOf("replay-scrub").value)));
+  $("replay-speed").addEventListener("change", () => {
+    const player = current();
+    if (player) player.speed = Number(selectOf("replay-speed").value);
+  });
 }
 
 /** Flags in a view: before any move, the counter shows every mine. @param {View} view */
