@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import platform
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,23 @@ def test_the_mmap_threshold_is_fixed_before_the_server_starts(
     args = build_parser().parse_args(["serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"])
     assert cli.run(args) == 0
     assert calls == ["threshold", "serve"]
+
+
+def test_the_server_starts_with_its_long_lived_objects_frozen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Full collections then skip the imported modules and the app (shorter pauses)."""
+    import uvicorn
+
+    frozen: list[int] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: frozen.append(gc.get_freeze_count()))
+    args = build_parser().parse_args(["serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"])
+    try:
+        assert cli.run(args) == 0
+    finally:
+        gc.unfreeze()
+    assert frozen
+    assert frozen[0] > 0
 
 
 def test_default_database_is_in_the_data_folder(tmp_path: Path) -> None:

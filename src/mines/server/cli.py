@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ctypes
+import gc
 import os
 from typing import Any
 
@@ -146,9 +147,14 @@ def run(args: argparse.Namespace) -> int:
     service = GameService(open_storage(settings.database), settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"mines server at http://{host}:{args.port}/  (games in {settings.database})", flush=True)
+    app = create_app(service)
+    # Everything imported and built so far lives as long as the process: frozen, the full
+    # collections no longer scan it (measured under `./dev bench load`: 55-82 ms pauses, in
+    # which every request waits, down to about 12 ms).
+    gc.freeze()
     try:
         uvicorn.run(
-            create_app(service),
+            app,
             host=args.host,
             port=args.port,
             log_level="warning",
