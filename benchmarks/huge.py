@@ -6,7 +6,7 @@ so that waiting for a core on a busy machine is not charged), and one under trac
 whose peak (and the process's ru_maxrss above what the imports already took) is the
 memory figure. The `wall` case
 (a row of 10^6 flags across the board before the first reveal, which cuts the sea in
-two) has no target in the issue; its limits here are the 100,000-mine ones.
+two) has no target of its own; its limits here are the 100,000-mine ones.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from mines.game import Game
 from mines.placement import FixedPlacer
 from mines.tui.store import RecordStore
 from tests.fake_time import FakeTime
+from tests.patience import PATIENCE
 from tests.sample_records import won_record
 
 
@@ -26,7 +27,7 @@ def run_mines(*args: str, data: Path, stdin: str = "") -> subprocess.CompletedPr
         capture_output=True,
         text=True,
         env=env,
-        timeout=120,
+        timeout=PATIENCE,
         check=False,
     )
 
@@ -124,7 +125,7 @@ def test_play_on_a_terminal_starts_the_app(tmp_path: Path) -> None:
         assert b"beginner" in screen, "the app's status line is drawn on the terminal"
         assert b"Reveal" in screen, "and its key footer"
         os.write(controller, b"q")
-        assert process.wait(timeout=30) == 0
+        assert process.wait(timeout=PATIENCE) == 0
     finally:
         if process.poll() is None:
             process.kill()

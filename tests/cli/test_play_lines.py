@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from mines.game import Game
+from tests.patience import PATIENCE
 
 
 def run_play(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
@@ -17,7 +18,7 @@ def run_play(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
         input=stdin,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=PATIENCE,
     )
 
 
@@ -91,7 +92,7 @@ def head_of(command: str, tmp_path: Path) -> tuple[str, str, int]:
     """Run `command | head -n 3` in bash: head's output, the command's stderr and status."""
     script = f"{command} 2> {tmp_path}/err | head -n 3; echo ${{PIPESTATUS[0]}} > {tmp_path}/code"
     out = subprocess.run(
-        ["bash", "-c", script], capture_output=True, text=True, timeout=120, check=True
+        ["bash", "-c", script], capture_output=True, text=True, timeout=PATIENCE, check=True
     ).stdout
     return out, (tmp_path / "err").read_text(), int((tmp_path / "code").read_text())
 

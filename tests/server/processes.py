@@ -13,11 +13,7 @@ from typing import Any
 
 import httpx
 
-PATIENCE = 300.0
-"""Seconds a test waits for a child server to start or to answer, or for a page to show
-something, before it calls it hung. A guard against a hang, not a speed target: with two
-suites and other work on two cores a server has taken over 30 s to start, and a request
-over httpx's default 5 s to be answered."""
+from tests.patience import PATIENCE
 
 
 def patient_client() -> httpx.Client:

@@ -9,6 +9,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.patience import PATIENCE
 from tests.server.browsing import AXE, DESKTOP, PHONE, blank_page, needs_chromium
 from tests.server.conftest import layout
 
@@ -94,7 +95,7 @@ def test_a_reload_rejoins_with_the_same_player(browser: Browser, url: str) -> No
 
 def finished_race(url: str) -> str:
     """A race of two that Ann wins alone, played through the API; its room's ID."""
-    with httpx.Client(base_url=url, timeout=30) as api:
+    with httpx.Client(base_url=url, timeout=PATIENCE) as api:
         created = api.post("/api/races", json={"player": "Ann", "preset": "beginner", "seed": SEED})
         room, host = created.json()["room"]["id"], created.json()["token"]
         guest = api.post(f"/api/races/{room}/join", json={"player": "Bob"}).json()["token"]

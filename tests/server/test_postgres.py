@@ -9,8 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.patience import PATIENCE
 from tests.server.conftest import PG_URL, FakeClock, Server, layout, safe_cells
-from tests.server.processes import PATIENCE, get, patient_client, post, server_process
+from tests.server.processes import get, patient_client, post, server_process
 
 pytestmark = pytest.mark.postgres
 

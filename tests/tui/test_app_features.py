@@ -18,6 +18,7 @@ from mines.tui.help import HelpScreen
 from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES
 from tests.fake_time import FakeTime
+from tests.patience import PATIENCE
 from tests.tui.conftest import AppMaker
 
 
@@ -113,7 +114,7 @@ async def test_a_hint_that_arrives_after_a_move_is_dropped(make_app: AppMaker) -
     answer = threading.Event()
 
     def slow(game: Game, near: tuple[int, int]) -> Hint:
-        answer.wait(timeout=10)
+        answer.wait(timeout=PATIENCE)
         return STAND_IN_HINT
 
     app = make_app(4, 4, [(0, 0)], hint=slow)

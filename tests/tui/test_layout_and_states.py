@@ -23,6 +23,7 @@ from mines.tui.clock import PausableClock
 from mines.tui.store import RecordStore
 from mines.tui.themes import MIN_CONTRAST, THEMES, contrast
 from tests.fake_time import FakeTime
+from tests.patience import PATIENCE
 from tests.tui.conftest import AppMaker
 from tests.tui.test_viewport import long_move_done
 
@@ -118,7 +119,7 @@ async def test_a_long_first_reveal_runs_off_the_ui_thread_with_a_busy_state(
         # As a real flood does, it holds the game's lock all along: the UI thread must not
         # wait for it (reading the time, the record...), or every key waits for the move.
         with game._lock:
-            go_on.wait(timeout=30)
+            go_on.wait(timeout=PATIENCE)
             return reveal(row, col)
 
     monkeypatch.setattr(game, "reveal", slow_reveal)
@@ -155,7 +156,7 @@ async def test_quitting_during_a_long_move_does_not_wait_for_it(
 
     def slow_reveal(row: int, col: int) -> GameStatus:
         with game._lock:
-            go_on.wait(timeout=30)
+            go_on.wait(timeout=PATIENCE)
             return reveal(row, col)
 
     app = app_for(game, clock, tmp_path)
@@ -187,7 +188,7 @@ async def test_the_clock_waits_while_a_long_move_works(
 
     def slow_reveal(row: int, col: int) -> GameStatus:
         with game._lock:
-            go_on.wait(timeout=30)
+            go_on.wait(timeout=PATIENCE)
             return reveal(row, col)
 
     app = app_for(game, clock, tmp_path)
@@ -239,7 +240,7 @@ async def test_the_clock_stands_still_while_the_solver_thinks(
     answer = threading.Event()
 
     def slow(game: Game, near: tuple[int, int]) -> Hint:
-        answer.wait(timeout=10)
+        answer.wait(timeout=PATIENCE)
         return Hint(1, 1, True, Fraction(0), "A stand-in.")
 
     app = make_app(4, 4, [(0, 0)], hint=slow)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import numpy as np
 
 from mines.errors import MinesError
-from mines.placement import Positions
+from mines.placement import CoordArray, PlacementRule
 from mines.server.errors import NoGuessTimeoutError, NoGuessTooLargeError, ServerFullError
 from mines.server.settings import NoGuessLimits
 from mines.server.workers import JobStoppedError, Stopped, Workers
@@ -104,13 +104,13 @@ class WorkerPlacer:
     """The `noguess` rule's placer on the server: `NoGuessPlacer(seed)`'s board, made by a
     worker; `cancelled` is set per move so that a client that goes away stops the work."""
 
-    rule = "noguess"
+    rule = PlacementRule.NOGUESS
 
     def __init__(self, seed: int, workers: NoGuessWorkers):
         self.seed = seed
         self._workers = workers
         self.cancelled: Callable[[], bool] = lambda: False
 
-    def place(self, rows: int, cols: int, mines: int, first_click: Cell) -> Positions:
+    def place(self, rows: int, cols: int, mines: int, first_click: Cell) -> CoordArray:
         cells = self._workers.place(self.seed, rows, cols, mines, first_click, self.cancelled)
         return np.array(cells, dtype=np.int64).reshape(-1, 2)

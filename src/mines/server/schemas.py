@@ -6,6 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from mines.placement import FirstClick
 from mines.server.games import SEED_LIMIT
 from mines.server.leaderboard import PLAYER_PATTERN, normalize_player
 
@@ -28,7 +29,7 @@ class NewGame(BaseModel):
     cols: Size | None = None
     mines: Annotated[int, Field(strict=True, ge=0, le=10**18)] | None = None
     seed: Annotated[int, Field(strict=True, ge=0, le=SEED_LIMIT)] | None = None
-    first_click: Literal["opening", "safe", "any"] | None = None
+    first_click: FirstClick | None = None
     no_guess: Annotated[bool, Field(strict=True)] = False
     player: Annotated[str, Field(pattern=PLAYER_PATTERN)] | None = None
 

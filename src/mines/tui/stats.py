@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from mines.moves import MoveKind
+from mines.placement import PlacementRule
 from mines.presets import PRESETS, preset_of
 from mines.record import GameRecord
 from mines.status import GameStatus
@@ -34,7 +35,7 @@ TITLES = {
 def kind_of(game: SavedGame) -> Kind:
     if game.practice or game.hints:
         return Kind.ASSISTED
-    if game.record.rule == "noguess":
+    if game.record.rule == PlacementRule.NOGUESS:
         return Kind.NO_GUESS
     return Kind.STANDARD
 

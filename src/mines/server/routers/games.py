@@ -43,7 +43,7 @@ CELL_BODY: dict[str, Any] = {
     openapi_extra=WINDOW_PARAMETERS,
 )
 async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
-    spec = GameSpec(**body.model_dump())
+    spec = GameSpec(**body.model_dump(mode="json"))  # plain strings, not enum members
     game_id, token, view = await run_in_threadpool(
         service(request).create, spec, window(request.query_params)
     )
