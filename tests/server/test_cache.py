@@ -4,14 +4,22 @@ held in the budget while they run."""
 
 from __future__ import annotations
 
+import gc
+import random
+import tracemalloc
+from contextlib import suppress
+
 import pytest
 
 from mines.clock import PinnedClock
+from mines.errors import MinesError
 from mines.game import Game
+from mines.moves import MoveKind
 from mines.placement import placer_for_rule
 from mines.server.errors import ServerFullError
-from mines.server.games import WORK_BYTES_PER_CELL, GameCache, LiveGame
+from mines.server.games import WORK_BYTES_PER_CELL, GameCache, GameSpec, LiveGame
 from mines.server.layouts import KeepingPlacer
+from mines.server.present import Window
 from tests.server.conftest import FakeClock, Server
 
 
@@ -63,6 +71,39 @@ def test_weights_are_real_footprints() -> None:
     dense, sparse = live(1000, 1000, 1000), live(1_000_000, 1_000_000, 1000)
     assert dense.game.footprint >= 1_000_000  # a byte per cell at least
     assert sparse.game.footprint < 1_000_000  # a sparse board holds its mines, not its cells
+
+
+@pytest.mark.parametrize("preset", ["beginner", "expert"])
+def test_small_games_are_weighed_at_least_what_they_hold(
+    preset: str, sqlite_url: str, clock: FakeClock
+) -> None:
+    """Many small games must not hold many times the budget: each weighs its Python objects."""
+    service = Server(sqlite_url, clock).service
+    rng, window = random.Random(1), Window()
+
+    def play_one() -> None:
+        game_id, token, _ = service.create(GameSpec(preset=preset), window)
+        for kind in (MoveKind.OPEN, MoveKind.FLAG, MoveKind.OPEN, MoveKind.OPEN):
+            cell = (rng.randrange(8), rng.randrange(8))
+            with suppress(MinesError):  # a flag on an open cell, a move after a loss
+                service.move(game_id, token, kind, cell, window)
+
+    try:
+        for _ in range(20):  # statements, imports and code paths, allocated once
+            play_one()
+        games = 100
+        gc.collect()
+        tracemalloc.start()
+        before, weighed = tracemalloc.take_snapshot(), service.cache.used
+        for _ in range(games):
+            play_one()
+        gc.collect()
+        after, weighed = tracemalloc.take_snapshot(), service.cache.used - weighed
+        tracemalloc.stop()
+    finally:
+        service.close()
+    held = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    assert held / games <= weighed / games, f"{held / games:.0f} B held, weighed less"
 
 
 def test_a_requests_working_memory_is_held_in_the_budget_while_it_runs() -> None:
