@@ -17,7 +17,13 @@ from mines.game import Game
 from mines.moves import MoveKind
 from mines.placement import placer_for_rule
 from mines.server.errors import ServerFullError
-from mines.server.games import WORK_BYTES_PER_CELL, GameCache, GameSpec, LiveGame
+from mines.server.games import (
+    SPARSE_WORK_BYTES_PER_MINE,
+    WORK_BYTES_PER_CELL,
+    GameCache,
+    GameSpec,
+    LiveGame,
+)
 from mines.server.layouts import KeepingPlacer
 from mines.server.present import Window
 from tests.server.conftest import FakeClock, Server
@@ -122,19 +128,59 @@ def test_a_requests_working_memory_is_held_in_the_budget_while_it_runs() -> None
     assert cache.used == 50
 
 
-def test_a_move_whose_work_cannot_fit_is_refused_with_503(
+def test_a_move_whose_work_cannot_fit_now_is_refused_with_503(
     sqlite_url: str, clock: FakeClock
 ) -> None:
     # A 300x300 flood may need 300 * 300 * WORK_BYTES_PER_CELL bytes: about 5 MiB.
-    server = Server(sqlite_url, clock, memory=4 * 2**20)
+    server = Server(sqlite_url, clock, memory=8 * 2**20)
     try:
         game = server.create(rows=300, cols=300, mines=1, seed=1)
-        refused = server.move(game, "reveal", 150, 150)
-        assert refused.status_code == 503
-        assert refused.json()["code"] == "server_full"
-        assert int(refused.headers["retry-after"]) >= 1
-        view = server.client.get(f"/api/games/{game['id']}?height=1&width=1")
-        assert view.status_code == 503  # reading it would build the whole board too
+        with server.service.cache.working(4 * 2**20):  # another request's work
+            refused = server.move(game, "reveal", 150, 150)
+            assert refused.status_code == 503
+            assert refused.json()["code"] == "server_full"
+            assert int(refused.headers["retry-after"]) >= 1
+            view = server.client.get(f"/api/games/{game['id']}?height=1&width=1")
+            assert view.status_code == 503  # reading it would build the whole board too
+        assert server.move(game, "reveal", 150, 150).status_code == 200  # and later it fits
     finally:
         server.close()
     assert 300 * 300 * WORK_BYTES_PER_CELL > 4 * 2**20
+
+
+def test_a_board_whose_moves_could_never_fit_is_refused_when_it_is_asked_for(
+    sqlite_url: str, clock: FakeClock
+) -> None:
+    server = Server(sqlite_url, clock, memory=4 * 2**20)
+    try:
+        refused = server.client.post("/api/games", json={"rows": 300, "cols": 300, "mines": 1})
+        assert refused.status_code == 422
+        assert "with 1 mine needs about 5 MiB" in refused.json()["detail"]
+        assert "budget of 4 MiB; ask for a smaller board or fewer mines" in refused.json()["detail"]
+        fits = server.client.post("/api/games", json={"rows": 200, "cols": 200, "mines": 1})
+        assert fits.status_code == 201
+    finally:
+        server.close()
+
+
+def test_a_sparse_first_reveal_works_within_the_memory_held_for_it(
+    sqlite_url: str, clock: FakeClock
+) -> None:
+    side, mines = 10_000, 10_000  # 10^8 cells: past the dense engine's limit
+    server = Server(sqlite_url, clock, max_cells=side * side)
+    try:
+        game = server.create(rows=side, cols=side, mines=mines, seed=3)
+        row = server.service.storage.load(game["id"])
+        assert row is not None
+        tracemalloc.start()
+        base = tracemalloc.get_traced_memory()[0]
+        answer = server.move(game, "reveal", side // 2, side // 2)
+        peak = tracemalloc.get_traced_memory()[1] - base
+        tracemalloc.stop()
+        assert answer.status_code == 200, answer.text
+        # The flood's part, which grows with the mines, covers it alone (the view's is extra).
+        assert peak <= mines * SPARSE_WORK_BYTES_PER_MINE, f"{peak / 2**20:.1f} MiB at peak"
+        assert peak <= server.service._work(row)
+        assert mines * SPARSE_WORK_BYTES_PER_MINE <= 2 * peak  # and not a wild overestimate
+    finally:
+        server.close()

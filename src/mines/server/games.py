@@ -69,6 +69,10 @@ WORK_BYTES_PER_CELL = 56
 """Memory a move or a read may need while it runs, per cell of the board: measured at 53 MiB
 for the first reveal of a 1000x1000 board with 999,999 mines and 38 MiB for a million-cell
 flood. It is held in the memory budget for as long as the request runs."""
+SPARSE_WORK_BYTES_PER_MINE = 3_500
+"""The same on the sparse engine, which holds what was touched, per mine: tracemalloc's peak
+in a first reveal was 31 MiB for 10^4 x 10^4 with 10^4 mines, 320 MiB for 10^5 x 10^5 with
+10^5 mines and 3.0 GiB for 10^6 x 10^6 with 10^6 mines (3.2-3.4 kB a mine)."""
 LIVE_GAME_BYTES = 5_000
 """What a cached game holds beyond `Game.footprint` (its cells and log): the game, engine,
 placer and clock objects, its lock and its cache entry. tracemalloc measured 2.7 kB (Beginner)
@@ -305,11 +309,14 @@ class GameService:
         )
         live = self._build(row, self._placer(row))
         weight = live.weight
-        if weight > self.settings.memory:
+        need = weight + self._work(row)  # a move could never run past this: refuse it now
+        if need > self.settings.memory:
             raise InvalidRequestError(
-                f"a {rows}x{cols} board needs about {weight // 2**20:,} MiB, more than this "
-                f"server's memory budget of {self.settings.memory // 2**20:,} MiB; ask for a "
-                "smaller board"
+                f"a {rows}x{cols} board with {mines:,} {'mine' if mines == 1 else 'mines'} "
+                f"needs about "
+                f"{-(-need // 2**20):,} MiB while it is played, more than this server's memory "
+                f"budget of {self.settings.memory // 2**20:,} MiB; ask for a smaller board "
+                "or fewer mines"
             )
         self._cache.put(row.id, live, weight, refuse=True)
         try:
@@ -526,13 +533,14 @@ class GameService:
                 yield row, live.game
 
     def _work(self, row: GameRow) -> int:
-        """The memory a request on this game may need while it runs (`WORK_BYTES_PER_CELL`):
-        by the board's cells on the dense engine; on the sparse one, which holds only what
-        was touched, by its mines and the largest view."""
+        """The memory a request on this game may need while it runs: by the board's cells on
+        the dense engine (`WORK_BYTES_PER_CELL`); on the sparse one, which holds only what was
+        touched, by its mines (`SPARSE_WORK_BYTES_PER_MINE`) and the largest view."""
         cells = row.rows * row.cols
-        if cells > DENSE_CELL_LIMIT:
-            cells = row.mines + self.settings.view_limit
-        return cells * WORK_BYTES_PER_CELL
+        if cells <= DENSE_CELL_LIMIT:
+            return cells * WORK_BYTES_PER_CELL
+        view = self.settings.view_limit * WORK_BYTES_PER_CELL
+        return row.mines * SPARSE_WORK_BYTES_PER_MINE + view
 
     def _load(self, game_id: str) -> GameRow:
         row = self.storage.load(game_id)
