@@ -312,11 +312,10 @@ class GameService:
         need = weight + self._work(row)  # a move could never run past this: refuse it now
         if need > self.settings.memory:
             raise InvalidRequestError(
-                f"a {rows}x{cols} board with {mines:,} {'mine' if mines == 1 else 'mines'} "
-                f"needs about "
-                f"{-(-need // 2**20):,} MiB while it is played, more than this server's memory "
-                f"budget of {self.settings.memory // 2**20:,} MiB; ask for a smaller board "
-                "or fewer mines"
+                f"a {rows}x{cols} board with {mines:,} {'mine' if mines == 1 else 'mines'} needs "
+                f"about {-(-need // 2**20):,} MiB while it is played, more than this server's "
+                f"memory budget of {self.settings.memory // 2**20:,} MiB; ask for a smaller "
+                "board or fewer mines"
             )
         self._cache.put(row.id, live, weight, refuse=True)
         try:

@@ -29,7 +29,13 @@ class NewGame(BaseModel):
     cols: Size | None = None
     mines: Annotated[int, Field(strict=True, ge=0, le=10**18)] | None = None
     seed: Annotated[int, Field(strict=True, ge=0, le=SEED_LIMIT)] | None = None
-    first_click: FirstClick | None = None
+    first_click: Annotated[
+        FirstClick | None,
+        Field(
+            description='"opening" (the default): the first reveal opens an area; "safe": only '
+            'the first revealed cell is mine-free; "any": no promise'
+        ),
+    ] = None
     no_guess: Annotated[bool, Field(strict=True)] = False
     player: Annotated[str, Field(pattern=PLAYER_PATTERN)] | None = None
 
