@@ -311,21 +311,8 @@ def memory(database: str, checks: Checks) -> None:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
-    parser.add_argument("--seconds", type=float, default=20.0, help="how long each run lasts")
-    parser.add_argument("--postgres", default=POSTGRES, help="database for the PostgreSQL runs")
-    parser.add_argument(
-        "--part", choices=["noisy", "memory", "both"], default="both", help="which runs to make"
-    )
-    args = parser.parse_args(argv)
-    if args.part == "memory":
-        args.backend = "none"
-    checks = Checks()
-    folder = Path(tempfile.mkdtemp(prefix="mines-abuse-"))
+def run_all(folder: Path, args: argparse.Namespace, checks: Checks) -> None:
+    """The runs `--backend` and `--part` ask for, their SQLite files in `folder`."""
     if args.backend in ("sqlite", "both"):
         noisy(
             "SQLite, 1 process",
@@ -351,6 +338,24 @@ def main(argv: list[str] | None = None) -> int:
                     admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
     if args.part != "noisy":
         memory(f"sqlite:///{folder / 'memory.sqlite3'}", checks)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long each run lasts")
+    parser.add_argument("--postgres", default=POSTGRES, help="database for the PostgreSQL runs")
+    parser.add_argument(
+        "--part", choices=["noisy", "memory", "both"], default="both", help="which runs to make"
+    )
+    args = parser.parse_args(argv)
+    if args.part == "memory":
+        args.backend = "none"
+    checks = Checks()
+    with tempfile.TemporaryDirectory(prefix="mines-abuse-") as name:
+        run_all(Path(name), args, checks)
     return checks.exit_code
 
 

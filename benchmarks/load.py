@@ -191,8 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     sqlite_runs = []
     for _ in range(args.runs):
         if args.backend in ("sqlite", "both"):
-            folder = Path(tempfile.mkdtemp(prefix="mines-load-"))
-            sqlite_runs.append(run("sqlite", f"sqlite:///{folder / 'load.sqlite3'}", 1, args))
+            with tempfile.TemporaryDirectory(prefix="mines-load-") as folder:
+                database = f"sqlite:///{Path(folder) / 'load.sqlite3'}"
+                sqlite_runs.append(run("sqlite", database, 1, args))
         if args.backend in ("postgresql", "both"):
             schema = f"mines_load_{uuid.uuid4().hex[:10]}"
             try:

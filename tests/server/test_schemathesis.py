@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,8 @@ from mines.server.settings import Settings
 from tests.server.conftest import UNLIMITED
 
 DATABASE = Path(tempfile.mkdtemp(prefix="mines-schemathesis-")) / "games.sqlite3"
+# Made at import, before any fixture could own it (the schema is read from this app then).
+atexit.register(shutil.rmtree, DATABASE.parent, ignore_errors=True)
 # Small limits keep generated boards quick; the checks are the same at any size.
 # One fuzzing client is one address: rate limits would answer 429 to most of its requests.
 SETTINGS = Settings(
