@@ -4,6 +4,7 @@ footer and the themes' contrast."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -107,12 +108,8 @@ async def test_a_board_that_fits_has_no_position_line(make_app: AppMaker) -> Non
 # --- long moves and hints ------------------------------------------------------------------
 
 
-async def test_a_long_first_reveal_runs_off_the_ui_thread_with_a_busy_state(
-    fake_time: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    clock = PausableClock(fake_time)
-    game = Game(1001, 1000, 1000, seed=5, clock=clock)  # over a million cells
-    go_on = threading.Event()
+def held_reveal(game: Game, go_on: threading.Event) -> Callable[[int, int], GameStatus]:
+    """`game.reveal` that waits for `go_on` before it reveals: a long move the test ends."""
     reveal = game.reveal
 
     def slow_reveal(row: int, col: int) -> GameStatus:
@@ -122,6 +119,16 @@ async def test_a_long_first_reveal_runs_off_the_ui_thread_with_a_busy_state(
             go_on.wait(timeout=PATIENCE)
             return reveal(row, col)
 
+    return slow_reveal
+
+
+async def test_a_long_first_reveal_runs_off_the_ui_thread_with_a_busy_state(
+    fake_time: FakeTime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = PausableClock(fake_time)
+    game = Game(1001, 1000, 1000, seed=5, clock=clock)  # over a million cells
+    go_on = threading.Event()
+    slow_reveal = held_reveal(game, go_on)
     monkeypatch.setattr(game, "reveal", slow_reveal)
     app = app_for(game, clock, tmp_path)
     footer_rebuilds = []
@@ -152,12 +159,7 @@ async def test_quitting_during_a_long_move_does_not_wait_for_it(
     clock = PausableClock(fake_time)
     game = Game(1001, 1000, 1000, seed=5, clock=clock)
     go_on = threading.Event()
-    reveal = game.reveal
-
-    def slow_reveal(row: int, col: int) -> GameStatus:
-        with game._lock:
-            go_on.wait(timeout=PATIENCE)
-            return reveal(row, col)
+    slow_reveal = held_reveal(game, go_on)
 
     app = app_for(game, clock, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -184,12 +186,7 @@ async def test_the_clock_waits_while_a_long_move_works(
     clock = PausableClock(fake_time)
     game = Game(1001, 1000, 1000, seed=5, clock=clock)
     go_on = threading.Event()
-    reveal = game.reveal
-
-    def slow_reveal(row: int, col: int) -> GameStatus:
-        with game._lock:
-            go_on.wait(timeout=PATIENCE)
-            return reveal(row, col)
+    slow_reveal = held_reveal(game, go_on)
 
     app = app_for(game, clock, tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
