@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,17 @@ from mines.server.database import open_storage
 from mines.server.games import GameService
 from mines.server.settings import RateLimits, Settings
 
+DUMPS = Path(__file__).parent / "data"
+"""SQL dumps of databases made by earlier versions of the server (`schema_v1.sql`, ...)."""
+
 UNLIMITED = RateLimits(address="1000000/second", create="1000000/second", game="1000000/second")
+
+
+def database_from_dump(dump: str, path: Path) -> Path:
+    """A SQLite file at `path` holding the database of `DUMPS / dump`."""
+    with sqlite3.connect(path) as database:
+        database.executescript((DUMPS / dump).read_text())
+    return path
 
 
 class FakeClock:

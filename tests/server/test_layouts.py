@@ -12,9 +12,7 @@ import pytest
 from mines.server import finished, games, layouts
 from mines.server.sql import SCHEMA_VERSION
 from mines.server.storage import StorageError
-from tests.server.conftest import FakeClock, Server, layout
-
-DATA = Path(__file__).parent / "data"
+from tests.server.conftest import FakeClock, Server, database_from_dump, layout
 
 
 @pytest.mark.parametrize(
@@ -85,9 +83,7 @@ def test_a_database_of_schema_2_has_its_json_layouts_made_compact(
 ) -> None:
     # schema_v2.sql is the dump of a database made by the server at schema version 2: an
     # 8x10 game with 12 mines (seed 41) by "Bea", opened at (3, 3), its layout as JSON pairs.
-    path = tmp_path / "v2.sqlite3"
-    with sqlite3.connect(path) as old:
-        old.executescript((DATA / "schema_v2.sql").read_text())
+    path = database_from_dump("schema_v2.sql", tmp_path / "v2.sqlite3")
     old_layout = stored_layout(path)
     assert old_layout.startswith("[[")
     server = Server(f"sqlite:///{path}", clock)

@@ -12,9 +12,7 @@ import pytest
 from mines.server.database import open_storage
 from mines.server.sql import SCHEMA_VERSION
 from mines.server.storage import StorageError
-from tests.server.conftest import FakeClock, Server, layout, safe_cells
-
-DATA = Path(__file__).parent / "data"
+from tests.server.conftest import FakeClock, Server, database_from_dump, layout, safe_cells
 
 
 def win(server: Server, clock: FakeClock, seconds: float, **body: Any) -> dict[str, Any]:
@@ -95,9 +93,7 @@ def test_a_database_made_before_versioning_is_migrated_and_plays_on(
 ) -> None:
     # schema_v1.sql is the dump of a database made by the server before the schema had a
     # version: a beginner game by "Ada" with a reveal and a flag.
-    path = tmp_path / "old.sqlite3"
-    with sqlite3.connect(path) as old:
-        old.executescript((DATA / "schema_v1.sql").read_text())
+    path = database_from_dump("schema_v1.sql", tmp_path / "old.sqlite3")
     server = Server(f"sqlite:///{path}", clock)
     try:
         game = {"id": "6b7bcbd90c7d3c43", "token": "_k2fyNPgRYQTrAtf-65lpFdNQYc7VF7J"}
