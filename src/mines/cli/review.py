@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 from mines.cli.replay import load_record
 from mines.moves import MoveKind
-from mines.solver.review import MoveReview, Review, Verdict, review
+from mines.solver.game_review import MoveReview, Review, Verdict, review
 from mines.tui.words import describe, plural
 
 

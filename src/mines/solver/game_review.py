@@ -27,12 +27,15 @@ RISKY_MARGIN = Fraction(1, 20)
 that it is `RISKY`. The bot itself weighs every cell within 0.04 of the safest, because
 a cell that opens more of the board can be worth a little more risk (a wider shortlist,
 0.07, measured no better); 0.05 leaves such trades alone and marks the clear mistakes."""
-WORK_LIMIT = 30_000_000
-"""The most cells times moves an exact review takes on: each move is judged on the whole
-board, so the work grows with both (about 10 s of CPU at this limit on our machines)."""
-COUNT_STEPS = 2_000_000
-"""The most counting steps (solutions and dead ends found by the exact search) a review
-spends over all its moves: a frontier tangled enough to need more is refused, not waited on."""
+WORK_LIMIT = 6_000_000
+"""The most cells times moves an exact review takes on. Each move is judged on the whole
+board, so the work grows with both: a 50x50 game at Expert's density (1,088 moves, 2.7
+million cell-moves) took 4.3 s of CPU, a 70x70 one (10.5 million) 19 s; this limit keeps a
+review within about 10 s."""
+COUNT_STEPS = 1_000_000
+"""The most counting steps (solutions and dead ends of the exact search) a review spends
+over all its moves, about 6 s of CPU: a frontier tangled enough to need more is refused,
+not waited on. Real games use far fewer (the most in 100 Expert games by the bot: 16,531)."""
 
 _FLAG = ord(Cell.FLAG.value)
 _HIDDEN = ord(Cell.HIDDEN.value)
@@ -391,7 +394,7 @@ def review(record: GameRecord) -> Review:
         raise ReviewTooLargeError(
             f"an exact review judges every move on the whole board: {moves:,} moves on "
             f"{cells:,} cells is {cells * moves:,} cell-moves, over the limit of "
-            f"{WORK_LIMIT:,} (about 10 s of work); review a smaller game"
+            f"{WORK_LIMIT:,} (about 10 s of work): games this big are not reviewed"
         )
     judge = _Judge(record)
     start = replay(record, stop=0)
@@ -404,10 +407,11 @@ def review(record: GameRecord) -> Review:
         move = timed.move
         try:
             judged = judge.assess(before, move, first=not started and move.kind is MoveKind.OPEN)
-        except BudgetExceededError as error:
+        except BudgetExceededError:
             raise ReviewTooLargeError(
-                f"move {index + 1} ({move}): the position is too tangled to review exactly; "
-                f"{error} (the limit is {COUNT_STEPS:,} for a whole review)"
+                f"move {index + 1} ({move}): the position is too tangled to review exactly: "
+                f"counting its arrangements went past the {COUNT_STEPS:,} search steps a "
+                "whole review may take"
             ) from None
         after = _state(game)
         lost = after[2] is GameStatus.LOST and state[2] is not GameStatus.LOST
@@ -463,14 +467,24 @@ class _Judge:
     def __init__(self, record: GameRecord):
         self.record = record
         self.counter = Counter(budget=Budget(COUNT_STEPS))
+        self.last: tuple[Solved, dict[int, int]] | None = None
+        """The last position solved, with its weights: a flag changes no number, so the
+        moves after one see the same position (flags are unknown cells to the solver)."""
 
     def assess(self, view: BoardView, move: Move, *, first: bool) -> _Assessment:
         row, col = move.row, move.col
         if first:
             return self._first_reveal(view, (row, col))
         position = Position.from_view(view, self.record.mines)
-        solved = solve(position, self.counter)
-        chances = _chances_of(view, solved)
+        if self.last is not None and self.last[0].position == position:
+            solved, weights = self.last
+        else:
+            solved = solve(position, self.counter)
+            weights = _weights(solved)
+            self.last = solved, weights
+        counts = solved.counts
+        assert counts is not None
+        chances = Chances(view, counts.total, weights, counts.off_weight)
         safe_known = any(not mine for mine in solved.known.values())
         if move.kind is MoveKind.OPEN:
             cell = row * view.cols + col
@@ -577,14 +591,15 @@ class _Judge:
         )
 
 
-def _chances_of(view: BoardView, solved: Solved) -> Chances:
+def _weights(solved: Solved) -> dict[int, int]:
+    """The arrangements with a mine on each cell that is not away from the numbers: the
+    frontier's from the count, the cells the local rules decided as 0 or all of them."""
     counts = solved.counts
     assert counts is not None
-    total = counts.total
     weights = dict(counts.cell_weight)
     for cell in solved.local:
-        weights[cell] = total if solved.known[cell] else 0
-    return Chances(view, total, weights, counts.off_weight)
+        weights[cell] = counts.total if solved.known[cell] else 0
+    return weights
 
 
 def _choice(risk: Fraction, least: Fraction, safe_known: bool) -> Verdict:
