@@ -15,12 +15,15 @@ from mines.grid import block_around
 from mines.moves import Move, MoveKind
 from mines.placement import FirstClick, FixedPlacer, RandomPlacer
 from mines.record import GameRecord
-from mines.solver import analyze, game_review
+from mines.replay import replay
+from mines.solver import Bot, analyze, game_review
+from mines.solver.firstclick import kept_free
 from mines.solver.game_review import ReviewTooLargeError, Verdict, review
 from mines.solver.topology import neighbours
 from mines.symbols import Cell
 from mines.view import BoardView
 from tests.fake_time import FakeTime
+from tests.sample_records import won_record
 
 Coord = tuple[int, int]
 
@@ -439,14 +442,10 @@ def test_flags_before_the_first_click_have_the_board_average() -> None:
 
 
 def test_the_game_figures() -> None:
-    clock = FakeTime(0.0)
-    game = Game(4, 4, 2, placer=FixedPlacer([(0, 0), (3, 3)]), clock=clock)
-    game.reveal(0, 1)
-    clock.now = 1.5
-    game.toggle_flag(0, 0)
-    clock.now = 3.0
-    game.chord(0, 1)
-    found = review(game.record())
+    # Mines at (0, 0) and (3, 3): open (0, 1), flag (0, 0) at 1.5 s, chord (0, 1) at 3 s.
+    record = won_record()
+    game = replay(record)
+    found = review(record)
     assert found.status is GameStatus.WON
     assert found.clicks == 3
     assert found.useful_clicks == 3
@@ -543,3 +542,34 @@ def test_a_position_too_tangled_to_count_is_refused(monkeypatch: pytest.MonkeyPa
     too_tangled = r"move 1 \(O0,1\): .* too tangled .* past the 0 search steps"
     with pytest.raises(ReviewTooLargeError, match=too_tangled):
         review(record)
+
+
+def test_each_moves_chances_are_those_analyze_gives_its_board() -> None:
+    game = Game.from_preset("intermediate", seed=4)
+    Bot(4).play(game)
+    found = review(game.record())
+    for moved in found.moves[1::7]:
+        result = analyze(moved.board)
+        chances = {
+            (r, c): moved.chances.chance(r, c)
+            for r, c, cell in moved.board.cells()
+            if cell in (Cell.HIDDEN, Cell.FLAG)
+        }
+        assert chances == result.probabilities
+        overlay = {(r, c): certain for r, c, _, certain in moved.chances.overlay()}
+        assert {cell for cell, certain in overlay.items() if certain == "safe"} == result.safe
+        assert {cell for cell, kind in overlay.items() if kind == "mine"} == result.certain_mines
+    opened = next((r, c) for r, c, cell in found.moves[-1].board.cells() if cell.number is not None)
+    with pytest.raises(InvalidBoardError, match="was revealed"):
+        found.moves[-1].chances.chance(*opened)
+
+
+def test_what_each_rule_keeps_free_for_the_first_reveal() -> None:
+    block = block_around(9, 9, 0, 0)
+    assert kept_free("opening", 9, 9, 10, (0, 0)) == block
+    assert kept_free("noguess", 9, 9, 10, (0, 0)) == block
+    assert kept_free("safe", 9, 9, 10, (0, 0)) == [(0, 0)]
+    assert kept_free("opening", 3, 3, 6, (1, 1)) == [(1, 1)]  # the block leaves no room
+    assert kept_free("any", 9, 9, 10, (0, 0)) == []
+    assert kept_free("fixed", 9, 9, 10, (0, 0)) == []
+    assert kept_free("someone-elses-rule", 9, 9, 10, (0, 0)) == []

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from benchmarks import review as bench
-from mines import GameStatus
+from mines import Game, GameStatus
 from mines.solver import Verdict, review
 
 
@@ -81,3 +81,20 @@ def test_the_lucky_bot_always_finishes_a_won_game() -> None:
         record = bench.large_game(20, seed)
         assert record.status is GameStatus.WON
         assert review(record).lost_on is None
+
+
+def test_on_no_guess_boards_every_risk_is_avoidable() -> None:
+    """A no-guess board is cleared by deduction from its first click, and a player who has
+    seen more can deduce at least as much: a certainly safe cell exists at every move, so no
+    move there is a `GUESS` or `RISKY`, whatever the human-like player does."""
+    risky = 0
+    for seed in range(12):
+        game = Game.from_id(f"16x16n40:noguess#{seed}")
+        bench.HumanLike(seed).play(game)
+        first, *rest = review(game.record()).moves
+        assert first.verdict is Verdict.LOGIC  # the rule keeps the first click's block free
+        for move in rest:
+            assert move.safe_known, (seed, move.index)
+            assert move.verdict not in (Verdict.GUESS, Verdict.RISKY)
+            risky += move.risk > 0
+    assert risky > 0, "the player took some risks, all of them avoidable"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -83,7 +83,7 @@ class Chances:
 
     board: BoardView
     total: int
-    weights: Mapping[int, int]
+    weights: Mapping[int, int] = field(repr=False)
     others: int
 
     def weight(self, cell: int) -> int:
@@ -184,7 +184,7 @@ class MoveReview:
     """The verdict in a sentence, such as "A guess at 17% where a 9% cell existed"."""
     first: bool
     """The game's first reveal: the game's rule, not the board, decided its chances."""
-    chances: Chances
+    chances: Chances = field(repr=False)
     """Every unrevealed cell's chance then: the risk of opening it (under the game's
     first-click rule before the first reveal), with the board as the player saw it."""
 
@@ -227,8 +227,8 @@ class Review:
     elapsed: float
     three_bv: int
     """The whole board's 3BV: the fewest left clicks that clear it."""
-    moves: tuple[MoveReview, ...]
-    final: BoardView
+    moves: tuple[MoveReview, ...] = field(repr=False)
+    final: BoardView = field(repr=False)
     """The board after the last move (with the mines shown, after a loss)."""
 
     def count(self, verdict: Verdict) -> int:
