@@ -573,3 +573,17 @@ def test_what_each_rule_keeps_free_for_the_first_reveal() -> None:
     assert kept_free("any", 9, 9, 10, (0, 0)) == []
     assert kept_free("fixed", 9, 9, 10, (0, 0)) == []
     assert kept_free("someone-elses-rule", 9, 9, 10, (0, 0)) == []
+
+
+def test_a_move_that_changed_nothing_is_not_a_useful_click() -> None:
+    # A game never logs such a move, but a record written elsewhere may hold one.
+    record = won_record()
+    data = record.to_dict()
+    data["moves"].insert(1, ["O0,1", 0.5])
+    found = review(GameRecord.from_dict(data))
+    again = found.moves[1]
+    assert again.verdict is Verdict.LOGIC
+    assert not again.useful
+    assert again.risk == 0
+    assert again.comment == "Nothing opened: the board did not change."
+    assert (found.clicks, found.useful_clicks) == (4, 3)
