@@ -1,4 +1,4 @@
-"""Game review CPU time: bot and human-like games on each preset, and the largest board in 10 s.
+"""Game review CPU time on bot and human-like games per preset; the largest board in 10 s.
 
 Run with `./dev bench review [--games N] [--human-games N] [--presets P ...] [--seed S]`
 (under `flock -x /work/team/cpu.lock` on the shared machine). Per preset it plays N games
