@@ -30,8 +30,8 @@ a cell that opens more of the board can be worth a little more risk (a wider sho
 WORK_LIMIT = 6_000_000
 """The most cells times moves an exact review takes on. Each move is judged on the whole
 board, so the work grows with both: a 50x50 game at Expert's density (1,088 moves, 2.7
-million cell-moves) took 4.3 s of CPU, a 70x70 one (10.5 million) 19 s; this limit keeps a
-review within about 10 s."""
+million cell-moves) took 3.1 s of CPU, a 60x60 one (1,580 moves, 5.7 million) 8.1 s; this
+limit keeps a review within about 10 s."""
 COUNT_STEPS = 1_000_000
 """The most counting steps (solutions and dead ends of the exact search) a review spends
 over all its moves, about 6 s of CPU: a frontier tangled enough to need more is refused,
