@@ -15,6 +15,7 @@ from mines.extras import MissingExtraError
 COMMAND_MODULES = (
     "mines.cli.play",
     "mines.cli.replay",
+    "mines.cli.review",
     "mines.cli.stats",
     "mines.server.cli",
     "mines.solver.cli",

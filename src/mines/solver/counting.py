@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
-from mines.errors import InvalidBoardError
+from mines.errors import InvalidBoardError, MinesError
 
 ConstraintKey = tuple[tuple[int, ...], int]
 """A constraint as (sorted unknown cells, mines among them)."""
@@ -25,6 +25,32 @@ class NoArrangementError(InvalidBoardError):
     It stays an `InvalidBoardError` for callers of `analyze`, to whom it means a view that
     contradicts itself.
     """
+
+
+class BudgetExceededError(MinesError):
+    """Counting needed more search steps than its `Budget` allows: the position is too
+    tangled to count exactly within the work its caller agreed to do."""
+
+
+class Budget:
+    """A cap on the steps of the counting searches it is handed to, spent as they run.
+
+    A step is a solution found or a dead end; the work between two steps is bounded by the
+    depth of the search, so a budget bounds the time a count can take.
+    """
+
+    __slots__ = ("left", "steps")
+
+    def __init__(self, steps: int):
+        self.steps = steps
+        self.left = steps
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise BudgetExceededError(
+                f"counting needed more than {self.steps:,} search steps to count exactly"
+            )
 
 
 @lru_cache(maxsize=4096)
@@ -71,16 +97,19 @@ class Counts:
 class Counter:
     """Counts components, remembering each one, so a position that changes a little is cheap."""
 
-    def __init__(self, cache_size: int = 2048):
+    def __init__(self, cache_size: int = 2048, budget: Budget | None = None):
         self._cache: dict[frozenset[ConstraintKey], Component] = {}
         self._cache_size = cache_size
+        self.budget = budget
+        """When given, every search this counter runs spends from it (a cached component
+        costs nothing), and a count past it raises `BudgetExceededError`."""
 
     def component(self, constraints: frozenset[ConstraintKey]) -> Component:
         found = self._cache.get(constraints)
         if found is None:
             if len(self._cache) >= self._cache_size:
                 self._cache.clear()
-            found = self._cache[constraints] = _count_component(constraints)
+            found = self._cache[constraints] = _count_component(constraints, self.budget)
         return found
 
     def count(
@@ -114,7 +143,9 @@ def split_components(constraints: Iterable[ConstraintKey]) -> list[frozenset[Con
     return [frozenset(part) for part in parts.values()]
 
 
-def _count_component(constraints: frozenset[ConstraintKey]) -> Component:
+def _count_component(
+    constraints: frozenset[ConstraintKey], budget: Budget | None = None
+) -> Component:
     """Count arrangements per number of mines, and per group the mines they put on it."""
     weights: dict[int, int] = {}
     sums: dict[int, list[int]] = {}
@@ -128,7 +159,7 @@ def _count_component(constraints: frozenset[ConstraintKey]) -> Component:
             if k:
                 row[g] += weight * k
 
-    groups = search_groups(constraints, leaf)
+    groups = search_groups(constraints, leaf, budget)
     sizes = [len(group) for group in groups]
     # A group's sum counts mines over all its cells; each cell of it carries an equal share.
     cell_weights = {m: [s // sizes[g] for g, s in enumerate(row)] for m, row in sums.items()}
@@ -139,10 +170,13 @@ Leaf = Callable[[list[int], int, int], None]
 """Called with (mines per group, mines in all, arrangements of individual mines) per solution."""
 
 
-def search_groups(constraints: frozenset[ConstraintKey], leaf: Leaf) -> tuple[tuple[int, ...], ...]:
+def search_groups(
+    constraints: frozenset[ConstraintKey], leaf: Leaf, budget: Budget | None = None
+) -> tuple[tuple[int, ...], ...]:
     """Every way to put mines on the groups of one component that fits its constraints, by
     backtracking that closes constraints as early as possible; `leaf` sees each of them.
-    Returns the groups (cells touching exactly the same numbers), in `leaf`'s order."""
+    Returns the groups (cells touching exactly the same numbers), in `leaf`'s order.
+    Each solution and each dead end spends a step of `budget`, when one is given."""
     signature: dict[int, list[int]] = {}
     keys = sorted(constraints)
     for index, (cells, _) in enumerate(keys):
@@ -167,6 +201,8 @@ def search_groups(constraints: frozenset[ConstraintKey], leaf: Leaf) -> tuple[tu
 
     def search(i: int, mines: int, weight: int) -> None:
         if i == depth:
+            if budget is not None:
+                budget.spend()
             leaf(assigned, mines, weight)
             return
         g, size, touching = steps[i]
@@ -178,6 +214,8 @@ def search_groups(constraints: frozenset[ConstraintKey], leaf: Leaf) -> tuple[tu
             if need[c] < high:
                 high = need[c]
         if low > high:
+            if budget is not None:
+                budget.spend()
             return
         for c in touching:
             free[c] -= size

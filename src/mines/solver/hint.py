@@ -10,11 +10,11 @@ import numpy.typing as npt
 
 from mines.errors import InvalidBoardError
 from mines.game import Game
-from mines.grid import block_around, count_around, dilate
-from mines.placement import PlacementRule
+from mines.grid import count_around, dilate
 from mines.solver.analysis import Counting, Position, Solved, mines_phrase, solve
 from mines.solver.bot import Bot
 from mines.solver.counting import Counter, split_components
+from mines.solver.firstclick import kept_free
 from mines.solver.rules import UNKNOWN, Constraint, DeductionRule, Reason, deduce
 from mines.solver.topology import neighbours
 from mines.symbols import Cell
@@ -86,11 +86,11 @@ def first_click_hint(game: Game, near: Coord | None = None) -> Hint:
     row, col = _clamp(near or (rows // 2, cols // 2), rows, cols)
     rule = game.placer.rule
     cells = rows * cols
-    opening_rules = {PlacementRule.OPENING, PlacementRule.NOGUESS}
+    free = kept_free(rule, rows, cols, mines, (row, col))
     promise = ""
-    if rule in opening_rules and mines <= cells - len(block_around(rows, cols, row, col)):
+    if len(free) > 1:
         promise = f"first click and its neighbours free of mines, so ({row}, {col}) opens an area"
-    elif rule in opening_rules | {PlacementRule.SAFE} and mines < cells:
+    elif free:
         promise = (
             f"first click free of a mine, so ({row}, {col}) is safe, though it may show a number"
         )

@@ -1,0 +1,72 @@
+"""`mines review FILE`: a finished game judged move by move, as text (or JSON for scripts)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from mines.cli.replay import load_record
+from mines.moves import MoveKind
+from mines.solver.game_review import MoveReview, Review, Verdict, review
+from mines.tui.words import describe, plural
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "review",
+        help="judge every move of a finished game with the exact solver",
+        description="Judge every move of a finished game from the board its player saw: "
+        "the exact chance each move took, against the least on the board. Prints the "
+        "summary and the guesses (and wrong flags).",
+    )
+    parser.add_argument("file", type=Path, help="a saved game (JSON), e.g. from `mines stats`")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--all", action="store_true", help="list every move, not only guesses")
+    shown.add_argument(
+        "--json", action="store_true", help="print the whole review as JSON, for scripts"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    found = review(load_record(args.file))
+    if args.json:
+        print(found.to_json())
+    else:
+        print_review(found, sys.stdout, every_move=args.all)
+    return 0
+
+
+def print_review(found: Review, out: TextIO, *, every_move: bool = False) -> None:
+    """The summary, then the guesses and wrong flags (or every move), one line each."""
+    result = found.status.value.lower()
+    print(
+        f"Review of a {found.rows}x{found.cols} game with {plural(found.mines, 'mine')} "
+        f"(first click: {found.rule}), {result} after {plural(found.clicks, 'move')}.",
+        file=out,
+    )
+    print(found.summary(), file=out)
+    listed = [m for m in found.moves if every_move or _notable(m)]
+    if not every_move:
+        if not listed:
+            print("No guesses and no wrong flags.", file=out)
+            return
+        print("Guesses and wrong flags:", file=out)
+    for move in listed:
+        print(f"  {line(move)}", file=out)
+
+
+def _notable(move: MoveReview) -> bool:
+    if move.move.kind is MoveKind.FLAG:
+        return move.verdict is Verdict.WRONG_FLAG
+    return move.risk > 0
+
+
+def line(move: MoveReview) -> str:
+    """`move 12 at 3.21s, open (4, 7): risky. A guess at 17% where a 9% cell existed.`"""
+    label = move.verdict.value.replace("-", " ")
+    return (
+        f"move {move.index + 1} at {move.time:.2f}s, {describe(move.move)}: {label}. {move.comment}"
+    )
