@@ -408,7 +408,7 @@ def test_autoreset_info_is_what_sync_vector_env_gives(mode: str) -> None:
         got_step, want_step = vector.step(actions), synced.step(actions)
         names = ("observations", "rewards", "terminated", "truncated")
         for name, one, other in zip(names, got_step[:4], want_step[:4], strict=True):
-            assert np.array_equal(one, other), f"{name}, step {step}"
+            assert np.array_equal(np.asarray(one), np.asarray(other)), f"{name}, step {step}"
         _same(got_step[4], want_step[4], f"info, step {step}")
         ends += int((got_step[2] | got_step[3]).sum())
     assert ends > 50
