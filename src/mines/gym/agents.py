@@ -8,7 +8,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from mines.gym.encoding import FLAG, OBSERVED, SYMBOL_OF, Mask, Observation
+from mines.gym.encoding import FLAG, MINE, OBSERVED, SYMBOL_OF, Mask, Observation
 from mines.solver.bot import Bot
 from mines.status import GameStatus
 from mines.view import BoardView
@@ -28,8 +28,13 @@ def masked_random(rng: np.random.Generator, masks: Mask) -> npt.NDArray[np.int64
 
 
 def view_of(observation: Observation, mines: int) -> BoardView:
-    """The `BoardView` a player sees behind an observation of a game in progress."""
+    """The `BoardView` a player sees behind an observation of a game in progress.
+
+    A mine shown while the game goes on (in a race, one another player hit) becomes a flag:
+    a known mine, which the solver, like a flag, keeps among the unknown cells.
+    """
     rows, cols = observation.shape
+    observation = np.where(observation == MINE, FLAG, observation)
     flags = int(np.count_nonzero(observation == FLAG))
     return BoardView.from_symbols(
         _SYMBOLS[observation.astype(np.intp) - FLAG],
@@ -98,16 +103,19 @@ class RandomPolicy:
 class BotPolicy:
     """A batched policy: the solver's `Bot` on each board, seeing only its observation. It
     opens the first cell the Bot proves safe, or the Bot's guess; it never flags, and keeps
-    nothing from one call to the next."""
+    nothing from one call to the next. Where the Bot names no allowed move (a race's mine it
+    took for a flag), it plays a random allowed one."""
 
     def __init__(self, mines: int, seed: int = 0):
         self.mines = mines
         self._bot = Bot(seed)
+        self._rng = np.random.default_rng(seed)
 
     def __call__(self, observations: Observation, masks: Mask) -> npt.NDArray[np.int64]:
         cols = observations.shape[2]
         actions = np.zeros(len(observations), dtype=np.int64)
         for board, observation in enumerate(observations):
-            row, col = self._bot.moves(view_of(observation, self.mines))[0]
-            actions[board] = row * cols + col
+            moves = (r * cols + c for r, c in self._bot.moves(view_of(observation, self.mines)))
+            allowed = [move for move in moves if masks[board, move]]
+            actions[board] = allowed[0] if allowed else masked_random(self._rng, masks[board])
         return actions
