@@ -259,8 +259,9 @@ def test_placement_is_uniform_outside_the_kept_free_cells() -> None:
     assert np.allclose(frequency[~kept_free], 3 / 8, atol=0.03)
 
 
-def _layouts_of_board_zero(num_envs: int, others_seed: int) -> list[list[tuple[int, int]]]:
-    """Board 0's layouts over its first episodes, its own actions fixed, the others' random."""
+def _layouts_of_board_three(num_envs: int, others_seed: int) -> list[list[tuple[int, int]]]:
+    """Board 3's layouts over its first episodes, its own actions fixed, the others' random
+    (so it is placed alone or among others, first or later among them)."""
     env = MinesVectorEnv(num_envs, rows=6, cols=6, mines=5)
     _, info = env.reset(seed=21)
     mine, others = np.random.default_rng(0), np.random.default_rng(others_seed)
@@ -268,23 +269,23 @@ def _layouts_of_board_zero(num_envs: int, others_seed: int) -> list[list[tuple[i
     while len(layouts) < 8:
         mask = info["action_mask"]
         actions = np.argmax(others.random(mask.shape) * mask, axis=1)
-        actions[0] = np.argmax(mine.random(mask.shape[1]) * mask[0])
+        actions[3] = np.argmax(mine.random(mask.shape[1]) * mask[3])
         _, _, terminated, truncated, info = env.step(actions)
-        if terminated[0] or truncated[0]:
-            layouts.append([(int(r), int(c)) for r, c in env.boards.layout(0).tolist()])
+        if terminated[3] or truncated[3]:
+            layouts.append([(int(r), int(c)) for r, c in env.boards.layout(3).tolist()])
     return layouts
 
 
 def test_each_board_draws_its_layouts_from_its_own_stream() -> None:
-    alone = _layouts_of_board_zero(1, 0)
+    alone = _layouts_of_board_three(4, 0)
     assert len({tuple(layout) for layout in alone}) == 8
-    assert _layouts_of_board_zero(16, 1) == alone  # whatever the other boards do,
-    assert _layouts_of_board_zero(16, 2) == alone
-    assert _layouts_of_board_zero(5, 3) == alone  # and however many there are
-    other_seed = MinesVectorEnv(1, rows=6, cols=6, mines=5)
+    assert _layouts_of_board_three(16, 1) == alone  # whatever the other boards do,
+    assert _layouts_of_board_three(16, 2) == alone
+    assert _layouts_of_board_three(5, 3) == alone  # and however many there are
+    other_seed = MinesVectorEnv(4, rows=6, cols=6, mines=5)
     other_seed.reset(seed=22)
-    other_seed.step(np.array([0]))
-    assert other_seed.boards.layout(0).tolist() != alone[0]
+    other_seed.step(np.zeros(4, dtype=np.int64))
+    assert other_seed.boards.layout(3).tolist() != alone[0]
 
 
 def test_a_reset_without_a_seed_goes_on_to_each_boards_next_episode() -> None:
