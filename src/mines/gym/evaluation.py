@@ -12,7 +12,6 @@ from scipy import stats
 
 from mines.gym.encoding import Mask
 from mines.gym.vector import MinesVectorEnv, Observations
-from mines.placement import PlacementRule
 from mines.status import GameStatus
 
 Policy = Callable[[Observations, Mask], npt.NDArray[np.integer[Any]]]
@@ -96,14 +95,7 @@ def evaluate(
     *,
     episodes: int = 1000,
     seed: int = 0,
-    rows: int = 9,
-    cols: int = 9,
-    mines: int = 10,
-    preset: str | None = None,
-    first_click: str = PlacementRule.OPENING,
-    flags: bool = False,
-    reward: str = "progress",
-    max_steps: int | None = None,
+    **options: Any,
 ) -> Evaluation:
     """Play one episode with `policy` on each of `episodes` evaluation boards.
 
@@ -111,8 +103,9 @@ def evaluate(
     (`mines.gym.streams`): the same boards for every policy, whatever it does, and the first
     `n` boards of a longer evaluation are the boards of a shorter one. Under a first-click
     rule the layout keeps that click's promise, so two policies that open different first
-    cells get the board the rule makes from the same keys. The board options are those of
-    the envs.
+    cells get the board the rule makes from the same keys. `options` are the envs' (`rows`,
+    `cols`, `mines` or `preset`, `first_click`, `flags`, `reward`, `max_steps`); Beginner
+    by default.
 
     >>> from mines.gym.agents import RandomPolicy
     >>> result = evaluate(RandomPolicy(seed=1), episodes=200, rows=4, cols=4, mines=2)
@@ -124,17 +117,7 @@ def evaluate(
     """
     if isinstance(episodes, bool) or not isinstance(episodes, int) or episodes < 1:
         raise ValueError(f"episodes must be a positive integer, got {episodes!r}")
-    env = MinesVectorEnv(
-        episodes,
-        rows,
-        cols,
-        mines,
-        preset=preset,
-        first_click=first_click,
-        flags=flags,
-        reward=reward,
-        max_steps=max_steps,
-    )
+    env = MinesVectorEnv(episodes, **options)
     observations, info = env.reset(seed=seed)
     playing = np.ones(episodes, dtype=bool)
     won = np.zeros(episodes, dtype=bool)
