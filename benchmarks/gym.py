@@ -1,4 +1,4 @@
-"""Gym benchmark: the batched env's steps per CPU second against SyncVectorEnv's, in one run.
+"""Gym benchmark: the batched env's speed against SyncVectorEnv's, in CPU time, in one run.
 
 Each env plays masked random actions, autoresets included, on Beginner and Expert boards, at
 64, 1,024 and 8,192 boards. Rates are board-steps per CPU second of this process (time spent
