@@ -11,6 +11,7 @@ its curriculum, --stage BOARD:STEPS) is written next to the checkpoint.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import resource
 import statistics
@@ -275,6 +276,10 @@ def report(runs: list[Path], plot: Path, episodes: int) -> None:
             )
         axis.plot(steps, mean, color="black", label=f"mean of {len(runs)} seeds")
         axis.fill_between(steps, low, high, color="black", alpha=0.15, label="95% interval")
+        stages = json.loads((runs[0] / "recipe.json").read_text())["stages"]
+        for stage, following in itertools.pairwise(stages):
+            axis.axvline(stage["until"], color="grey", linestyle="--", linewidth=0.8)
+            axis.text(stage["until"], 3, f" {following['board']} from here", fontsize=7)
         axis.set_title(f"{board} (first click opens)")
         axis.set_xlabel("training steps")
         axis.set_ylabel("evaluation boards won (%)")
