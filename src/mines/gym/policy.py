@@ -94,7 +94,7 @@ def load(path: Path | str | None = None) -> ConvPolicy:
 
     The file holds tensors and plain values only, read with `weights_only=True`.
     """
-    path = WEIGHTS / "beginner.pt" if path is None else Path(path)
+    path = WEIGHTS / "conv.pt" if path is None else Path(path)
     saved = torch.load(path, weights_only=True)
     policy = ConvPolicy(**saved["config"])
     policy.load_state_dict(saved["state"])
