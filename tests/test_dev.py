@@ -131,7 +131,7 @@ def test_play_installs_only_the_game_and_test_adds_the_rest(fake_venv: tuple[Pat
 
     log.unlink()
     assert dev("test", "-x", venv=venv).returncode == 0
-    assert installs(log) == ["dev,gym,server,tui"]
+    assert installs(log) == ["dev,gym,rl,server,tui"]
     ran = log.read_text(encoding="utf-8")
     assert "ruff check" in ran
     assert "mypy" in ran

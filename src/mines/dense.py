@@ -9,32 +9,11 @@ import numpy.typing as npt
 from scipy import ndimage
 
 from mines import grid
-from mines.engine import CellChanges, CellState, EngineKind, Symbols, cell_symbols
-from mines.grid import COL_STEPS, EIGHT_CONNECTED, ROW_STEPS, block_around, count_around, dilate
+from mines.cellbyte import BLOCKED, COUNT_BITS, FLAGGED, MINE, REVEALED, bordered, lay
+from mines.cellbyte import symbol_table as _symbol_table
+from mines.engine import CellChanges, CellState, EngineKind, Symbols
+from mines.grid import COL_STEPS, EIGHT_CONNECTED, ROW_STEPS, block_around, dilate
 from mines.placement import CoordArray
-
-# One byte per cell: the count in the low nibble, then three state bits.
-COUNT_BITS = 0x0F
-MINE = 0x10
-FLAGGED = 0x20
-REVEALED = 0x40
-BLOCKED = MINE | FLAGGED | REVEALED
-# The border ring looks revealed with a non-zero count, so floods stop there with no bounds checks.
-BORDER = REVEALED | COUNT_BITS
-
-
-def _symbol_table(show_mines: bool) -> npt.NDArray[np.uint8]:
-    """The symbol of every possible cell byte, so a view is one table lookup per cell."""
-    byte = np.arange(256, dtype=np.uint8)
-    revealed = (byte & REVEALED) != 0
-    return cell_symbols(
-        (byte & COUNT_BITS).astype(np.uint8),
-        (byte & MINE) != 0,
-        ((byte & FLAGGED) != 0) & ~revealed,
-        revealed,
-        show_mines=show_mines,
-    )
-
 
 _SYMBOLS_IN_PLAY = _symbol_table(show_mines=False)
 _SYMBOLS_AFTER_LOSS = _symbol_table(show_mines=True)
@@ -79,11 +58,9 @@ class DenseEngine:
         self.rows = rows
         self.cols = cols
         self._stride = cols + 2
-        self._cells = bytearray((rows + 2) * self._stride)
+        self._cells = bytearray(bordered(rows, cols).tobytes())
         # The numpy grid and the bytearray share memory: numpy for bulk work, bytes for scalar work.
         self._grid = np.frombuffer(self._cells, dtype=np.uint8).reshape(rows + 2, self._stride)
-        self._grid[0, :] = self._grid[-1, :] = BORDER
-        self._grid[:, 0] = self._grid[:, -1] = BORDER
         self._offsets = tuple((ROW_STEPS * self._stride + COL_STEPS).tolist())
         self._opened = 0
         self._flags = 0
@@ -112,9 +89,9 @@ class DenseEngine:
         return self._flags
 
     def place(self, mines: CoordArray) -> None:
-        inner = self._inner
-        inner[mines[:, 0], mines[:, 1]] |= MINE
-        inner |= count_around((inner & MINE) != 0)
+        layout = np.zeros((self.rows, self.cols), dtype=bool)
+        layout[mines[:, 0], mines[:, 1]] = True
+        lay(self._inner, layout)
         self._mines = mines.copy()
         self._mines.setflags(write=False)
 

@@ -12,7 +12,12 @@ EXTRAS: dict[str, dict[str, str]] = {
         "psycopg": "psycopg",
         "limits": "limits",
     },
-    "gym": {"gymnasium": "Gymnasium"},
+    "gym": {"gymnasium": "Gymnasium", "pettingzoo": "PettingZoo"},
+    "rl": {
+        "torch": "PyTorch",
+        "stable_baselines3": "stable-baselines3",
+        "sb3_contrib": "sb3-contrib",
+    },
 }
 """Each extra of pyproject.toml: the modules of its packages that `mines` imports, and the
 names those packages go by."""

@@ -82,22 +82,29 @@ def neighbours(cells: Flat, rows: int, cols: int) -> tuple[Flat, npt.NDArray[np.
 
 
 def dilate(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """Grow a mask by one cell in all eight directions (a separable 3x3 dilation)."""
+    """Grow a mask by one cell in all eight directions (a separable 3x3 dilation).
+
+    The last two axes are rows and columns; any axes before them are separate boards, which
+    never grow into each other.
+    """
     tall = mask.copy()
-    tall[1:] |= mask[:-1]
-    tall[:-1] |= mask[1:]
+    tall[..., 1:, :] |= mask[..., :-1, :]
+    tall[..., :-1, :] |= mask[..., 1:, :]
     wide = tall.copy()
-    wide[:, 1:] |= tall[:, :-1]
-    wide[:, :-1] |= tall[:, 1:]
+    wide[..., 1:] |= tall[..., :-1]
+    wide[..., :-1] |= tall[..., 1:]
     return wide
 
 
 def count_around(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.uint8]:
-    """For every cell, how many of its eight neighbours are set in `mask`."""
-    rows, cols = mask.shape
-    padded = np.zeros((rows + 2, cols + 2), dtype=np.uint8)
-    padded[1:-1, 1:-1] = mask
-    counts = np.zeros((rows, cols), dtype=np.uint8)
+    """For every cell, how many of its eight neighbours are set in `mask`.
+
+    The last two axes are rows and columns; any axes before them are separate boards.
+    """
+    *boards, rows, cols = mask.shape
+    padded = np.zeros((*boards, rows + 2, cols + 2), dtype=np.uint8)
+    padded[..., 1:-1, 1:-1] = mask
+    counts = np.zeros(mask.shape, dtype=np.uint8)
     for dr, dc in zip(ROW_STEPS.tolist(), COL_STEPS.tolist(), strict=True):
-        counts += padded[1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
+        counts += padded[..., 1 + dr : 1 + dr + rows, 1 + dc : 1 + dc + cols]
     return counts

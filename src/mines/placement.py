@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable, Iterable
 from enum import StrEnum
 from importlib.metadata import entry_points
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -100,6 +100,68 @@ def skip_excluded(draws: npt.NDArray[np.int64], excluded: npt.NDArray[np.int64])
     return shifted
 
 
+Clicks = npt.NDArray[np.integer[Any]] | int
+"""Rows or columns of first clicks: one int, or an array of them, one per board."""
+
+
+def kept_free_radius(
+    rule: FirstClick, rows: int, cols: int, mines: int, click_rows: Clicks, click_cols: Clicks
+) -> npt.NDArray[np.int64]:
+    """How far from each first click its rule keeps mines away: the one home of these rules.
+
+    -1: nowhere (`ANY`); 0: the click alone (`SAFE`, and `OPENING` on a board too dense for
+    the block); 1: the click's in-bounds 3x3 block (`OPENING`). One board or many: the clicks
+    may be arrays, and the answer has their shape. It needs no array of cells, so it serves
+    boards of any size.
+    """
+    click_rows, click_cols = np.asarray(click_rows), np.asarray(click_cols)
+    shape = np.broadcast_shapes(click_rows.shape, click_cols.shape)
+    if rule is FirstClick.ANY:
+        return np.full(shape, -1, dtype=np.int64)
+    cells = rows * cols
+    radius = np.full(shape, 0 if mines <= cells - 1 else -1, dtype=np.int64)
+    if rule is FirstClick.OPENING:
+        block = (np.minimum(click_rows + 2, rows) - np.maximum(click_rows - 1, 0)) * (
+            np.minimum(click_cols + 2, cols) - np.maximum(click_cols - 1, 0)
+        )
+        radius = np.where(mines <= cells - block, 1, radius)
+    return radius
+
+
+def kept_free(
+    rule: FirstClick,
+    rows: int,
+    cols: int,
+    mines: int,
+    click_rows: npt.NDArray[np.integer[Any]],
+    click_cols: npt.NDArray[np.integer[Any]],
+) -> npt.NDArray[np.bool_]:
+    """The cells each board's rule keeps free for its first click, as (boards, rows, cols)."""
+    radius = kept_free_radius(rule, rows, cols, mines, click_rows, click_cols)[:, None, None]
+    near_row = np.abs(np.arange(rows)[None, :, None] - click_rows[:, None, None]) <= radius
+    near_col = np.abs(np.arange(cols)[None, None, :] - click_cols[:, None, None]) <= radius
+    free: npt.NDArray[np.bool_] = near_row & near_col
+    return free
+
+
+def layouts_by_keys(
+    keys: npt.NDArray[np.uint64], excluded: npt.NDArray[np.bool_], mines: int
+) -> npt.NDArray[np.bool_]:
+    """Mines on each board's `mines` cells of smallest key that are not excluded.
+
+    `keys` and `excluded` are (boards, rows, cols). With independent, uniformly drawn keys
+    every layout that avoids the excluded cells is equally likely; and a board whose keys
+    stay the same keeps its layout whatever else happens.
+    """
+    boards = keys.shape[0]
+    flat = np.where(excluded, np.iinfo(np.uint64).max, keys).reshape(boards, -1)
+    layout = np.zeros(flat.shape, dtype=bool)
+    if mines:
+        chosen = np.argpartition(flat, mines - 1, axis=1)[:, :mines]
+        np.put_along_axis(layout, chosen, True, axis=1)
+    return layout.reshape(keys.shape)
+
+
 class RandomPlacer:
     """Uniform random placement from a seed, keeping the first click as its rule promises."""
 
@@ -126,12 +188,13 @@ class RandomPlacer:
         self, rows: int, cols: int, mines: int, first_click: tuple[int, int]
     ) -> list[tuple[int, int]]:
         """The cells this rule keeps free of mines for a first click at `first_click`."""
-        if self.first_click is FirstClick.ANY:
-            return []
-        around = block_around(rows, cols, *first_click)
-        if self.first_click is FirstClick.OPENING and mines <= rows * cols - len(around):
-            return around
-        return [first_click] if mines <= rows * cols - 1 else []
+        row, col = first_click
+        radius = int(kept_free_radius(self.first_click, rows, cols, mines, row, col))
+        return [
+            (r, c)
+            for r, c in block_around(rows, cols, row, col)
+            if abs(r - row) <= radius and abs(c - col) <= radius
+        ]
 
     def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> CoordArray:
         rng = np.random.default_rng(self._seed)

@@ -17,7 +17,7 @@ from mines import (
     placer_for_rule,
     register_rule,
 )
-from mines.placement import sample_cells
+from mines.placement import kept_free, kept_free_radius, layouts_by_keys, sample_cells
 
 
 @pytest.mark.parametrize("first", [(0, 0), (4, 4), (8, 3)])
@@ -44,6 +44,48 @@ def test_safe_and_any_rules() -> None:
         for seed in range(100)
     )
     assert 50 < hits < 100  # a mine under the first click happens 3 times in 4
+
+
+def test_each_rule_keeps_exactly_its_cells_free() -> None:
+    """The one home of the first-click rules, for one board or many: the cells each keeps free."""
+    rows, cols = 9, 9
+    clicks = np.array([0, 4, 8]), np.array([0, 4, 3])
+    expected: dict[tuple[FirstClick, int], list[list[tuple[int, int]] | None]] = {
+        (FirstClick.OPENING, 10): [[(0, 0), (0, 1), (1, 0), (1, 1)], None, None],
+        (FirstClick.OPENING, 77): [[(0, 0), (0, 1), (1, 0), (1, 1)], [(4, 4)], [(8, 3)]],
+        (FirstClick.SAFE, 10): [[(0, 0)], [(4, 4)], [(8, 3)]],
+        (FirstClick.ANY, 10): [[], [], []],
+    }
+    for (rule, mines), cells in expected.items():
+        free = kept_free(rule, rows, cols, mines, *clicks)
+        radius = kept_free_radius(rule, rows, cols, mines, *clicks)
+        for board, (row, col) in enumerate(zip(*clicks, strict=True)):
+            want = cells[board]
+            if want is None:  # the whole in-bounds block around the click
+                want = [
+                    (r, c)
+                    for r in range(max(row - 1, 0), min(row + 2, rows))
+                    for c in range(max(col - 1, 0), min(col + 2, cols))
+                ]
+            got = RandomPlacer(0, rule).excluded_cells(rows, cols, mines, (int(row), int(col)))
+            assert sorted(got) == sorted(want), (rule, mines, board)
+            assert sorted(map(tuple, np.argwhere(free[board]).tolist())) == sorted(want)
+            assert radius[board] == {0: -1, 1: 0, 9: 1, 4: 1, 6: 1}[len(want)]
+
+
+def test_layouts_by_keys_are_uniform_outside_the_excluded_cells() -> None:
+    rng = np.random.default_rng(3)
+    keys = rng.integers(0, 2**63, size=(20_000, 2, 3), dtype=np.uint64)
+    excluded = np.zeros(keys.shape, dtype=bool)
+    excluded[:, 0, 0] = True
+    layouts = layouts_by_keys(keys, excluded, 2)
+    assert (layouts.sum(axis=(1, 2)) == 2).all()
+    assert not layouts[:, 0, 0].any()
+    # 2 mines among the 5 other cells: each holds one 2 times in 5 (sd about 0.0035 here).
+    assert np.allclose(layouts.mean(axis=0).reshape(-1)[1:], 2 / 5, atol=0.02)
+    # The same keys give the same layout; only a key that changes moves a mine.
+    again = layouts_by_keys(keys[:5], excluded[:5], 2)
+    assert np.array_equal(again, layouts[:5])
 
 
 def test_sampling_is_uniform_over_free_cells() -> None:

@@ -121,15 +121,25 @@ def test_a_flood_stops_at_flags() -> None:
     assert reward == pytest.approx(1 / 4)
 
 
-def test_truncation_gives_the_game_id() -> None:
-    env = MinesEnv(flags=True, max_steps=2)
-    env.reset(seed=1)
-    *_, truncated, info = env.step(81)
-    assert not truncated
-    assert "game_id" not in info
-    *_, truncated, info = env.step(81)
+def test_truncation_ends_the_game_for_the_agent() -> None:
+    env = MinesEnv(flags=True, max_steps=3)
+    env.reset(seed=0)
+    for _ in range(2):
+        *_, truncated, info = env.step(81)
+        assert not truncated
+        assert "game_id" not in info
+        assert info["action_mask"].sum() >= 161
+    *_, terminated, truncated, info = env.step(81)
     assert truncated
-    assert info["game_id"].startswith("9x9n10#")
+    assert not terminated
+    assert not info["action_mask"].any()
+    assert not env.action_masks().any()
+    assert info["status"] == "IN_PROGRESS"  # neither won nor lost
+    assert info["game_id"].startswith("9x9n10#")  # only now
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(40)  # the game is over for the agent: nothing more is played on it
+    _, info = env.reset()
+    assert info["action_mask"].all()
 
 
 def test_a_loss_shows_the_mines() -> None:

@@ -9,6 +9,7 @@ import gymnasium  # noqa: E402
 
 from mines.gym.encoding import FLAG, HIDDEN, MINE, RewardScheme  # noqa: E402
 from mines.gym.env import MinesEnv  # noqa: E402
+from mines.gym.evaluation import Evaluation, Policy, evaluate  # noqa: E402
 from mines.gym.vector import MinesVectorEnv  # noqa: E402
 
 ENV_ID = "mines/Minesweeper-v0"
@@ -20,4 +21,15 @@ if ENV_ID not in gymnasium.registry:
         vector_entry_point="mines.gym.vector:MinesVectorEnv",
     )
 
-__all__ = ["ENV_ID", "FLAG", "HIDDEN", "MINE", "MinesEnv", "MinesVectorEnv", "RewardScheme"]
+__all__ = [
+    "ENV_ID",
+    "FLAG",
+    "HIDDEN",
+    "MINE",
+    "Evaluation",
+    "MinesEnv",
+    "MinesVectorEnv",
+    "Policy",
+    "RewardScheme",
+    "evaluate",
+]

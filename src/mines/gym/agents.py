@@ -1,17 +1,14 @@
-"""Baseline agents over the envs (masked random moves, the solver's `Bot`) and episode stats."""
+"""Baseline players, masked random and the solver's `Bot`: single-env agents, batched policies."""
 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from mines.gym.encoding import FLAG, OBSERVED, SYMBOL_OF, Mask, Observation
-from mines.gym.env import MinesEnv
-from mines.gym.vector import MinesVectorEnv
+from mines.gym.encoding import FLAG, MINE, OBSERVED, SYMBOL_OF, Mask, Observation
 from mines.solver.bot import Bot
 from mines.status import GameStatus
 from mines.view import BoardView
@@ -31,8 +28,13 @@ def masked_random(rng: np.random.Generator, masks: Mask) -> npt.NDArray[np.int64
 
 
 def view_of(observation: Observation, mines: int) -> BoardView:
-    """The `BoardView` a player sees behind an observation of a game in progress."""
+    """The `BoardView` a player sees behind an observation of a game in progress.
+
+    A mine shown while the game goes on (in a race, one another player hit) becomes a flag:
+    a known mine, which the solver, like a flag, keeps among the unknown cells.
+    """
     rows, cols = observation.shape
+    observation = np.where(observation == MINE, FLAG, observation)
     flags = int(np.count_nonzero(observation == FLAG))
     return BoardView.from_symbols(
         _SYMBOLS[observation.astype(np.intp) - FLAG],
@@ -87,67 +89,33 @@ class BotAgent:
         return int(row * cols + col)
 
 
-@dataclass(frozen=True, slots=True)
-class EpisodeStats:
-    """How a number of finished episodes went."""
+class RandomPolicy:
+    """A batched policy (`mines.gym.evaluation.Policy`): a uniformly random allowed action on
+    each board."""
 
-    episodes: int
-    wins: int
-    mean_reward: float
-    mean_length: float
+    def __init__(self, seed: int = 0):
+        self._rng = np.random.default_rng(seed)
 
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.episodes if self.episodes else 0.0
-
-    def __str__(self) -> str:
-        return (
-            f"{self.episodes:,} episodes: win rate {self.win_rate:.1%}, mean reward "
-            f"{self.mean_reward:.3f}, mean length {self.mean_length:.1f} steps"
-        )
+    def __call__(self, observations: Observation, masks: Mask) -> npt.NDArray[np.int64]:
+        return masked_random(self._rng, masks)
 
 
-def evaluate(env: MinesEnv, agent: Agent, episodes: int, *, seed: int = 0) -> EpisodeStats:
-    """Play `episodes` episodes of one env with an agent, the first seeded with `seed`."""
-    wins = 0
-    rewards: list[float] = []
-    lengths: list[int] = []
-    for episode in range(episodes):
-        observation, info = env.reset(seed=seed if episode == 0 else None)
-        agent.reset()
-        total, length = 0.0, 0
-        while True:
-            observation, reward, terminated, truncated, info = env.step(
-                agent.act(observation, info)
-            )
-            total += float(reward)
-            length += 1
-            if terminated or truncated:
-                break
-        wins += info["status"] == GameStatus.WON.value
-        rewards.append(total)
-        lengths.append(length)
-    return EpisodeStats(episodes, wins, float(np.mean(rewards)), float(np.mean(lengths)))
+class BotPolicy:
+    """A batched policy: the solver's `Bot` on each board, seeing only its observation. It
+    opens the first cell the Bot proves safe, or the Bot's guess; it never flags, and keeps
+    nothing from one call to the next. Where the Bot names no allowed move (a race's mine it
+    took for a flag), it plays a random allowed one."""
 
+    def __init__(self, mines: int, seed: int = 0):
+        self.mines = mines
+        self._bot = Bot(seed)
+        self._rng = np.random.default_rng(seed)
 
-def evaluate_random_batched(env: MinesVectorEnv, episodes: int, *, seed: int = 0) -> EpisodeStats:
-    """Masked random play on every board of a batched env until `episodes` episodes ended."""
-    rng = np.random.default_rng(seed)
-    _, info = env.reset(seed=seed)
-    totals = np.zeros(env.num_envs, dtype=np.float64)
-    lengths = np.zeros(env.num_envs, dtype=np.int64)
-    wins = 0
-    rewards: list[float] = []
-    steps: list[int] = []
-    while len(rewards) < episodes:
-        _, reward, terminated, truncated, info = env.step(masked_random(rng, info["action_mask"]))
-        totals += reward
-        lengths += 1
-        ended = np.flatnonzero(terminated | truncated)
-        wins += int(np.count_nonzero(info["status"][ended] == GameStatus.WON.value))
-        rewards.extend(totals[ended].tolist())
-        steps.extend(lengths[ended].tolist())
-        # The step after an end only resets the board: it adds nothing to the next episode.
-        totals[ended] = 0.0
-        lengths[ended] = -1
-    return EpisodeStats(len(rewards), wins, float(np.mean(rewards)), float(np.mean(steps)))
+    def __call__(self, observations: Observation, masks: Mask) -> npt.NDArray[np.int64]:
+        cols = observations.shape[2]
+        actions = np.zeros(len(observations), dtype=np.int64)
+        for board, observation in enumerate(observations):
+            moves = (r * cols + c for r, c in self._bot.moves(view_of(observation, self.mines)))
+            allowed = [move for move in moves if masks[board, move]]
+            actions[board] = allowed[0] if allowed else masked_random(self._rng, masks[board])
+        return actions

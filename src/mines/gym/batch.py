@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 from scipy import ndimage
 
-from mines import grid
-from mines.dense import BLOCKED, BORDER, COUNT_BITS, FLAGGED, MINE, REVEALED
-from mines.gym.encoding import FLAG, HIDDEN
-from mines.gym.encoding import MINE as MINE_SEEN
+from mines import cellbyte
+from mines.cellbyte import BLOCKED, FLAGGED, REVEALED
+from mines.grid import dilate
+from mines.gym import streams
+from mines.gym.encoding import OBSERVED
 from mines.params import check_board
-from mines.placement import CoordArray, FirstClick
+from mines.placement import CoordArray, FirstClick, kept_free, layouts_by_keys
 from mines.status import GameStatus
 
 Indices = npt.NDArray[np.intp]
@@ -19,49 +22,30 @@ Flags = npt.NDArray[np.bool_]
 
 IN_PROGRESS, WON, LOST = 0, 1, 2
 """Status codes in `Boards.status`."""
-STATUSES = np.array([s.value for s in (GameStatus.IN_PROGRESS, GameStatus.WON, GameStatus.LOST)])
-"""`GameStatus` values by status code."""
+STATUSES = np.array(
+    [s.value for s in (GameStatus.IN_PROGRESS, GameStatus.WON, GameStatus.LOST)], dtype=object
+)
+"""`GameStatus` values by status code, as Python strings (what `SyncVectorEnv` gathers)."""
 
-
-def _observation_table(show_mines: bool) -> npt.NDArray[np.int8]:
-    table = np.full(256, HIDDEN, dtype=np.int8)
-    for byte in range(256):
-        if byte & REVEALED:
-            table[byte] = MINE_SEEN if byte & MINE else min(byte & COUNT_BITS, 8)
-        elif byte & FLAGGED:
-            table[byte] = FLAG
-        elif show_mines and byte & MINE:
-            table[byte] = MINE_SEEN
-    return table
-
-
-_SEEN_IN_PLAY = _observation_table(show_mines=False)
-_SEEN_AFTER_LOSS = _observation_table(show_mines=True)
-
+_SEEN_IN_PLAY = OBSERVED[cellbyte.symbol_table(show_mines=False)]
+_SEEN_AFTER_LOSS = OBSERVED[cellbyte.symbol_table(show_mines=True)]
+"""The observation of every cell byte: the symbol the core shows for it, as the single env
+observes that symbol. One lookup per cell, and no rule of what a cell shows of its own."""
 
 _WITHIN_A_BOARD = np.zeros((3, 3, 3), dtype=bool)
 _WITHIN_A_BOARD[1] = True
 """Eight-connected cells of one board; no connection from one board to the next."""
-_NEIGHBOURS = _WITHIN_A_BOARD[1:2].astype(np.uint8)
-_NEIGHBOURS[0, 1, 1] = 0
-"""The eight neighbours of a cell on its own board, as correlation weights."""
-
-
-def dilate(mask: Flags) -> Flags:
-    """Grow each board's mask by one cell in all eight directions, with the dense engine's own
-    dilation: with the board axis moved last, its row and column shifts leave boards apart."""
-    grown: Flags = grid.dilate(mask.transpose(1, 2, 0)).transpose(2, 0, 1)
-    return grown
 
 
 class Boards:
-    """N boards of one size, each a bordered grid of bytes packed as the dense engine packs them.
+    """N boards of one size, each a bordered grid of `mines.cellbyte` bytes, as dense boards.
 
-    The same rules as `Game`: mines are placed at a board's first reveal, as `RandomPlacer`'s
-    first-click rule promises; counts are computed once; a zero floods to its numbered border
-    and never through a flag; flags are toggled on unopened cells; a mine loses, opening every
-    safe cell wins. The methods take the boards to act on as an index array and never loop
-    over boards: a flood loops over its rings, all boards at once.
+    The same rules as `Game`: mines are placed at a board's first reveal, outside the cells
+    the core's first-click rule keeps free (`mines.placement.kept_free`), each board from its
+    own layout stream (`mines.gym.streams`: its seed, its index, its episode); counts are
+    computed once; a zero floods to its numbered border and never through a flag; flags are
+    toggled on unopened cells; a mine loses, opening every safe cell wins. The methods take
+    the boards to act on as an index array and never loop over boards.
     """
 
     def __init__(self, count: int, rows: int, cols: int, mines: int, first_click: FirstClick | str):
@@ -79,18 +63,19 @@ class Boards:
             ) from None
         self.count = count
         self.safe_cells = rows * cols - mines
-        self.cells = np.zeros((count, rows + 2, cols + 2), dtype=np.uint8)
-        self.cells[:, 0, :] = self.cells[:, -1, :] = BORDER
-        self.cells[:, :, 0] = self.cells[:, :, -1] = BORDER
+        self.cells = cellbyte.bordered(count, rows, cols)
         self.status = np.zeros(count, dtype=np.int8)
         self.started = np.zeros(count, dtype=bool)
         self.opened = np.zeros(count, dtype=np.int32)
-        self._row_grid = np.arange(rows)[None, :, None]
-        self._col_grid = np.arange(cols)[None, None, :]
+        self.seeds = np.zeros(count, dtype=np.uint64)
+        """Each board's seed: with its index and episode, it names the board's layout stream."""
+        self.episodes = np.zeros(count, dtype=np.int64)
+        """How many episodes each board has started since its seed was set, less one."""
 
     @property
     def nbytes(self) -> int:
-        return self.cells.nbytes + self.status.nbytes + self.started.nbytes + self.opened.nbytes
+        arrays = (self.cells, self.status, self.started, self.opened, self.seeds, self.episodes)
+        return sum(array.nbytes for array in arrays)
 
     @property
     def inner(self) -> npt.NDArray[np.uint8]:
@@ -104,65 +89,43 @@ class Boards:
         self.started[boards] = False
         self.opened[boards] = 0
 
-    def _excluded(self, rows: Indices, cols: Indices) -> Flags:
-        """The cells each board's rule keeps free for its first click, as `RandomPlacer`."""
-        click: Flags = (self._row_grid == rows[:, None, None]) & (
-            self._col_grid == cols[:, None, None]
-        )
-        if self.first_click is FirstClick.ANY:
-            return np.zeros(click.shape, dtype=bool)
-        if self.first_click is FirstClick.SAFE:
-            return click
-        block = (np.abs(self._row_grid - rows[:, None, None]) <= 1) & (
-            np.abs(self._col_grid - cols[:, None, None]) <= 1
-        )
-        block_size = (np.minimum(rows + 2, self.rows) - np.maximum(rows - 1, 0)) * (
-            np.minimum(cols + 2, self.cols) - np.maximum(cols - 1, 0)
-        )
-        # Where the block leaves too few cells for the mines, only the click is kept free.
-        fits = self.mines <= self.rows * self.cols - block_size
-        excluded: Flags = np.where(fits[:, None, None], block, click)
-        return excluded
+    def kept_free(self, boards: Indices, rows: Indices, cols: Indices) -> Flags:
+        """(k, rows, cols): the cells the first-click rule keeps free, by the core's rule."""
+        return kept_free(self.first_click, self.rows, self.cols, self.mines, rows, cols)
 
-    def place(
-        self, boards: Indices, rows: Indices, cols: Indices, rng: np.random.Generator
-    ) -> None:
-        """Lay each board's mines uniformly at random outside its first click's excluded cells."""
-        cells = self.rows * self.cols
-        keys = rng.random((boards.size, cells))
-        # Excluded cells sort after every drawn key, so the `mines` smallest keys avoid them.
-        keys[self._excluded(rows, cols).reshape(boards.size, cells)] = 2.0
-        layout = np.zeros((boards.size, cells), dtype=bool)
-        if self.mines:
-            chosen = np.argpartition(keys, self.mines - 1, axis=1)[:, : self.mines]
-            np.put_along_axis(layout, chosen, True, axis=1)
-        self.lay(boards, layout.reshape(boards.size, self.rows, self.cols))
+    def draw(self, boards: Indices, excluded: Flags) -> Flags:
+        """Each board's layout from its stream's keys: the mines on its smallest keys outside
+        the excluded cells (`mines.placement.layouts_by_keys`)."""
+        ids = streams.stream_ids(self.seeds[boards], boards, self.episodes[boards])
+        return layouts_by_keys(streams.keys(ids, self.rows, self.cols), excluded, self.mines)
+
+    def place(self, boards: Indices, rows: Indices, cols: Indices) -> None:
+        """Lay each board's mines for its first click at (rows, cols)."""
+        self.lay(boards, self.draw(boards, self.kept_free(boards, rows, cols)))
 
     def lay(self, boards: Indices, layout: Flags) -> None:
         """Put mines where `layout` (k, rows, cols) says and compute every count, once."""
-        mines = layout.astype(np.uint8)
-        counts = ndimage.correlate(mines, _NEIGHBOURS, mode="constant")
-        self.cells[boards, 1:-1, 1:-1] |= counts | (mines * np.uint8(MINE))
+        inner = self.cells[boards, 1:-1, 1:-1]
+        cellbyte.lay(inner, layout)
+        self.cells[boards, 1:-1, 1:-1] = inner
         self.started[boards] = True
 
     def layout(self, board: int) -> CoordArray:
         """Where one board's mines are, as (row, col) pairs; for tests and for after the end."""
-        return np.argwhere(self.inner[board] & MINE).astype(np.int64)
+        return np.argwhere(cellbyte.mines(self.inner[board])).astype(np.int64)
 
-    def reveal(
-        self, boards: Indices, rows: Indices, cols: Indices, rng: np.random.Generator
-    ) -> Flags:
+    def reveal(self, boards: Indices, rows: Indices, cols: Indices) -> Flags:
         """Open one cell on each board; returns which moves changed nothing (open or flagged)."""
         here = self.cells[boards, rows + 1, cols + 1]
-        wasted: Flags = (here & (REVEALED | FLAGGED)) != 0
+        wasted: Flags = ~cellbyte.openable(here)
         acting = ~wasted
         boards, rows, cols = boards[acting], rows[acting], cols[acting]
         fresh = ~self.started[boards]
         if fresh.any():
-            self.place(boards[fresh], rows[fresh], cols[fresh], rng)
+            self.place(boards[fresh], rows[fresh], cols[fresh])
         here = self.cells[boards, rows + 1, cols + 1]
         self.cells[boards, rows + 1, cols + 1] = here | REVEALED
-        mine = (here & MINE) != 0
+        mine = cellbyte.mines(here)
         self.status[boards[mine]] = LOST
         self.opened[boards[~mine]] += 1
         zero = here == 0
@@ -194,7 +157,7 @@ class Boards:
     def toggle_flag(self, boards: Indices, rows: Indices, cols: Indices) -> Flags:
         """Flag or unflag one unopened cell on each board; returns which moves hit an open cell."""
         here = self.cells[boards, rows + 1, cols + 1]
-        wasted: Flags = (here & REVEALED) != 0
+        wasted: Flags = cellbyte.revealed(here)
         self.cells[boards, rows + 1, cols + 1] = np.where(wasted, here, here ^ FLAGGED)
         return wasted
 
@@ -210,12 +173,19 @@ class Boards:
             seen[lost] = _SEEN_AFTER_LOSS.take(self.inner[lost])
         return seen
 
-    def masks(self, flags: bool) -> npt.NDArray[np.int8]:
-        """Per board, 1 for each action that changes it: open a hidden cell (or toggle a flag)."""
+    def masks(self, flags: bool, playing: Flags) -> npt.NDArray[np.int8]:
+        """Per board, 1 for each action that changes it: open a hidden cell (or toggle a flag);
+        all 0 on a board not `playing` (its episode is over)."""
         inner = self.inner.reshape(self.count, -1)
-        playing = (self.status == IN_PROGRESS)[:, None]
-        openable: Flags = ((inner & (REVEALED | FLAGGED)) == 0) & playing
+        live = playing[:, None]
+        openable: Flags = cellbyte.openable(inner) & live
         if not flags:
             return openable.astype(np.int8)
-        flaggable = ((inner & REVEALED) == 0) & playing
+        flaggable = ~cellbyte.revealed(inner) & live
         return np.concatenate([openable, flaggable], axis=1).astype(np.int8)
+
+
+def statuses(codes: npt.NDArray[np.int8]) -> npt.NDArray[Any]:
+    """The `GameStatus` values of status codes, as an object array of strings."""
+    named: npt.NDArray[Any] = STATUSES[codes]
+    return named

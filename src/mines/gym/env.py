@@ -36,8 +36,20 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
     -2 mines (only in the last observation of a lost episode). Action: `row * cols + col`
     opens that cell; with `flags=True`, `rows * cols + row * cols + col` toggles its flag.
     Rewards: see `RewardScheme`. `action_masks()` and `info["action_mask"]` mark the actions
-    that change something. Nothing in `info` tells where the mines are: the game ID, which
-    rebuilds the layout, is given only once the episode is over (`info["game_id"]`).
+    that change something. The episode ends when the game is won or lost (terminated) or
+    after `max_steps` steps (truncated); either way it is over for the agent: the mask is all
+    zero and `step` refuses until `reset`. Nothing in `info` tells where the mines are: the
+    game ID, which rebuilds the layout, is given only once the episode is over.
+
+    >>> env = MinesEnv(rows=4, cols=4, mines=2, max_steps=1)
+    >>> observation, info = env.reset(seed=3)
+    >>> sorted(info)
+    ['action_mask', 'status']
+    >>> observation, reward, terminated, truncated, info = env.step(0)
+    >>> terminated or truncated, int(info["action_mask"].sum())
+    (True, 0)
+    >>> info["game_id"]  # doctest: +ELLIPSIS
+    '4x4n2#...'
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
@@ -96,7 +108,7 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
     def action_masks(self) -> Mask:
         """1 for each action that changes the board now (sb3-contrib's `MaskablePPO` reads it)."""
         observation = self._observation.reshape(-1)
-        playing = self._game.status is GameStatus.IN_PROGRESS
+        playing = self._game.status is GameStatus.IN_PROGRESS and not self._truncated
         hidden: npt.NDArray[np.bool_] = observation == HIDDEN
         if not self.flags:
             return (hidden & playing).astype(np.int8)
@@ -124,7 +136,7 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         self, action: np.int64 | int
     ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self._game
-        if game.status.is_over:
+        if game.status.is_over or self._truncated:
             raise RuntimeError("the episode is over: call reset() before step()")
         if not self.action_space.contains(np.int64(action)):
             raise ValueError(f"action must be from 0 to {self._actions - 1}, got {action!r}")

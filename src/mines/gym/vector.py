@@ -10,19 +10,15 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from mines.gym.batch import IN_PROGRESS, LOST, STATUSES, WON, Boards
-from mines.gym.encoding import (
-    HIDDEN,
-    Mask,
-    Options,
-    RewardScheme,
-    observation_space,
-    rewards,
-)
+from mines.gym.batch import IN_PROGRESS, LOST, WON, Boards, Indices, statuses
+from mines.gym.encoding import Mask, Options, RewardScheme, observation_space, rewards
 from mines.placement import PlacementRule
 
 Observations = npt.NDArray[np.int8]
 Actions = npt.NDArray[np.integer[Any]]
+Flags = npt.NDArray[np.bool_]
+
+AUTORESET_MODES = {mode.value: mode for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)}
 
 
 class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
@@ -30,14 +26,29 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
 
     The whole batch is one (num_envs, rows + 2, cols + 2) byte array (`Boards`); a step opens
     or flags one cell on every board with array operations, floods all boards together and
-    never loops over boards. Autoreset is Gymnasium's default "next step": the step after a
-    board's episode ends resets it, ignoring its action, and returns the new board with
-    reward 0 and neither terminated nor truncated. With `autoreset_mode="same-step"` the step
-    that ends an episode returns the new board at once, the last observation of the old one
-    in `info["final_obs"]` (an (num_envs, rows, cols) array, valid where `_final_obs`) and its
-    status in `info["final_info"]`. `info["action_mask"]` is (num_envs, actions) (all zero on
-    a board whose episode just ended), `info["status"]` each board's status; nothing in
-    `info` tells where mines are. Placement rules: "opening", "safe" or "any".
+    never loops over boards. Board `b` draws its layouts from a stream of its own, named by
+    its seed, `b` and its episode (`mines.gym.streams`), so its boards never depend on the
+    other boards or on the actions taken (except, as the rule promises, the first click's).
+
+    An episode ends when the game is won or lost (terminated) or after `max_steps` steps
+    (truncated); either way the board's game is over for the agent: its mask is all zero, and
+    the next step autoresets it. Autoreset is Gymnasium's default, "next step": the step after
+    an end resets the board, ignores its action, and returns the new board with reward 0.
+    With `autoreset_mode="SameStep"` the step that ends an episode returns the new board at
+    once, and the ended one in `info["final_obs"]` and `info["final_info"]`, exactly as
+    Gymnasium's `SyncVectorEnv` gives them. `reset(options={"reset_mask": mask})` resets only
+    the boards `mask` marks. `info` holds each board's `action_mask` and `status`; nothing in
+    it tells where mines are. Placement rules: "opening", "safe" or "any".
+
+    >>> env = MinesVectorEnv(3, rows=4, cols=4, mines=2, max_steps=1)
+    >>> observations, info = env.reset(seed=7)
+    >>> observations.shape, info["action_mask"].shape
+    ((3, 4, 4), (3, 16))
+    >>> observations, rewards, terminated, truncated, info = env.step(np.array([0, 5, 15]))
+    >>> truncated | terminated
+    array([ True,  True,  True])
+    >>> int(info["action_mask"].sum())
+    0
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012
@@ -78,10 +89,9 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         self.rows, self.cols, self.mines = options.rows, options.cols, options.mines
         self.boards = Boards(num_envs, self.rows, self.cols, self.mines, first_click)
         self.num_envs = num_envs
-        modes = {mode.value: mode for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)}
-        mode = modes.get(getattr(autoreset_mode, "value", autoreset_mode))
+        mode = AUTORESET_MODES.get(getattr(autoreset_mode, "value", autoreset_mode))
         if mode is None:
-            allowed = " or ".join(map(repr, modes))
+            allowed = " or ".join(map(repr, AUTORESET_MODES))
             raise ValueError(f"autoreset_mode must be {allowed}, got {autoreset_mode!r}")
         self.autoreset_mode = mode
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
@@ -96,28 +106,73 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         self._cells = self.rows * self.cols
         self._steps = np.zeros(num_envs, dtype=np.int32)
         self._ended = np.zeros(num_envs, dtype=bool)
+        self._seeded = False
         self._everyone = np.ones(num_envs, dtype=bool)
 
     def action_masks(self) -> Mask:
         """(num_envs, actions): 1 for each action that changes its board now."""
-        return self.boards.masks(self.flags)
+        playing = (self.boards.status == IN_PROGRESS) & ~self._ended
+        return self.boards.masks(self.flags, playing)
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, boards: Flags) -> dict[str, Any]:
+        """Each board's info, as `SyncVectorEnv` gathers its envs' infos: the values of the
+        boards in `boards` (zero or None elsewhere) and, under `_key`, which boards those are."""
+        masks, status = self.action_masks(), statuses(self.boards.status)
+        if not boards.all():
+            masks[~boards] = 0
+            status[~boards] = None
         return {
-            "action_mask": self.action_masks(),
-            "_action_mask": self._everyone,
-            "status": STATUSES[self.boards.status],
-            "_status": self._everyone,
+            "action_mask": masks,
+            "_action_mask": boards.copy(),
+            "status": status,
+            "_status": boards.copy(),
         }
+
+    def _start(self, boards: Indices | Flags) -> None:
+        """Start the next episode of these boards (their stream's next layout)."""
+        self.boards.clear(boards)
+        self.boards.episodes[boards] += 1
+        self._steps[boards] = 0
+        self._ended[boards] = False
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observations, dict[str, Any]]:
+        """Start new episodes: on every board, or on those `options["reset_mask"]` marks.
+
+        With a `seed`, the boards reset start their streams again from that seed (board `b`
+        then plays the layouts of (seed, b, 0), (seed, b, 1), ...); without one, each goes on
+        to its stream's next episode (the first reset of an env never seeded draws a seed).
+        """
         super().reset(seed=seed)
-        self.boards.clear(self._everyone)
-        self._steps[:] = 0
-        self._ended[:] = False
-        return self.boards.observe(), self._info()
+        chosen = self._reset_mask(options)
+        if seed is not None or not self._seeded:
+            base = seed if seed is not None else int(self.np_random.integers(2**63))
+            self.boards.seeds[chosen] = np.uint64(base)
+            self.boards.episodes[chosen] = -1
+            self._seeded = True
+        self._start(chosen)
+        return self.boards.observe(), self._info(chosen)
+
+    def _reset_mask(self, options: dict[str, Any] | None) -> Flags:
+        """The boards a reset is for, checked as `SyncVectorEnv` checks `reset_mask`."""
+        if not options or "reset_mask" not in options:
+            return self._everyone
+        mask = options["reset_mask"]
+        if not isinstance(mask, np.ndarray):
+            raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+        if mask.shape != (self.num_envs,):
+            raise ValueError(
+                f"`options['reset_mask']` must have shape `({self.num_envs},)`, got {mask.shape}"
+            )
+        if mask.dtype != np.bool_:
+            raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+        if not mask.any():
+            raise ValueError(
+                "`options['reset_mask']` must contain a boolean array with at least one True "
+                f"value, got reset_mask={mask}"
+            )
+        return mask.copy()
 
     def step(
         self, actions: Actions
@@ -138,17 +193,16 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         if actions.min() < 0 or actions.max() >= limit:
             raise ValueError(f"every action must be from 0 to {limit - 1}")
         boards = self.boards
-        restart = self._ended
+        restart = self._ended.copy()
         if restart.any():
-            boards.clear(restart)
-            self._steps[restart] = 0
+            self._start(restart)
         opened_before = boards.opened.copy()
         playing = ~restart & (boards.status == IN_PROGRESS)
         flag, cell = np.divmod(actions.astype(np.intp), self._cells)
         rows, cols = np.divmod(cell, self.cols)
         wasted = np.zeros(self.num_envs, dtype=bool)
         opening = np.flatnonzero(playing & (flag == 0))
-        wasted[opening] = boards.reveal(opening, rows[opening], cols[opening], self.np_random)
+        wasted[opening] = boards.reveal(opening, rows[opening], cols[opening])
         flagging = np.flatnonzero(playing & (flag == 1))
         wasted[flagging] = boards.toggle_flag(flagging, rows[flagging], cols[flagging])
         self._steps[playing] += 1
@@ -163,16 +217,24 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         )
         terminated = playing & (won | lost)
         truncated = playing & ~terminated & (self._steps >= self.max_steps)
-        ended = terminated | truncated
+        self._ended = terminated | truncated
         observations = boards.observe()
-        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
-            self._ended = ended
-            return observations, reward, terminated, truncated, self._info()
-        final = {"status": STATUSES[boards.status], "_status": ended}
-        if ended.any():
-            boards.clear(ended)
-            self._steps[ended] = 0
-        info = self._info() | {"final_obs": observations.copy(), "_final_obs": ended}
-        info["final_info"] = final
-        observations[ended] = HIDDEN
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP or not self._ended.any():
+            return observations, reward, terminated, truncated, self._info(self._everyone)
+        # Same step: what SyncVectorEnv gives, the ended boards' last observation and info
+        # (each as its own entry, None for the others), then every board's info as it is now.
+        ended = self._ended.copy()
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        for board, last in zip(np.flatnonzero(ended).tolist(), observations[ended], strict=True):
+            final_obs[board] = last  # one object each: numpy would make a list of arrays one array
+        final_info = self._info(ended)
+        self._start(ended)
+        observations[ended] = boards.observe()[ended]
+        info = {
+            "final_obs": final_obs,
+            "_final_obs": ended,
+            "final_info": final_info,
+            "_final_info": ended.copy(),
+            **self._info(self._everyone),
+        }
         return observations, reward, terminated, truncated, info

@@ -1,0 +1,79 @@
+"""The byte a dense board keeps per cell (a count and mine, flag, revealed bits), over arrays.
+
+The dense engine keeps one board of these bytes, the batched Gymnasium env a stack of them;
+both build, read and show them through this module. A board is kept inside a one-cell border
+of `BORDER` bytes, which look revealed and numbered, so a flood stops there by itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from mines.engine import Symbols, cell_symbols
+from mines.grid import count_around
+
+Cells = npt.NDArray[np.uint8]
+"""Cell bytes: (rows, cols), or (boards, rows, cols) for a stack of boards."""
+Flags = npt.NDArray[np.bool_]
+
+COUNT_BITS = 0x0F
+"""The low nibble: how many of the cell's neighbours are mines."""
+MINE = 0x10
+FLAGGED = 0x20
+REVEALED = 0x40
+BLOCKED = MINE | FLAGGED | REVEALED
+"""A flood opens a cell only when none of these is set."""
+BORDER = REVEALED | COUNT_BITS
+"""The border ring: it looks revealed with a non-zero count, so floods stop there unchecked."""
+
+
+def bordered(*shape: int) -> Cells:
+    """Fresh boards of `shape` (..., rows, cols) inside a border: (..., rows + 2, cols + 2)."""
+    *boards, rows, cols = shape
+    cells = np.zeros((*boards, rows + 2, cols + 2), dtype=np.uint8)
+    cells[..., 0, :] = cells[..., -1, :] = BORDER
+    cells[..., :, 0] = cells[..., :, -1] = BORDER
+    return cells
+
+
+def lay(inner: Cells, layout: Flags) -> None:
+    """Put mines on `inner` (a view inside the border) where `layout` says, and every count.
+
+    The counts are computed once, here, for every board of a stack at a time.
+    """
+    inner |= count_around(layout) | (layout.astype(np.uint8) * np.uint8(MINE))
+
+
+def mines(cells: Cells) -> Flags:
+    answer: Flags = (cells & MINE) != 0
+    return answer
+
+
+def revealed(cells: Cells) -> Flags:
+    answer: Flags = (cells & REVEALED) != 0
+    return answer
+
+
+def flagged(cells: Cells) -> Flags:
+    answer: Flags = (cells & FLAGGED) != 0
+    return answer
+
+
+def openable(cells: Cells) -> Flags:
+    """Cells a reveal may open: neither revealed nor flagged."""
+    answer: Flags = (cells & (REVEALED | FLAGGED)) == 0
+    return answer
+
+
+def symbol_table(show_mines: bool) -> Symbols:
+    """The `Cell` symbol of every possible byte, so showing a board is one lookup per cell."""
+    byte = np.arange(256, dtype=np.uint8)
+    shown = revealed(byte)
+    return cell_symbols(
+        (byte & COUNT_BITS).astype(np.uint8),
+        mines(byte),
+        flagged(byte) & ~shown,
+        shown,
+        show_mines=show_mines,
+    )
