@@ -349,7 +349,11 @@ class Game:
             return flagged
 
     def chord(self, row: int, col: int) -> GameStatus:
-        """On a number with as many flags around it, open every other hidden neighbour."""
+        """On a number with exactly as many flags around it, open every other hidden neighbour.
+
+        With more flags or fewer, as in the classic game, the chord does not apply: nothing
+        opens and nothing is logged.
+        """
         with self._lock:
             self._check_move("chord", row, col)
             engine = self._engine

@@ -178,6 +178,18 @@ def test_chord_opens_neighbours_when_flags_match() -> None:
     assert game.view().to_strings() == ["F2F", "121", "000"]
 
 
+def test_a_chord_needs_exactly_as_many_flags_as_the_number() -> None:
+    """More flags than the number is no chord (as in the classic game): nothing opens."""
+    game = fixed(3, 3, [(0, 0)])
+    game.reveal(1, 1)
+    game.toggle_flag(0, 0)
+    game.toggle_flag(0, 1)
+    moves = len(game.record().moves)
+    assert game.chord(1, 1) is GameStatus.IN_PROGRESS
+    assert game.view().to_strings() == ["FFH", "H1H", "HHH"]
+    assert len(game.record().moves) == moves  # a chord that does not apply is not logged
+
+
 def test_chord_with_a_wrong_flag_loses() -> None:
     game = fixed(3, 3, [(0, 0)])
     game.reveal(1, 1)

@@ -30,6 +30,14 @@ def test_opening_rule_keeps_the_block_free(first: tuple[int, int]) -> None:
         assert not cells & block
 
 
+def test_opening_rule_keeps_the_block_free_when_the_mines_just_fit() -> None:
+    """mines == cells - 9: every cell outside the 3x3 block is a mine, and the block is free."""
+    for seed in range(20):
+        mines = RandomPlacer(seed).place(4, 4, 16 - 9, (1, 1))
+        cells = {tuple(p) for p in mines.tolist()}
+        assert not cells & {(r, c) for r in range(3) for c in range(3)}
+
+
 def test_opening_rule_falls_back_to_the_click_when_the_block_cannot_fit() -> None:
     mines = RandomPlacer(1).place(3, 3, 8, (1, 1))
     assert (1, 1) not in {tuple(p) for p in mines.tolist()}

@@ -10,12 +10,14 @@ import pytest
 
 from mines import (
     Cell,
+    FixedPlacer,
     Game,
     GameStatus,
     IllegalMoveError,
     InvalidBoardError,
     JoinRefusedError,
     LobbyRefusedError,
+    register_rule,
 )
 from mines.race import (
     EventKind,
@@ -379,3 +381,51 @@ def test_a_races_footprint_counts_its_boards_and_grows_with_its_log() -> None:
         duel.join(name)
     duel.start(0)
     assert duel.footprint >= 3 * Game(9, 9, 10).footprint  # a board each
+
+
+SMALL = "test-race-2x3"
+"""A 2x3 board with one mine in its corner, so a race's every cell is known:
+
+    * 1 0
+    1 1 0
+"""
+register_rule(SMALL, lambda seed: FixedPlacer([(0, 0)]))
+
+
+def small_race(settings: RaceSettings) -> Race:
+    race = Race(2, 3, 1, seed=0, rule=SMALL, settings=settings)
+    for name in ("p0", "p1", "p2"):
+        race.join(name)
+    race.start(0)
+    return race
+
+
+def test_a_chord_that_hits_a_mine_scores_only_the_safe_cells_it_opened() -> None:
+    race = small_race(RaceSettings(countdown=0))
+    race.reveal(0, 1, 1)  # a 1
+    race.toggle_flag(0, 0, 2)  # a wrong flag: the chord opens the mine and the safe cells
+    event = race.chord(0, 1, 1)
+    assert event is not None
+    assert event.kind is EventKind.MINE
+    openers = "".join(race.openers(None))
+    assert race.players[0].score == openers.count("0") == 5
+    assert race.state is RaceState.OVER
+
+
+def test_a_freeze_penalty_never_takes_a_score_below_zero() -> None:
+    race = small_race(RaceSettings(countdown=0, on_mine=OnMine.FREEZE, freeze_penalty=10))
+    race.reveal(0, 1, 1)
+    race.reveal(1, 0, 0)  # player 1 has no points yet
+    assert [p.score for p in race.players] == [1, 0, 0]
+    assert race.players[1].mines_hit == 1
+
+
+def test_a_shown_mine_counts_as_marked_for_every_players_chord() -> None:
+    race = small_race(RaceSettings(countdown=0))
+    race.reveal(0, 1, 1)  # a 1, whose one mine is (0, 0)
+    race.reveal(1, 0, 0)  # player 1 shows the mine (and is out)
+    event = race.chord(2, 1, 1)  # player 2 has no flag: the shown mine is the 1's mine
+    assert event is not None
+    assert event.kind is EventKind.OPENED
+    assert race.state is RaceState.OVER
+    assert race.players[2].score == 4

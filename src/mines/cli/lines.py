@@ -19,7 +19,7 @@ WINDOW = (20, 40)
 HELP = """Commands, one per line:
   o ROW,COL      open a cell (also written O3,4 or o 3 4); on a number, nothing happens
   f ROW,COL      flag or unflag a cell
-  c ROW,COL      chord: open around a number whose mines are all flagged
+  c ROW,COL      chord: open around a number with exactly that many flags around it
   ? or hint      the safest cell to open, and why
   view ROW,COL   show the part of a big board around ROW,COL
   board          show the board (or its window) again
