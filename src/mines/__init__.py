@@ -7,11 +7,13 @@ from mines.errors import (
     IllegalMoveError,
     InvalidBoardError,
     InvalidMoveError,
+    InvalidSettingsError,
     InvalidViewError,
     JoinRefusedError,
     LobbyRefusedError,
     MinesError,
     MinesNotPlacedError,
+    NoGuessTooLargeError,
     ViewTooLargeError,
 )
 from mines.game import Game
@@ -26,7 +28,7 @@ from mines.placement import (
     placer_for_rule,
     register_rule,
 )
-from mines.presets import PRESETS, Preset
+from mines.presets import PRESETS, BoardSize, Preset, board_size
 from mines.record import GameRecord, TimedMove
 from mines.replay import replay, replay_steps
 from mines.status import GameStatus
@@ -35,6 +37,7 @@ from mines.view import BoardView
 
 __all__ = [
     "PRESETS",
+    "BoardSize",
     "BoardView",
     "Cell",
     "CellChanges",
@@ -51,6 +54,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidBoardError",
     "InvalidMoveError",
+    "InvalidSettingsError",
     "InvalidViewError",
     "JoinRefusedError",
     "LobbyRefusedError",
@@ -59,11 +63,13 @@ __all__ = [
     "MinesNotPlacedError",
     "Move",
     "MoveKind",
+    "NoGuessTooLargeError",
     "PlacementRule",
     "Preset",
     "RandomPlacer",
     "TimedMove",
     "ViewTooLargeError",
+    "board_size",
     "placer_for_rule",
     "register_rule",
     "replay",

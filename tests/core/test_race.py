@@ -15,6 +15,7 @@ from mines import (
     GameStatus,
     IllegalMoveError,
     InvalidBoardError,
+    InvalidSettingsError,
     JoinRefusedError,
     LobbyRefusedError,
     register_rule,
@@ -101,8 +102,9 @@ def test_joining_is_refused_when_full_or_the_name_is_taken() -> None:
     race.join("bob")
     with pytest.raises(JoinRefusedError, match="full"):
         race.join("cat")
-    with pytest.raises(InvalidBoardError, match="2 to 8 players"):
+    with pytest.raises(InvalidSettingsError, match="2 to 8 players") as refused:
         RaceSettings(max_players=9)
+    assert not isinstance(refused.value, InvalidBoardError)  # settings, not a board
     with pytest.raises(InvalidBoardError, match="safe first click"):
         Race(9, 9, 10, seed=1, rule="any")
 

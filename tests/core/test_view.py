@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mines import BoardView, Cell, GameStatus
+from mines import BoardView, Cell, GameStatus, InvalidBoardError
 
 
 def test_from_strings_round_trips() -> None:
@@ -30,7 +30,7 @@ def test_from_strings_round_trips() -> None:
     ],
 )
 def test_from_strings_rejects_bad_text(lines: list[str], says: str) -> None:
-    with pytest.raises(ValueError, match=says):
+    with pytest.raises(InvalidBoardError, match=says):
         BoardView.from_strings(lines)
 
 
