@@ -12,6 +12,7 @@ from mines import grid
 from mines.engine import CellChanges, CellState, EngineKind, Symbols, cell_symbols
 from mines.grid import COL_STEPS, EIGHT_CONNECTED, ROW_STEPS, block_around, count_around, dilate
 from mines.placement import CoordArray
+from mines.status import GameStatus
 
 # One byte per cell: the count in the low nibble, then three state bits.
 COUNT_BITS = 0x0F
@@ -23,7 +24,7 @@ BLOCKED = MINE | FLAGGED | REVEALED
 BORDER = REVEALED | COUNT_BITS
 
 
-def _symbol_table(show_mines: bool) -> npt.NDArray[np.uint8]:
+def _symbol_table(status: GameStatus) -> npt.NDArray[np.uint8]:
     """The symbol of every possible cell byte, so a view is one table lookup per cell."""
     byte = np.arange(256, dtype=np.uint8)
     revealed = (byte & REVEALED) != 0
@@ -32,12 +33,12 @@ def _symbol_table(show_mines: bool) -> npt.NDArray[np.uint8]:
         (byte & MINE) != 0,
         ((byte & FLAGGED) != 0) & ~revealed,
         revealed,
-        show_mines=show_mines,
+        status=status,
     )
 
 
-_SYMBOLS_IN_PLAY = _symbol_table(show_mines=False)
-_SYMBOLS_AFTER_LOSS = _symbol_table(show_mines=True)
+SYMBOLS = {status: _symbol_table(status) for status in GameStatus}
+"""The symbol of every cell byte in a game at each status (the batched gym env reads it too)."""
 
 
 class DenseChanges:
@@ -227,9 +228,10 @@ class DenseEngine:
         self._opened += int(indices.size)
         return self._changes(indices)
 
-    def symbols(self, top: int, left: int, height: int, width: int, *, show_mines: bool) -> Symbols:
-        table = _SYMBOLS_AFTER_LOSS if show_mines else _SYMBOLS_IN_PLAY
-        return table[self._grid[top + 1 : top + 1 + height, left + 1 : left + 1 + width]]
+    def symbols(
+        self, top: int, left: int, height: int, width: int, *, status: GameStatus
+    ) -> Symbols:
+        return SYMBOLS[status][self._grid[top + 1 : top + 1 + height, left + 1 : left + 1 + width]]
 
     def mines(self) -> CoordArray:
         return self._mines

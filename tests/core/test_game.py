@@ -142,6 +142,25 @@ def test_win_needs_every_safe_cell_not_flags() -> None:
         game.reveal(0, 0)
 
 
+@pytest.mark.parametrize("engine", list(EngineKind))
+def test_a_win_shows_every_mine_flagged_and_tells_the_observers(engine: EngineKind) -> None:
+    """After a win every mine shows a flag, as in the classic game: the core draws it so, for
+    every front end, and a move's changed cells include them."""
+    game = fixed(2, 3, [(0, 0), (0, 2)], engine=engine)
+    game.toggle_flag(0, 2)
+    changed: list[tuple[int, int]] = []
+    game.on_cells(lambda changes: changed.extend(changes))
+    for cell in ((0, 1), (1, 0), (1, 1)):
+        game.reveal(*cell)
+    assert game.view().to_strings() == ["H2F", "12H"]
+    assert (0, 0) not in changed
+    assert game.reveal(1, 2) is GameStatus.WON
+    assert game.view().to_strings() == ["F2F", "121"]
+    assert game.view(0, 0, 1, 1)[0, 0] is Cell.FLAG
+    assert {(0, 0), (0, 2)} <= set(changed)
+    assert game.mines_left == 1  # the game's own count: mines minus the flags placed
+
+
 def test_illegal_moves_say_why_and_change_nothing() -> None:
     game = fixed(3, 3, [(0, 0)])
     game.reveal(1, 1)
@@ -291,9 +310,10 @@ def test_observers_get_changed_cells_and_the_end() -> None:
     assert changes[0] == [(0, 0)]
     assert len(changes[1]) == 8
     assert (0, 0) not in changes[1]
+    assert changes[2] == [(0, 0)]  # the win: the mines, shown as flags
     assert statuses == [GameStatus.WON]
     unsubscribe()
-    assert len(changes) == 2
+    assert len(changes) == 3
 
 
 def test_changes_report_bounds_and_windows() -> None:
@@ -301,7 +321,8 @@ def test_changes_report_bounds_and_windows() -> None:
     seen: list[CellChanges] = []
     game.on_cells(seen.append)
     game.reveal(0, 0)
-    (flood,) = seen
+    flood, mines = seen  # the flood, then the win's mines
+    assert sorted(mines) == [(5, 5)]
     assert len(flood) == 35
     assert flood.bounds() == (0, 0, 6, 6)
     assert sorted(flood.within(4, 4, 2, 2)) == [(4, 4), (4, 5), (5, 4)]

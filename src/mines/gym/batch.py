@@ -7,9 +7,8 @@ import numpy.typing as npt
 from scipy import ndimage
 
 from mines import grid
-from mines.dense import BLOCKED, BORDER, COUNT_BITS, FLAGGED, MINE, REVEALED
-from mines.gym.encoding import FLAG, HIDDEN
-from mines.gym.encoding import MINE as MINE_SEEN
+from mines.dense import BLOCKED, BORDER, FLAGGED, MINE, REVEALED, SYMBOLS
+from mines.gym.encoding import OBSERVED
 from mines.params import check_board
 from mines.placement import CoordArray, FirstClick
 from mines.status import GameStatus
@@ -23,20 +22,8 @@ STATUSES = np.array([s.value for s in (GameStatus.IN_PROGRESS, GameStatus.WON, G
 """`GameStatus` values by status code."""
 
 
-def _observation_table(show_mines: bool) -> npt.NDArray[np.int8]:
-    table = np.full(256, HIDDEN, dtype=np.int8)
-    for byte in range(256):
-        if byte & REVEALED:
-            table[byte] = MINE_SEEN if byte & MINE else min(byte & COUNT_BITS, 8)
-        elif byte & FLAGGED:
-            table[byte] = FLAG
-        elif show_mines and byte & MINE:
-            table[byte] = MINE_SEEN
-    return table
-
-
-_SEEN_IN_PLAY = _observation_table(show_mines=False)
-_SEEN_AFTER_LOSS = _observation_table(show_mines=True)
+_SEEN = {status: OBSERVED[table] for status, table in SYMBOLS.items()}
+"""The observation of every cell byte at each status: what the dense engine shows, observed."""
 
 
 _WITHIN_A_BOARD = np.zeros((3, 3, 3), dtype=bool)
@@ -199,15 +186,16 @@ class Boards:
         return wasted
 
     def observe(self) -> npt.NDArray[np.int8]:
-        """What each player sees, as `MinesEnv` observations; mines only on lost boards."""
+        """What each player sees, as `MinesEnv` observations; mines only on ended boards."""
         # `take` over the whole bordered grid, then the slice, is a few times quicker than
         # fancy indexing of the non-contiguous inner cells.
         seen: npt.NDArray[np.int8] = np.ascontiguousarray(
-            _SEEN_IN_PLAY.take(self.cells)[:, 1:-1, 1:-1]
+            _SEEN[GameStatus.IN_PROGRESS].take(self.cells)[:, 1:-1, 1:-1]
         )
-        lost = np.flatnonzero(self.status == LOST)
-        if lost.size:
-            seen[lost] = _SEEN_AFTER_LOSS.take(self.inner[lost])
+        for code, status in ((WON, GameStatus.WON), (LOST, GameStatus.LOST)):
+            ended = np.flatnonzero(self.status == code)
+            if ended.size:
+                seen[ended] = _SEEN[status].take(self.inner[ended])
         return seen
 
     def masks(self, flags: bool) -> npt.NDArray[np.int8]:
