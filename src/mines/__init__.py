@@ -35,6 +35,9 @@ from mines.status import GameStatus
 from mines.symbols import Cell
 from mines.view import BoardView
 
+__version__ = "0.1.0"
+"""The package's version, its one source (the build reads it); CHANGELOG.md says what changed."""
+
 __all__ = [
     "PRESETS",
     "BoardSize",
