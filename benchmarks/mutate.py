@@ -146,6 +146,7 @@ class Tally:
 
     @property
     def judged(self) -> int:
+        """Mutants with a verdict (not "skipped" or "not checked")."""
         return self.killed + len(self.lived)
 
     @property
@@ -185,10 +186,17 @@ def run_target(name: str, args: argparse.Namespace) -> Tally:
     log = folder / "run.log"
     print(f"== {name}: mutating {', '.join(target.files)}; judged by {', '.join(target.tests)}")
     print(f"   (mutmut's progress: {log.relative_to(ROOT)})", flush=True)
-    done = mutmut(folder, "run", "--max-children", str(args.jobs), log=log)
+    # mutmut keeps a verdict until the function changes; tests added since may kill what
+    # survived before, so those mutants are judged again after the new and changed ones.
+    survivors = tally(folder).lived if (folder / "mutants").exists() else []
+    jobs = ("--max-children", str(args.jobs))
+    done = mutmut(folder, "run", *jobs, log=log)
+    if done.returncode == 0 and survivors:
+        print(f"   judging again the {len(survivors)} mutants that survived the last run")
+        done = mutmut(folder, "run", *jobs, *survivors, log=folder / "rerun.log")
     result = tally(folder)
     if done.returncode != 0:
-        print(f"   mutmut stopped with status {done.returncode}; the end of {log.name} says why")
+        print(f"   mutmut stopped with status {done.returncode}; the end of its log says why")
     survivors = write_survivors(folder, result.lived)
     print(f"   {describe(name, result)}; survivors in {survivors.relative_to(ROOT)}", flush=True)
     return result

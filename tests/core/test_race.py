@@ -24,6 +24,7 @@ from mines.race import (
     EventKind,
     OnMine,
     Race,
+    RaceAction,
     RaceMode,
     RaceSettings,
     RaceState,
@@ -431,3 +432,61 @@ def test_a_shown_mine_counts_as_marked_for_every_players_chord() -> None:
     assert event.kind is EventKind.OPENED
     assert race.state is RaceState.OVER
     assert race.players[2].score == 4
+
+
+def test_a_duel_opens_the_centre_for_everyone() -> None:
+    race = Race(7, 11, 5, seed=3, settings=RaceSettings(mode=RaceMode.DUEL, countdown=0))
+    race.join("a")
+    race.join("b")
+    race.start(0)
+    assert str(race._shared.record().moves[0].move) == "O3,5"  # (rows // 2, cols // 2)
+    assert race.openers(0)[3][5] == "*"
+
+
+def test_refusals_name_the_move_and_the_lobby_shows_no_opener() -> None:
+    race = Race(9, 9, 10, seed=1)
+    race.join("a")
+    race.join("b")
+    assert race.openers(None) == ["." * 9] * 9
+    for verb, move in (("reveal", race.reveal), ("flag", race.toggle_flag), ("chord", race.chord)):
+        with pytest.raises(IllegalMoveError, match=f"^cannot {verb}: the race has not started$"):
+            move(0, 4, 4)
+    clock_free = Race(9, 9, 10, seed=1, settings=RaceSettings(countdown=0))
+    for name in ("a", "b"):
+        clock_free.join(name)
+    clock_free.start(0)
+    clock_free.reveal(0, 4, 4)
+    with pytest.raises(IllegalMoveError, match=r"^cannot flag \(4, 4\): it is not hidden$"):
+        clock_free.toggle_flag(1, 4, 4)
+    hidden = hidden_safe(clock_free)[0]
+    assert clock_free.toggle_flag(1, *hidden) is True
+    assert clock_free.moves[-1].action is RaceAction.FLAG
+
+
+def test_a_rematch_says_why_it_is_refused_and_starts_a_clean_lobby() -> None:
+    race, clock = racing(players=2)
+    with pytest.raises(LobbyRefusedError, match="^a rematch starts once the race is over$"):
+        race.rematch(0, 99)
+    race.reveal(0, 4, 4)
+    for cell in hidden_safe(race):
+        if race.state is RaceState.OVER:
+            break
+        race.reveal(1, *cell)
+    with pytest.raises(
+        LobbyRefusedError, match=r"^only the host \(who created the room\) asks for a rematch$"
+    ):
+        race.rematch(1, 99)
+    race.rematch(0, 99)
+    assert race.seed == 99
+    assert race.starts_at == 0.0  # no start time until the host starts the new round
+    assert [p.id for p in race.players] == [0, 1]
+    assert race.events[-1].player == 0
+    assert race.footprint > 0  # the new lobby has no boards yet, and counts none
+
+
+def test_a_replay_keeps_the_rule_and_goes_on_on_the_real_clock() -> None:
+    race = small_race(RaceSettings(countdown=0))
+    race.reveal(0, 1, 1)
+    again = Race.replay(2, 3, 1, race.moves, seed=0, rule=SMALL, settings=race.settings)
+    assert again.events == race.events
+    assert again.reveal(1, 1, 2) is not None  # after the log, moves are timed by the real clock
