@@ -490,3 +490,31 @@ def test_a_replay_keeps_the_rule_and_goes_on_on_the_real_clock() -> None:
     again = Race.replay(2, 3, 1, race.moves, seed=0, rule=SMALL, settings=race.settings)
     assert again.events == race.events
     assert again.reveal(1, 1, 2) is not None  # after the log, moves are timed by the real clock
+
+
+def test_a_players_own_flag_keeps_their_reveal_off_and_a_second_toggle_lifts_it() -> None:
+    race = small_race(RaceSettings(countdown=0))
+    assert race.toggle_flag(0, 1, 2) is True
+    assert race.reveal(0, 1, 2) is None  # their own flag: nothing opens
+    assert race.view(0)[1, 2] is Cell.FLAG
+    assert race.toggle_flag(0, 1, 2) is False
+    assert race.reveal(0, 1, 2) is not None
+
+
+def test_a_view_during_the_race_counts_shown_mines_as_found() -> None:
+    race = small_race(RaceSettings(countdown=0, on_mine=OnMine.FREEZE))
+    lobby = Race(2, 3, 1, seed=0, rule=SMALL)
+    assert lobby.view(None).mines_left == 1
+    race.reveal(0, 1, 1)
+    view = race.view(0)
+    assert (view.rows, view.cols, view.status, view.mines_left) == (
+        2,
+        3,
+        GameStatus.IN_PROGRESS,
+        1,
+    )
+    race.reveal(1, 0, 0)  # the one mine is shown to everyone
+    assert race.view(2).mines_left == 0
+    assert race.view(None).mines_left == 0
+    race.toggle_flag(2, 0, 2)
+    assert race.view(2).mines_left == -1  # a flag counts as a mine found, as in a game
