@@ -25,6 +25,7 @@ from mines.race import (
     OnMine,
     Race,
     RaceAction,
+    RaceMove,
     RaceMode,
     RaceSettings,
     RaceState,
@@ -518,3 +519,129 @@ def test_a_view_during_the_race_counts_shown_mines_as_found() -> None:
     assert race.view(None).mines_left == 0
     race.toggle_flag(2, 0, 2)
     assert race.view(2).mines_left == -1  # a flag counts as a mine found, as in a game
+
+
+@pytest.mark.parametrize(
+    ("settings", "says"),
+    [
+        ({"max_players": 1}, "a room holds 2 to 8 players, got 1"),
+        ({"freeze_seconds": 0}, "freeze_seconds must be above 0 and at most 60, got 0"),
+        ({"freeze_seconds": 60.5}, "freeze_seconds must be above 0 and at most 60, got 60.5"),
+        ({"freeze_penalty": -1}, "freeze_penalty must be from 0 to 1000, got -1"),
+        ({"freeze_penalty": 1001}, "freeze_penalty must be from 0 to 1000, got 1001"),
+        ({"countdown": -1}, "countdown must be from 0 to 30 seconds, got -1"),
+        ({"countdown": 30.5}, "countdown must be from 0 to 30 seconds, got 30.5"),
+    ],
+)
+def test_settings_out_of_range_are_refused_with_the_range(
+    settings: dict[str, float], says: str
+) -> None:
+    with pytest.raises(InvalidSettingsError) as refused:
+        RaceSettings(**settings)  # type: ignore[arg-type]
+    assert str(refused.value) == says
+
+
+def test_settings_at_the_edges_of_their_ranges_are_allowed() -> None:
+    for edges in (
+        {"max_players": 2, "freeze_seconds": 0.5, "freeze_penalty": 0, "countdown": 0},
+        {"max_players": 8, "freeze_seconds": 60, "freeze_penalty": 1000, "countdown": 30},
+    ):
+        RaceSettings(**edges)  # type: ignore[arg-type]
+
+
+def test_the_log_and_the_events_say_who_did_what_in_order() -> None:
+    clock = FakeClock()
+    settings = RaceSettings(countdown=1, on_mine=OnMine.FREEZE, freeze_seconds=5, freeze_penalty=1)
+    race = Race(2, 3, 1, seed=0, rule=SMALL, settings=settings, clock=clock)
+    assert (race.starts_at, race.finished, race.progress()) == (0.0, (0, 0), ())
+    assert race.footprint > 0  # the lobby has no boards to count
+    race.join("a")
+    race.join("b")
+    assert race.progress() == (0.0, 0.0)
+    clock.now = 2.0
+    race.start(0)
+    with pytest.raises(IllegalMoveError, match=r"^cannot reveal: the race starts in 0\.5 s$"):
+        clock.now = 2.5
+        race.reveal(0, 1, 1)
+    clock.now = 4.0
+    race.reveal(1, 1, 1)  # a 1: one safe cell of five
+    clock.now = 6.0
+    race.reveal(0, 0, 0)  # the mine: player 0 is frozen until 6 + 5
+    clock.now = 11.5
+    race.reveal(0, 0, 2)  # the zero opens three cells
+    clock.now = 12.0
+    race.reveal(1, 1, 0)  # the last one ends the race
+    assert race.moves[:3] == [
+        RaceMove(RaceAction.JOIN, 0, 0.0, name="a"),
+        RaceMove(RaceAction.JOIN, 1, 0.0, name="b"),
+        RaceMove(RaceAction.START, 0, 2.0),
+    ]
+    assert race.moves[3:] == [
+        RaceMove(RaceAction.OPEN, 1, 4.0, 1, 1),
+        RaceMove(RaceAction.OPEN, 0, 6.0, 0, 0),
+        RaceMove(RaceAction.OPEN, 0, 11.5, 0, 2),
+        RaceMove(RaceAction.OPEN, 1, 12.0, 1, 0),
+    ]
+    kinds = [(e.seq, e.kind, e.player) for e in race.events]
+    assert kinds == [
+        (1, EventKind.JOINED, 0),
+        (2, EventKind.JOINED, 1),
+        (3, EventKind.STARTED, 0),
+        (4, EventKind.OPENED, 1),
+        (5, EventKind.MINE, 0),
+        (6, EventKind.OPENED, 0),
+        (7, EventKind.OPENED, 1),
+        (8, EventKind.OVER, 0),
+    ]
+    assert [e.progress for e in race.events[3:5]] == [(0.2, 0.2), (0.2, 0.2)]
+    assert race.events[-1].progress == (1.0, 1.0)
+    assert race.events[-1].scores == (3, 2)
+    assert (race.players[0].reached_at, race.players[1].reached_at) == (6, 7)
+    assert race.players[0].mines_hit == 1
+    assert race.players[0].frozen_until == 11.0
+    assert race.finished == (len(race.moves), len(race.events))
+
+
+def test_hits_add_up_and_a_freeze_runs_from_the_move_that_hit() -> None:
+    clock = FakeClock()
+    settings = RaceSettings(countdown=0, on_mine=OnMine.FREEZE, freeze_seconds=1, freeze_penalty=0)
+    two_mines = "test-race-2x3-two-mines"
+    register_rule(two_mines, lambda seed: FixedPlacer([(0, 0), (0, 2)]))
+    race = Race(2, 3, 2, seed=0, rule=two_mines, settings=settings, clock=clock)
+    race.join("a")
+    race.join("b")
+    race.start(0)
+    race.reveal(1, 1, 1)  # the first reveal places the mines
+    clock.now = 1.0
+    race.reveal(0, 0, 0)
+    assert race.players[0].reached_at == race.events[-1].seq  # a penalty changes the score
+    clock.now = 5.0
+    race.reveal(0, 0, 2)  # the other mine
+    assert race.players[0].mines_hit == 2
+    assert race.players[0].frozen_until == 6.0
+
+
+def test_moves_of_no_player_or_off_the_board_are_refused_saying_why() -> None:
+    race = small_race(RaceSettings(countdown=0))
+    with pytest.raises(IllegalMoveError, match="^no player 3 in this room$"):
+        race.reveal(3, 0, 0)
+    with pytest.raises(IllegalMoveError, match=r"^cannot chord \(2, 0\): outside the board"):
+        race.chord(0, 2, 0)
+
+
+def test_the_lobbys_refusals_say_exactly_why() -> None:
+    with pytest.raises(InvalidBoardError) as refused:
+        Race(9, 9, 10, seed=1, rule="any")
+    assert str(refused.value) == (
+        "a race needs a safe first click: use the rule 'opening', 'safe' or 'noguess'"
+    )
+    race = Race(9, 9, 10, seed=1)
+    race.join("a")
+    race.join("b")
+    with pytest.raises(LobbyRefusedError) as lobby:
+        race.start(1)
+    assert str(lobby.value) == "only the host (who created the room) starts the race"
+    race.start(0)
+    with pytest.raises(JoinRefusedError) as join:
+        race.join("c")
+    assert str(join.value) == "the race has started; you can watch it"
