@@ -25,8 +25,8 @@ from mines.race import (
     OnMine,
     Race,
     RaceAction,
-    RaceMove,
     RaceMode,
+    RaceMove,
     RaceSettings,
     RaceState,
 )
@@ -465,8 +465,8 @@ def test_refusals_name_the_move_and_the_lobby_shows_no_opener() -> None:
 
 
 def test_a_rematch_says_why_it_is_refused_and_starts_a_clean_lobby() -> None:
-    race, clock = racing(players=2)
-    with pytest.raises(LobbyRefusedError, match="^a rematch starts once the race is over$"):
+    race, _ = racing(players=2)
+    with pytest.raises(LobbyRefusedError, match=r"^a rematch starts once the race is over$"):
         race.rematch(0, 99)
     race.reveal(0, 4, 4)
     for cell in hidden_safe(race):
@@ -560,8 +560,8 @@ def test_the_log_and_the_events_say_who_did_what_in_order() -> None:
     assert race.progress() == (0.0, 0.0)
     clock.now = 2.0
     race.start(0)
+    clock.now = 2.5
     with pytest.raises(IllegalMoveError, match=r"^cannot reveal: the race starts in 0\.5 s$"):
-        clock.now = 2.5
         race.reveal(0, 1, 1)
     clock.now = 4.0
     race.reveal(1, 1, 1)  # a 1: one safe cell of five
@@ -623,7 +623,7 @@ def test_hits_add_up_and_a_freeze_runs_from_the_move_that_hit() -> None:
 
 def test_moves_of_no_player_or_off_the_board_are_refused_saying_why() -> None:
     race = small_race(RaceSettings(countdown=0))
-    with pytest.raises(IllegalMoveError, match="^no player 3 in this room$"):
+    with pytest.raises(IllegalMoveError, match=r"^no player 3 in this room$"):
         race.reveal(3, 0, 0)
     with pytest.raises(IllegalMoveError, match=r"^cannot chord \(2, 0\): outside the board"):
         race.chord(0, 2, 0)
