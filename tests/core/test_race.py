@@ -546,7 +546,7 @@ def test_settings_at_the_edges_of_their_ranges_are_allowed() -> None:
         {"max_players": 2, "freeze_seconds": 0.5, "freeze_penalty": 0, "countdown": 0},
         {"max_players": 8, "freeze_seconds": 60, "freeze_penalty": 1000, "countdown": 30},
     ):
-        RaceSettings(**edges)  # type: ignore[arg-type]
+        RaceSettings(**edges)
 
 
 def test_the_log_and_the_events_say_who_did_what_in_order() -> None:
