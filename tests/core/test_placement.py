@@ -14,10 +14,11 @@ from mines import (
     InvalidBoardError,
     PlacementRule,
     RandomPlacer,
+    placement,
     placer_for_rule,
     register_rule,
 )
-from mines.placement import sample_cells
+from mines.placement import rule_names, sample_cells
 
 
 @pytest.mark.parametrize("first", [(0, 0), (4, 4), (8, 3)])
@@ -117,3 +118,40 @@ def test_the_shipped_rule_names_come_from_one_enum() -> None:
             assert placer_for_rule(rule, 3).rule == rule
     assert FixedPlacer([]).rule == PlacementRule.FIXED
     assert RandomPlacer(1, FirstClick.SAFE).rule == PlacementRule.SAFE
+
+
+def test_rules_by_name_keep_their_seed_and_first_click() -> None:
+    for rule in FirstClick:
+        placer = placer_for_rule(rule.value, 3)
+        assert isinstance(placer, RandomPlacer)
+        assert (placer.seed, placer.first_click) == (3, rule)
+        same = RandomPlacer(3, rule).place(9, 9, 10, (4, 4))
+        assert np.array_equal(placer.place(9, 9, 10, (4, 4)), same)
+
+
+def test_a_plugin_rule_is_loaded_from_its_entry_point_when_first_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In this process too (not only in a fresh one): the registry starts without it."""
+    monkeypatch.delitem(placement._RULES, PlacementRule.NOGUESS.value, raising=False)
+    assert PlacementRule.NOGUESS.value in rule_names()  # named by its entry point
+    assert {rule.value for rule in FirstClick} < set(rule_names())
+    placer = placer_for_rule(PlacementRule.NOGUESS.value, 5)
+    assert (type(placer).__name__, placer.seed) == ("NoGuessPlacer", 5)
+    assert PlacementRule.NOGUESS.value in placement._RULES  # registered once found
+
+
+def test_placers_return_integer_pairs_and_say_what_they_are() -> None:
+    mines = RandomPlacer(1).place(9, 9, 10, (4, 4))
+    assert (mines.dtype, mines.shape) == (np.dtype(np.int64), (10, 2))
+    assert repr(FixedPlacer([(0, 1), (2, 3)])) == "FixedPlacer([(0, 1), (2, 3)])"
+    assert repr(RandomPlacer(7, "safe")) == "RandomPlacer(seed=7, first_click='safe')"
+
+
+def test_a_full_board_keeps_no_cell_free_and_too_many_mines_say_so() -> None:
+    """As many mines as cells: no first-click promise can hold, so none is kept."""
+    full = RandomPlacer(0, "safe").place(1, 2, 2, (0, 0))
+    assert sorted(map(tuple, full.tolist())) == [(0, 0), (0, 1)]
+    with pytest.raises(InvalidBoardError) as refused:
+        sample_cells(np.random.default_rng(0), 2, 2, 4, [0])
+    assert str(refused.value) == "cannot place 4 mines in 3 free cells"
