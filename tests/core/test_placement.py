@@ -155,3 +155,39 @@ def test_a_full_board_keeps_no_cell_free_and_too_many_mines_say_so() -> None:
     with pytest.raises(InvalidBoardError) as refused:
         sample_cells(np.random.default_rng(0), 2, 2, 4, [0])
     assert str(refused.value) == "cannot place 4 mines in 3 free cells"
+
+
+@pytest.mark.parametrize("cell", [(-1, 0), (0, -1), (3, 0), (0, 3), (3, 3)])
+def test_every_side_of_the_board_is_checked(cell: tuple[int, int]) -> None:
+    with pytest.raises(InvalidBoardError) as refused:
+        FixedPlacer([cell]).place(3, 3, 1, (1, 1))
+    assert str(refused.value) == (
+        f"mine positions [{cell}] are outside the 3x3 board (rows 0..2, cols 0..2)"
+    )
+    assert FixedPlacer([(2, 2)]).place(3, 3, 1, (0, 0)).tolist() == [[2, 2]]
+
+
+def test_the_refusal_lists_the_first_five_cells_off_the_board() -> None:
+    off = [(9, col) for col in range(7)]
+    with pytest.raises(InvalidBoardError, match=r"^mine positions \[(\(9, \d\), ){4}\(9, 4\)\] "):
+        FixedPlacer(off).place(3, 9, 7, (0, 0))
+
+
+def test_a_fixed_layout_is_pairs_given_as_a_list_or_a_set_and_cannot_change() -> None:
+    assert FixedPlacer({(1, 1), (0, 2)}).positions.tolist() == [[0, 2], [1, 1]]
+    assert FixedPlacer([(1, 1), (0, 2)]).positions.tolist() == [[1, 1], [0, 2]]
+    with pytest.raises(InvalidBoardError) as refused:
+        FixedPlacer([(1, 2, 3)])
+    assert str(refused.value) == (
+        "mine positions must be (row, col) pairs of integers, e.g. [(0, 1), (2, 3)]"
+    )
+    placer = FixedPlacer([(0, 0)])
+    with pytest.raises(ValueError, match="read-only"):
+        placer.positions[0, 0] = 1
+
+
+def test_a_random_placer_without_a_seed_draws_a_short_one() -> None:
+    """48 bits: a game ID stays short, and every game can be replayed from it."""
+    seeds = [RandomPlacer().seed for _ in range(64)]
+    assert all(isinstance(seed, int) and 0 <= seed < 2**48 for seed in seeds)
+    assert len(set(seeds)) > 1
