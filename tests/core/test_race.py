@@ -489,6 +489,7 @@ def test_a_replay_keeps_the_rule_and_goes_on_on_the_real_clock() -> None:
     race = small_race(RaceSettings(countdown=0))
     race.reveal(0, 1, 1)
     again = Race.replay(2, 3, 1, race.moves, seed=0, rule=SMALL, settings=race.settings)
+    assert again.rule == SMALL
     assert again.events == race.events
     assert again.reveal(1, 1, 2) is not None  # after the log, moves are timed by the real clock
 
