@@ -13,6 +13,7 @@ from mines import (
     EngineKind,
     FixedPlacer,
     Game,
+    GameId,
     GameStatus,
     IllegalMoveError,
     InvalidBoardError,
@@ -502,3 +503,68 @@ def test_from_position_restores_without_flooding() -> None:
         Game.from_position(3, 3, [(0, 0)], revealed=[(0, 0)])
     with pytest.raises(InvalidBoardError, match="outside"):
         Game.from_position(3, 3, [(0, 0)], flagged=[(5, 5)])
+
+
+def test_refusals_name_their_move() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    for verb, move in (("reveal", game.reveal), ("flag", game.toggle_flag), ("chord", game.chord)):
+        with pytest.raises(IllegalMoveError) as refused:
+            move(3, 0)
+        assert str(refused.value) == (
+            f"cannot {verb} (3, 0): outside the board (rows 0..2, cols 0..2)"
+        )
+
+
+def test_every_way_to_make_a_game_passes_on_its_clock_placer_and_engine() -> None:
+    clock = FakeClock()
+    placer = FixedPlacer([(0, c) for c in range(9)] + [(1, 0)])
+    preset = Game.from_preset("beginner", placer=placer, clock=clock)
+    assert preset.placer is placer
+    preset.reveal(1, 1)  # a 4: no flood
+    by_id = Game.from_id(GameId(9, 9, 40, 4, "safe"), clock=clock)
+    assert by_id.game_id == GameId.parse("9x9n40:safe#4")
+    by_id.reveal(4, 4)
+    position = Game.from_position(
+        3, 3, [(0, 0)], revealed=[(2, 2)], clock=clock, engine=EngineKind.SPARSE
+    )
+    assert position.engine_kind is EngineKind.SPARSE
+    assert position.record().layout == ((0, 0),)
+    clock.now += 3.0
+    for game in (preset, by_id, position):
+        assert game.status is GameStatus.IN_PROGRESS
+        assert game.elapsed == 3.0  # the game reads the clock it was given
+    assert Game(9, 9, 10, seed=12).record().seed == 12
+
+
+def test_a_position_refuses_what_cannot_be_and_knows_when_it_is_won() -> None:
+    with pytest.raises(InvalidBoardError) as off:
+        Game.from_position(3, 3, [(0, 0)], revealed=[(3, 3)])
+    assert str(off.value).startswith("revealed cells: mine positions [(3, 3)] are outside")
+    with pytest.raises(InvalidBoardError, match=r"^flagged cells: mine positions \[\(0, 5\)\]"):
+        Game.from_position(3, 3, [(0, 0)], flagged=[(0, 5)])
+    with pytest.raises(InvalidBoardError) as mined:
+        Game.from_position(3, 3, [(0, 0), (2, 2)], revealed=[(0, 0), (1, 1)])
+    assert str(mined.value) == "revealed cells hold mines: [(0, 0)]"
+    with pytest.raises(InvalidBoardError) as both:
+        Game.from_position(3, 3, [(0, 0)], revealed=[(1, 1)], flagged=[(1, 1), (2, 2)])
+    assert str(both.value) == "cells cannot be both revealed and flagged: [(1, 1)]"
+    clock = FakeClock()
+    under_way = Game.from_position(3, 3, [(0, 0)], revealed=[(2, 2)], clock=clock)
+    assert under_way.status is GameStatus.IN_PROGRESS
+    safe = [(r, c) for r in range(3) for c in range(3) if (r, c) != (0, 0)]
+    won = Game.from_position(3, 3, [(0, 0)], revealed=safe, clock=clock)
+    clock.now += 5.0
+    assert (won.status, won.elapsed) == (GameStatus.WON, 0.0)
+
+
+def test_play_routes_each_kind_of_move_and_observers_can_leave() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    game.play("O1,1")
+    game.play("F0,0")
+    assert game.play("C1,1") is GameStatus.WON  # the chord of the 1 at (1, 1)
+    other = fixed(2, 2, [(0, 0)])
+    seen: list[GameStatus] = []
+    leave = other.on_status(seen.append)
+    leave()
+    other.reveal(0, 0)
+    assert seen == []
