@@ -11,6 +11,7 @@ from mines import (
     Cell,
     CellChanges,
     EngineKind,
+    EngineLimitError,
     FixedPlacer,
     Game,
     GameId,
@@ -24,6 +25,8 @@ from mines import (
     RandomPlacer,
     ViewTooLargeError,
 )
+from mines import game as game_module
+from mines.dense import DenseEngine
 
 
 class FakeClock:
@@ -568,3 +571,71 @@ def test_play_routes_each_kind_of_move_and_observers_can_leave() -> None:
     leave()
     other.reveal(0, 0)
     assert seen == []
+
+
+def test_a_first_reveal_the_engine_refuses_leaves_the_game_unstarted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(self: DenseEngine, row: int, col: int) -> CellChanges:
+        raise EngineLimitError("too big a flood here")
+
+    game = Game(5, 5, 3, seed=2)
+    with monkeypatch.context() as patched:
+        patched.setattr(DenseEngine, "open", refuse)
+        with pytest.raises(EngineLimitError) as refused:
+            game.reveal(2, 2)
+    assert str(refused.value) == "cannot reveal (2, 2): too big a flood here"
+    assert (game.started, game.elapsed, game.engine_kind) == (False, 0.0, EngineKind.DENSE)
+    assert game.record().moves == ()
+    game.reveal(2, 2)  # a fresh engine: the mines are placed again, once
+    assert game.started
+    assert len(game.record().layout or ()) == 3
+
+
+def test_a_chord_the_engine_refuses_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: DenseEngine, cells: list[tuple[int, int]]) -> list[CellChanges]:
+        raise EngineLimitError("too big a flood here")
+
+    game = fixed(3, 3, [(0, 0)])
+    game.reveal(1, 1)
+    game.toggle_flag(0, 0)
+    monkeypatch.setattr(DenseEngine, "open_all", refuse)
+    with pytest.raises(EngineLimitError) as refused:
+        game.chord(1, 1)
+    assert str(refused.value) == "cannot chord (1, 1): too big a flood here"
+
+
+def test_view_windows_default_to_the_rest_of_the_board_and_refusals_say_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = Game(4, 5, 0, seed=1)
+    rest = game.view(1, 2)
+    assert (rest.top, rest.left, rest.height, rest.width, rest.rows, rest.cols) == (
+        1,
+        2,
+        3,
+        3,
+        4,
+        5,
+    )
+    for name in ("top", "left", "height", "width"):
+        with pytest.raises(InvalidViewError) as typed:
+            game.view(**{name: 1.5})  # type: ignore[arg-type]
+        assert str(typed.value) == f"view {name} must be an integer, got 1.5"
+    with pytest.raises(InvalidViewError) as negative:
+        game.view(-1, 0, 1, 1)
+    assert str(negative.value) == (
+        "a view window needs top, left >= 0 and height, width >= 1, got "
+        "top=-1, left=0, height=1, width=1"
+    )
+    with pytest.raises(InvalidViewError) as wide:
+        game.view(1, 1, 2, 5)
+    assert str(wide.value) == "the window rows 1..2, cols 1..5 does not fit the 4x5 board"
+    monkeypatch.setattr(game_module, "VIEW_CELL_LIMIT", 6)
+    assert game.view(0, 0, 2, 3).height == 2  # at the limit
+    with pytest.raises(ViewTooLargeError) as large:
+        game.view(0, 0, 2, 4)
+    assert str(large.value) == (
+        "a view of 8 cells is over the limit of 6; ask for a window: "
+        "game.view(top, left, height, width)"
+    )
