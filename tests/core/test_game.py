@@ -587,9 +587,14 @@ def test_a_first_reveal_the_engine_refuses_leaves_the_game_unstarted(
     assert str(refused.value) == "cannot reveal (2, 2): too big a flood here"
     assert (game.started, game.elapsed, game.engine_kind) == (False, 0.0, EngineKind.DENSE)
     assert game.record().moves == ()
-    game.reveal(2, 2)  # a fresh engine: the mines are placed again, once
-    assert game.started
-    assert len(game.record().layout or ()) == 3
+    game.reveal(0, 0)  # a fresh engine: the mines placed for (2, 2) are gone
+    layout = set(game.record().layout or ())
+    assert len(layout) == 3
+    for row in range(5):
+        for col in range(5):
+            if (row, col) not in layout and game.view(row, col, 1, 1)[row, col] is Cell.HIDDEN:
+                game.reveal(row, col)
+    assert game.status is GameStatus.WON
 
 
 def test_a_chord_the_engine_refuses_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
