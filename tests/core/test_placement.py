@@ -191,3 +191,10 @@ def test_a_random_placer_without_a_seed_draws_a_short_one() -> None:
     seeds = [RandomPlacer().seed for _ in range(64)]
     assert all(isinstance(seed, int) and 0 <= seed < 2**48 for seed in seeds)
     assert len(set(seeds)) > 1
+
+
+def test_an_unknown_rule_lists_the_known_ones() -> None:
+    with pytest.raises(InvalidBoardError) as refused:
+        placer_for_rule("no-such-rule", 1)
+    known = ", ".join(rule_names())
+    assert str(refused.value) == f"unknown placement rule 'no-such-rule'; known: {known}"
