@@ -197,8 +197,8 @@ def run_target(name: str, args: argparse.Namespace) -> Tally:
     result = tally(folder)
     if done.returncode != 0:
         print(f"   mutmut stopped with status {done.returncode}; the end of its log says why")
-    survivors = write_survivors(folder, result.lived)
-    print(f"   {describe(name, result)}; survivors in {survivors.relative_to(ROOT)}", flush=True)
+    diffs = write_survivors(folder, result.lived)
+    print(f"   {describe(name, result)}; survivors in {diffs.relative_to(ROOT)}", flush=True)
     return result
 
 
