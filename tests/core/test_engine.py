@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from mines import GameStatus
+from mines import EngineKind, GameStatus, InvalidBoardError, engine_choice
 from mines.engine import PositionChanges, cell_symbols
+from mines.engine_choice import choose_engine
 
 
 def symbols_of(status: GameStatus) -> list[str]:
@@ -41,3 +43,18 @@ def test_position_changes_list_bound_and_window_their_cells() -> None:
     assert sorted(changes.within(2, 0, 2, 6)) == [(2, 5), (3, 3)]
     empty = PositionChanges(np.zeros((0, 2), dtype=np.int64))
     assert (len(empty), empty.bounds(), list(empty)) == (0, None, [])
+
+
+def test_a_board_gets_the_engine_that_fits_and_a_named_one_is_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(engine_choice, "DENSE_CELL_LIMIT", 12)
+    assert choose_engine(3, 4, None).kind is EngineKind.DENSE  # at the limit
+    assert choose_engine(3, 5, None).kind is EngineKind.SPARSE
+    assert choose_engine(2, 6, "dense").kind is EngineKind.DENSE
+    with pytest.raises(InvalidBoardError) as too_big:
+        choose_engine(3, 5, "dense")
+    assert str(too_big.value) == "a dense board holds at most 12 cells; 3x5 needs engine='sparse'"
+    with pytest.raises(InvalidBoardError) as unknown:
+        choose_engine(3, 3, "quantum")
+    assert str(unknown.value) == "unknown engine 'quantum'; allowed: dense, sparse"

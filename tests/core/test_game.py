@@ -27,6 +27,7 @@ from mines import (
 )
 from mines import game as game_module
 from mines.dense import DenseEngine
+from mines.sparse.engine import SparseEngine
 
 
 class FakeClock:
@@ -644,3 +645,57 @@ def test_view_windows_default_to_the_rest_of_the_board_and_refusals_say_why(
         "a view of 8 cells is over the limit of 6; ask for a window: "
         "game.view(top, left, height, width)"
     )
+
+
+def test_a_game_keeps_its_engine_its_placer_checks_and_its_exact_refusals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(self: SparseEngine, row: int, col: int) -> CellChanges:
+        raise EngineLimitError("no")
+
+    forced = Game(5, 5, 3, seed=2, engine=EngineKind.SPARSE)
+    with monkeypatch.context() as patched:
+        patched.setattr(SparseEngine, "open", refuse)
+        with pytest.raises(EngineLimitError):
+            forced.reveal(2, 2)
+    assert forced.engine_kind is EngineKind.SPARSE  # the kind it was asked for, kept
+
+    asked: list[tuple[int, int, int]] = []
+
+    class Checked(FixedPlacer):
+        def validate(self, rows: int, cols: int, mines: int) -> None:
+            asked.append((rows, cols, mines))
+
+    Game(4, 5, 1, placer=Checked([(0, 0)]))
+    assert asked == [(4, 5, 1)]
+    with pytest.raises(InvalidBoardError) as both:
+        Game(3, 3, 1, placer=FixedPlacer([(0, 0)]), seed=1)
+    assert str(both.value) == "give either a seed or a placer (which carries its own seed)"
+    game = fixed(3, 3, [(0, 0)])
+    for args, name in (((1.5, 0), "row"), ((0, 1.5), "col")):
+        with pytest.raises(IllegalMoveError) as typed:
+            game.reveal(*args)
+        assert str(typed.value) == f"{name} must be an integer, got 1.5"
+
+
+class Careless:
+    """A placer that breaks the protocol, as a plug-in could."""
+
+    rule, seed = "careless", 1
+
+    def __init__(self, cells: list[tuple[int, int]]) -> None:
+        self.cells = cells
+
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> np.ndarray:
+        return np.array(self.cells, dtype=np.int64)
+
+
+def test_a_placer_that_breaks_the_protocol_is_refused_saying_how() -> None:
+    short = Game(3, 3, 3, placer=Careless([(0, 0), (1, 1)]))
+    with pytest.raises(InvalidBoardError) as counted:
+        short.reveal(2, 2)
+    assert str(counted.value) == "the placer returned 2 mines; the game has 3"
+    twice = Game(3, 3, 3, placer=Careless([(0, 0), (1, 1), (1, 1)]))
+    with pytest.raises(InvalidBoardError) as repeated:
+        twice.reveal(2, 2)
+    assert str(repeated.value) == "the placer returned the same cell twice"
