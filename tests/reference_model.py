@@ -78,7 +78,7 @@ class ReferenceGame:
         return self.status
 
     def view(self) -> list[str]:
-        lost = self.status == "LOST"
+        lost, won = self.status == "LOST", self.status == "WON"
         lines = []
         for r in range(self.rows):
             line = ""
@@ -89,6 +89,6 @@ class ReferenceGame:
                 elif cell in self.flagged:
                     line += "W" if lost and not mine else "F"
                 else:
-                    line += "M" if lost and mine else "H"
+                    line += "M" if lost and mine else "F" if won and mine else "H"
             lines.append(line)
         return lines

@@ -12,7 +12,9 @@ entry point, not an import). Front ends do not import each other, with one excep
 `mines.cli` is the command line, the one front end that starts the others (`mines play`
 opens the terminal game, `mines serve` the server), so it may import any front end; no
 front end imports `mines.cli`. Every import counts, including those inside functions and
-under `TYPE_CHECKING`: a deferred import is still a dependency.
+under `TYPE_CHECKING`: a deferred import is still a dependency. So does a module named in a
+string, as `importlib.import_module("mines.tui.app")`, an entry point such as
+`"mines.gym.env:MinesEnv"` or a table of module names hand one to the import system.
 
 `KNOWN_CYCLES` lists the cycles that others are still taking apart; whoever breaks one
 removes its entry in the same commit, and the test fails on an entry that is no longer
@@ -32,7 +34,12 @@ FRONT_ENDS = ("cli", "tui", "server", "gym", "compat")
 LAUNCHER = "cli"
 """The front end allowed to import the others (it starts them)."""
 
-KNOWN_CYCLES: dict[str, frozenset[str]] = {}
+KNOWN_CYCLES: dict[str, frozenset[str]] = {
+    "the no-guess workers' fork server preloads mines.server.games by name (workers.PRELOAD), "
+    "and the games reach the workers through generation": frozenset(
+        {"mines.server.workers", "mines.server.games"}
+    ),
+}
 """Each known cycle by the modules (or packages) it must contain; an entry matches the
 strongly connected component that contains all of them (it may hold more)."""
 
@@ -48,12 +55,22 @@ def all_modules() -> dict[str, Path]:
     return {module_name(path): path for path in sorted((SOURCE / "mines").rglob("*.py"))}
 
 
+def named_module(text: str, modules: dict[str, Path]) -> str | None:
+    """The module of the tree a string names (`"mines.tui.app"`, `"mines.gym.env:MinesEnv"`),
+    if it names one: a dotted name below `mines`, not the bare word `mines`."""
+    dotted = text.partition(":")[0]
+    return dotted if dotted in modules and "." in dotted else None
+
+
 def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
-    """The modules of the tree that `name` imports anywhere in its file."""
+    """The modules of the tree that `name` imports anywhere in its file, or names in a string."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            target = named_module(node.value, modules)
+            targets = [target] if target else []
+        elif isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
@@ -189,6 +206,22 @@ def test_the_graph_sees_the_imports() -> None:
     assert layer("mines.sparse.engine") == CORE
     assert layer("mines.solver.bot") == SOLVER
     assert layer("mines.server.app") == "server"
+    # Modules named in strings: the command's table of subcommands, the gym's entry points.
+    assert {"mines.server.cli", "mines.solver.cli"} <= graph["mines.cli.main"]
+    assert "mines.gym.vector" in graph["mines.gym"]
+
+
+def test_a_module_named_in_a_string_is_an_import(tmp_path: Path) -> None:
+    """`importlib.import_module("mines.tui.app")` in the core points up a layer, as an import."""
+    source = tmp_path / "mines" / "game.py"
+    source.parent.mkdir()
+    source.write_text(
+        'import importlib\nimportlib.import_module("mines.tui.app")\nprint("mines", "mines.x")\n'
+    )
+    modules = {"mines.game": source, "mines.tui.app": source, "mines": source}
+    found = imports_of("mines.game", source, modules)
+    assert found == {"mines.tui.app"}
+    assert upward_imports({"mines.game": found, "mines.tui.app": set()}) != []
 
 
 def test_no_import_points_up_a_layer() -> None:

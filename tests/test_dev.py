@@ -34,7 +34,7 @@ def dev(*args: str, venv: Path | None = None) -> subprocess.CompletedProcess[str
 def test_help_lists_every_command_and_benchmark(word: str) -> None:
     done = dev(word)
     assert done.returncode == 0, done.stderr
-    for command in ("play", "serve", "test", "bench", "help"):
+    for command in ("play", "serve", "test", "bench", "mutate", "help"):
         assert re.search(rf"^  {command}\b", done.stdout, flags=re.M), command
     listed = re.findall(r"^  (\S+) ", done.stdout.split("Benchmarks:")[1], flags=re.M)
     assert listed == BENCHMARKS
@@ -165,6 +165,21 @@ def test_every_benchmark_runs_as_its_help_says(name: str, fake_venv: tuple[Path,
     # Its own docstring says how it runs: through ./dev bench, by its name.
     doc = (ROOT / "benchmarks" / f"{name}.py").read_text(encoding="utf-8")
     assert f"./dev bench {name}" in doc, f"benchmarks/{name}.py does not say how to run it"
+
+
+def test_mutate_installs_mutmut_and_runs_the_mutation_driver(fake_venv: tuple[Path, Path]) -> None:
+    """`./dev mutate` is its own command, not a benchmark nor part of `./dev test`."""
+    venv, log = fake_venv
+    done = dev("mutate", "--help", venv=venv)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: ./dev mutate"), done.stdout
+    words = " ".join(done.stdout.split())
+    assert "game, engine, dense, sparse, placement, view, grid, record, replay, race" in words
+    assert installs(log) == ["dev,gym,mutate,server,tui"]
+    assert "mutate" not in BENCHMARKS
+    log.unlink()
+    assert dev("test", venv=venv).returncode == 0
+    assert "mutmut" not in log.read_text(encoding="utf-8")
 
 
 def test_progress_lines_say_what_is_happening(fake_venv: tuple[Path, Path]) -> None:

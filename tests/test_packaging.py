@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import mines
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -53,6 +55,7 @@ def test_the_sdist_carries_the_licence_and_the_docs(
     assert docs
     assert set(docs) <= set(sdist)
     assert "README.md" in sdist
+    assert "CHANGELOG.md" in sdist  # tests/test_changelog.py reads it
 
 
 def test_the_wheel_carries_the_licence_and_the_package_data(
@@ -63,6 +66,8 @@ def test_the_wheel_carries_the_licence_and_the_package_data(
     for data in ("mines/py.typed", "mines/server/static/index.html", "mines/tui/mines.tcss"):
         assert data in wheel
     assert not any(name.startswith(("tests/", "benchmarks/", "docs/")) for name in wheel)
+    # The build took its version from the one source, mines.__version__.
+    assert f"mines-{mines.__version__}.dist-info/METADATA" in wheel
 
 
 def test_the_licence_is_mit_for_the_developers() -> None:

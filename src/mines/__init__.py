@@ -7,11 +7,13 @@ from mines.errors import (
     IllegalMoveError,
     InvalidBoardError,
     InvalidMoveError,
+    InvalidSettingsError,
     InvalidViewError,
     JoinRefusedError,
     LobbyRefusedError,
     MinesError,
     MinesNotPlacedError,
+    NoGuessTooLargeError,
     ViewTooLargeError,
 )
 from mines.game import Game
@@ -26,15 +28,19 @@ from mines.placement import (
     placer_for_rule,
     register_rule,
 )
-from mines.presets import PRESETS, Preset
+from mines.presets import PRESETS, BoardSize, Preset, board_size
 from mines.record import GameRecord, TimedMove
 from mines.replay import replay, replay_steps
 from mines.status import GameStatus
 from mines.symbols import Cell
 from mines.view import BoardView
 
+__version__ = "0.1.0"
+"""The package's version, its one source (the build reads it); CHANGELOG.md says what changed."""
+
 __all__ = [
     "PRESETS",
+    "BoardSize",
     "BoardView",
     "Cell",
     "CellChanges",
@@ -51,6 +57,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidBoardError",
     "InvalidMoveError",
+    "InvalidSettingsError",
     "InvalidViewError",
     "JoinRefusedError",
     "LobbyRefusedError",
@@ -59,11 +66,13 @@ __all__ = [
     "MinesNotPlacedError",
     "Move",
     "MoveKind",
+    "NoGuessTooLargeError",
     "PlacementRule",
     "Preset",
     "RandomPlacer",
     "TimedMove",
     "ViewTooLargeError",
+    "board_size",
     "placer_for_rule",
     "register_rule",
     "replay",

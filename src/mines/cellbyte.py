@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from mines.engine import Symbols, cell_symbols
 from mines.grid import count_around
+from mines.status import GameStatus
 
 Cells = npt.NDArray[np.uint8]
 """Cell bytes: (rows, cols), or (boards, rows, cols) for a stack of boards."""
@@ -66,8 +67,9 @@ def openable(cells: Cells) -> Flags:
     return answer
 
 
-def symbol_table(show_mines: bool) -> Symbols:
-    """The `Cell` symbol of every possible byte, so showing a board is one lookup per cell."""
+def symbol_table(status: GameStatus) -> Symbols:
+    """The `Cell` symbol of every possible byte in a game at `status`, so showing a board is one
+    lookup per cell."""
     byte = np.arange(256, dtype=np.uint8)
     shown = revealed(byte)
     return cell_symbols(
@@ -75,5 +77,10 @@ def symbol_table(show_mines: bool) -> Symbols:
         mines(byte),
         flagged(byte) & ~shown,
         shown,
-        show_mines=show_mines,
+        status=status,
     )
+
+
+SYMBOLS = {status: symbol_table(status) for status in GameStatus}
+"""The symbol of every cell byte in a game at each status (the dense engine and the batched
+gym env show boards through it)."""

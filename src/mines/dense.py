@@ -9,14 +9,11 @@ import numpy.typing as npt
 from scipy import ndimage
 
 from mines import grid
-from mines.cellbyte import BLOCKED, COUNT_BITS, FLAGGED, MINE, REVEALED, bordered, lay
-from mines.cellbyte import symbol_table as _symbol_table
+from mines.cellbyte import BLOCKED, COUNT_BITS, FLAGGED, MINE, REVEALED, SYMBOLS, bordered, lay
 from mines.engine import CellChanges, CellState, EngineKind, Symbols
 from mines.grid import COL_STEPS, EIGHT_CONNECTED, ROW_STEPS, block_around, dilate
 from mines.placement import CoordArray
-
-_SYMBOLS_IN_PLAY = _symbol_table(show_mines=False)
-_SYMBOLS_AFTER_LOSS = _symbol_table(show_mines=True)
+from mines.status import GameStatus
 
 
 class DenseChanges:
@@ -204,9 +201,10 @@ class DenseEngine:
         self._opened += int(indices.size)
         return self._changes(indices)
 
-    def symbols(self, top: int, left: int, height: int, width: int, *, show_mines: bool) -> Symbols:
-        table = _SYMBOLS_AFTER_LOSS if show_mines else _SYMBOLS_IN_PLAY
-        return table[self._grid[top + 1 : top + 1 + height, left + 1 : left + 1 + width]]
+    def symbols(
+        self, top: int, left: int, height: int, width: int, *, status: GameStatus
+    ) -> Symbols:
+        return SYMBOLS[status][self._grid[top + 1 : top + 1 + height, left + 1 : left + 1 + width]]
 
     def mines(self) -> CoordArray:
         return self._mines

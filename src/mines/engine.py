@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mines.placement import CoordArray
+from mines.status import GameStatus
 from mines.symbols import Cell
 
 Symbols = npt.NDArray[np.uint8]
@@ -27,20 +28,24 @@ def cell_symbols(
     flagged: npt.NDArray[np.bool_],
     revealed: npt.NDArray[np.bool_],
     *,
-    show_mines: bool,
+    status: GameStatus,
 ) -> Symbols:
-    """What each cell shows, from its facts: the one home of these rules for every engine.
+    """What each cell shows, from its facts and where the game stands: the one home of these
+    rules for every engine and every front end.
 
     A revealed cell shows its count, or `EXPLODED` if it is a mine; a flag shows `FLAG`. Once
-    the game is lost (`show_mines`), hidden mines show `MINE` and flags on safe cells
-    `WRONG_FLAG`. Counts past 8 (an engine's border) show as 8.
+    the game is lost, hidden mines show `MINE` and flags on safe cells `WRONG_FLAG`. Once it is
+    won, every mine shows `FLAG`, as in the classic game: the cells still hidden are all mines.
+    Counts past 8 (an engine's border) show as 8.
     """
     out = np.full(counts.shape, _HIDDEN, dtype=np.uint8)
-    if show_mines:
+    if status is GameStatus.LOST:
         out[mine] = _MINE
         out[flagged] = np.where(mine[flagged], _FLAG, _WRONG_FLAG)
     else:
         out[flagged] = _FLAG
+        if status is GameStatus.WON:
+            out[mine] = _FLAG
     shown = np.minimum(counts[revealed], 8).astype(np.uint8)
     out[revealed] = np.where(mine[revealed], _EXPLODED, _ZERO + shown)
     return out
@@ -133,8 +138,11 @@ class Engine(Protocol):
         """
         ...
 
-    def symbols(self, top: int, left: int, height: int, width: int, *, show_mines: bool) -> Symbols:
-        """The symbols of a window; mines appear only when `show_mines` (after a loss)."""
+    def symbols(
+        self, top: int, left: int, height: int, width: int, *, status: GameStatus
+    ) -> Symbols:
+        """The symbols of a window as `cell_symbols` says for a game at `status` (mines show
+        only once it is over)."""
         ...
 
     def mines(self) -> CoordArray: ...

@@ -1,12 +1,23 @@
-"""The exceptions the engine raises, all rooted at `MinesError`, one class per kind of wrong."""
+"""The exceptions the core raises, all rooted at `MinesError`, one class per kind of wrong."""
 
 
 class MinesError(Exception):
-    """Base class of every error this package raises on purpose."""
+    """Base class of every error this package raises on purpose.
+
+    Every error of the core (this module) is also a `ValueError`: the value or the request it
+    was given cannot be, or cannot be now. The server's own errors (a game not found, a rate
+    limit, storage down: `mines.server.errors`) are `MinesError`s about the service, not about a
+    value, so they are not `ValueError`s.
+    """
 
 
 class InvalidBoardError(MinesError, ValueError):
     """A board, placement or game ID that cannot exist (wrong size, count or syntax)."""
+
+
+class NoGuessTooLargeError(InvalidBoardError):
+    """A no-guess board bigger or denser than the generator (or a server) makes; the message
+    says the limit and what would work (a smaller board, or the same one without no-guess)."""
 
 
 class InvalidMoveError(MinesError, ValueError):
@@ -28,7 +39,7 @@ class EngineLimitError(IllegalMoveError):
     """
 
 
-class LobbyRefusedError(MinesError):
+class LobbyRefusedError(MinesError, ValueError):
     """A race room's lobby refuses: the race has started or is not over, the room is full,
     the name is taken, too few players, or the one asking is not the host. Not a move, so
     not an `IllegalMoveError`."""
@@ -36,6 +47,12 @@ class LobbyRefusedError(MinesError):
 
 class JoinRefusedError(LobbyRefusedError):
     """A player cannot join a race room: it is full, the name is taken, or it has started."""
+
+
+class InvalidSettingsError(MinesError, ValueError):
+    """Settings that choose how a race is played (its players, freeze, penalty or countdown)
+    outside their range; not a board, so not an `InvalidBoardError`. The message gives the
+    range."""
 
 
 class InvalidViewError(MinesError, ValueError):

@@ -270,9 +270,7 @@ class Game:
                     f"a view of {height * width:,} cells is over the limit of {VIEW_CELL_LIMIT:,}; "
                     "ask for a window: game.view(top, left, height, width)"
                 )
-            symbols = self._engine.symbols(
-                top, left, height, width, show_mines=self._status is GameStatus.LOST
-            )
+            symbols = self._engine.symbols(top, left, height, width, status=self._status)
             return BoardView.from_symbols(
                 symbols,
                 rows=self.rows,
@@ -349,7 +347,11 @@ class Game:
             return flagged
 
     def chord(self, row: int, col: int) -> GameStatus:
-        """On a number with as many flags around it, open every other hidden neighbour."""
+        """On a number with exactly as many flags around it, open every other hidden neighbour.
+
+        With more flags or fewer, as in the classic game, the chord does not apply: nothing
+        opens and nothing is logged.
+        """
         with self._lock:
             self._check_move("chord", row, col)
             engine = self._engine
@@ -440,6 +442,8 @@ class Game:
             ]
             self._finish(GameStatus.LOST, now)
         elif self._engine.opened == self._safe_cells:
+            # Every mine now shows a flag (`cell_symbols`): they are changed cells too.
+            changes = [*changes, PositionChanges(self._engine.mines())]
             self._finish(GameStatus.WON, now)
         self._notify(changes, ended=self._status.is_over)
 

@@ -11,7 +11,13 @@ import numpy as np
 
 from mines.clock import Clock, PinnedClock
 from mines.engine import CellChanges
-from mines.errors import IllegalMoveError, InvalidBoardError, JoinRefusedError, LobbyRefusedError
+from mines.errors import (
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidSettingsError,
+    JoinRefusedError,
+    LobbyRefusedError,
+)
 from mines.game import Game, check_cell, chord_targets
 from mines.grid import block_around
 from mines.placement import FixedPlacer, PlacementRule, placer_for_rule
@@ -105,7 +111,7 @@ class RaceMove:
 
 @dataclass(frozen=True)
 class RaceSettings:
-    """The room's choices, fixed when it is created."""
+    """The room's choices, fixed when it is created; out of range: `InvalidSettingsError`."""
 
     mode: RaceMode = RaceMode.SHARED
     on_mine: OnMine = OnMine.OUT
@@ -116,19 +122,21 @@ class RaceSettings:
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.max_players <= MAX_PLAYERS:
-            raise InvalidBoardError(
+            raise InvalidSettingsError(
                 f"a room holds {MIN_PLAYERS} to {MAX_PLAYERS} players, got {self.max_players}"
             )
         if not 0 < self.freeze_seconds <= 60:
-            raise InvalidBoardError(
+            raise InvalidSettingsError(
                 f"freeze_seconds must be above 0 and at most 60, got {self.freeze_seconds}"
             )
         if not 0 <= self.freeze_penalty <= 1000:
-            raise InvalidBoardError(
+            raise InvalidSettingsError(
                 f"freeze_penalty must be from 0 to 1000, got {self.freeze_penalty}"
             )
         if not 0 <= self.countdown <= 30:
-            raise InvalidBoardError(f"countdown must be from 0 to 30 seconds, got {self.countdown}")
+            raise InvalidSettingsError(
+                f"countdown must be from 0 to 30 seconds, got {self.countdown}"
+            )
 
 
 @dataclass
@@ -194,6 +202,8 @@ class _Board:
 
         def collect(changes: CellChanges) -> None:
             for r, c in changes:
+                if (r, c) in self.mines():
+                    continue  # a cleared board's mines show flags: changed, but not opened
                 self.opener[r, c] = player
                 opened.append((int(r), int(c), "", player))
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from mines.errors import InvalidBoardError
 from mines.status import GameStatus
 from mines.symbols import Cell
 
@@ -52,11 +53,11 @@ class BoardView:
     ) -> BoardView:
         """Parse rows of symbols (as `to_strings` prints them) into a view of a whole board."""
         if not lines or any(len(line) != len(lines[0]) for line in lines) or not lines[0]:
-            raise ValueError("a board needs at least one row, and every row the same length")
+            raise InvalidBoardError("a board needs at least one row, and every row the same length")
         allowed = {cell.value for cell in Cell}
         bad = sorted({ch for line in lines for ch in line} - allowed)
         if bad:
-            raise ValueError(f"unknown symbols {bad}; allowed: {''.join(sorted(allowed))}")
+            raise InvalidBoardError(f"unknown symbols {bad}; allowed: {''.join(sorted(allowed))}")
         data = "".join(lines).encode("ascii")
         rows, cols = len(lines), len(lines[0])
         return cls(rows, cols, status, mines_left, 0, 0, rows, cols, data)

@@ -55,7 +55,10 @@ def test_bad_options_give_a_message_not_a_traceback() -> None:
     assert "mines: cols must be at least 1" in result.stderr
     assert "Traceback" not in result.stderr
     partial = run_play("--rows", "3", stdin="")
-    assert "needs all three of --rows, --cols and --mines" in partial.stderr
+    assert "needs all three of rows, cols and mines; cols and mines are missing" in partial.stderr
+    both = run_play("--preset", "expert", "--rows", "9", "--cols", "9", "--mines", "10", stdin="")
+    assert both.returncode == 2
+    assert "mines: give either a preset or rows, cols and mines, not both" in both.stderr
 
 
 def test_hint_before_and_after_the_first_click() -> None:

@@ -9,6 +9,7 @@ from mines.cellbyte import BORDER, bordered, flagged, lay, mines, openable, reve
 from mines.dense import DenseEngine
 from mines.engine import cell_symbols
 from mines.grid import count_around, dilate
+from mines.status import GameStatus
 
 
 def test_counts_and_dilation_of_a_stack_are_each_boards_own() -> None:
@@ -39,15 +40,15 @@ def test_laid_boards_show_as_the_dense_engine_shows_them() -> None:
     engine.place(np.argwhere(layout))
     assert np.array_equal(engine.counts(), inner[0] & 0x0F)
     inner[0, 2, 0] |= 0x40  # reveal (2, 0) by hand, as from_position does
-    assert np.array_equal(symbol_table(show_mines=False)[inner[0]], game.view().array)
+    assert np.array_equal(symbol_table(GameStatus.IN_PROGRESS)[inner[0]], game.view().array)
     assert openable(inner[0]).sum() == 11
     assert revealed(inner[0]).sum() == 1
     assert not flagged(inner).any()
 
 
 def test_the_symbol_table_is_cell_symbols_of_every_byte() -> None:
-    for show in (False, True):
-        table = symbol_table(show_mines=show)
+    for status in GameStatus:
+        table = symbol_table(status)
         byte = np.arange(256, dtype=np.uint8)
         shown = (byte & 0x40) != 0
         direct = cell_symbols(
@@ -55,6 +56,6 @@ def test_the_symbol_table_is_cell_symbols_of_every_byte() -> None:
             (byte & 0x10) != 0,
             ((byte & 0x20) != 0) & ~shown,
             shown,
-            show_mines=show,
+            status=status,
         )
         assert np.array_equal(table, direct)

@@ -11,8 +11,10 @@ from mines import (
     Cell,
     CellChanges,
     EngineKind,
+    EngineLimitError,
     FixedPlacer,
     Game,
+    GameId,
     GameStatus,
     IllegalMoveError,
     InvalidBoardError,
@@ -23,6 +25,9 @@ from mines import (
     RandomPlacer,
     ViewTooLargeError,
 )
+from mines import game as game_module
+from mines.dense import DenseEngine
+from mines.sparse.engine import SparseEngine
 
 
 class FakeClock:
@@ -142,6 +147,25 @@ def test_win_needs_every_safe_cell_not_flags() -> None:
         game.reveal(0, 0)
 
 
+@pytest.mark.parametrize("engine", list(EngineKind))
+def test_a_win_shows_every_mine_flagged_and_tells_the_observers(engine: EngineKind) -> None:
+    """After a win every mine shows a flag, as in the classic game: the core draws it so, for
+    every front end, and a move's changed cells include them."""
+    game = fixed(2, 3, [(0, 0), (0, 2)], engine=engine)
+    game.toggle_flag(0, 2)
+    changed: list[tuple[int, int]] = []
+    game.on_cells(lambda changes: changed.extend(changes))
+    for cell in ((0, 1), (1, 0), (1, 1)):
+        game.reveal(*cell)
+    assert game.view().to_strings() == ["H2F", "12H"]
+    assert (0, 0) not in changed
+    assert game.reveal(1, 2) is GameStatus.WON
+    assert game.view().to_strings() == ["F2F", "121"]
+    assert game.view(0, 0, 1, 1)[0, 0] is Cell.FLAG
+    assert {(0, 0), (0, 2)} <= set(changed)
+    assert game.mines_left == 1  # the game's own count: mines minus the flags placed
+
+
 def test_illegal_moves_say_why_and_change_nothing() -> None:
     game = fixed(3, 3, [(0, 0)])
     game.reveal(1, 1)
@@ -176,6 +200,18 @@ def test_chord_opens_neighbours_when_flags_match() -> None:
     game.toggle_flag(0, 2)
     assert game.chord(1, 1) is GameStatus.WON
     assert game.view().to_strings() == ["F2F", "121", "000"]
+
+
+def test_a_chord_needs_exactly_as_many_flags_as_the_number() -> None:
+    """More flags than the number is no chord (as in the classic game): nothing opens."""
+    game = fixed(3, 3, [(0, 0)])
+    game.reveal(1, 1)
+    game.toggle_flag(0, 0)
+    game.toggle_flag(0, 1)
+    moves = len(game.record().moves)
+    assert game.chord(1, 1) is GameStatus.IN_PROGRESS
+    assert game.view().to_strings() == ["FFH", "H1H", "HHH"]
+    assert len(game.record().moves) == moves  # a chord that does not apply is not logged
 
 
 def test_chord_with_a_wrong_flag_loses() -> None:
@@ -279,9 +315,10 @@ def test_observers_get_changed_cells_and_the_end() -> None:
     assert changes[0] == [(0, 0)]
     assert len(changes[1]) == 8
     assert (0, 0) not in changes[1]
+    assert changes[2] == [(0, 0)]  # the win: the mines, shown as flags
     assert statuses == [GameStatus.WON]
     unsubscribe()
-    assert len(changes) == 2
+    assert len(changes) == 3
 
 
 def test_changes_report_bounds_and_windows() -> None:
@@ -289,7 +326,8 @@ def test_changes_report_bounds_and_windows() -> None:
     seen: list[CellChanges] = []
     game.on_cells(seen.append)
     game.reveal(0, 0)
-    (flood,) = seen
+    flood, mines = seen  # the flood, then the win's mines
+    assert sorted(mines) == [(5, 5)]
     assert len(flood) == 35
     assert flood.bounds() == (0, 0, 6, 6)
     assert sorted(flood.within(4, 4, 2, 2)) == [(4, 4), (4, 5), (5, 4)]
@@ -469,3 +507,195 @@ def test_from_position_restores_without_flooding() -> None:
         Game.from_position(3, 3, [(0, 0)], revealed=[(0, 0)])
     with pytest.raises(InvalidBoardError, match="outside"):
         Game.from_position(3, 3, [(0, 0)], flagged=[(5, 5)])
+
+
+def test_refusals_name_their_move() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    for verb, move in (("reveal", game.reveal), ("flag", game.toggle_flag), ("chord", game.chord)):
+        with pytest.raises(IllegalMoveError) as refused:
+            move(3, 0)
+        assert str(refused.value) == (
+            f"cannot {verb} (3, 0): outside the board (rows 0..2, cols 0..2)"
+        )
+
+
+def test_every_way_to_make_a_game_passes_on_its_clock_placer_and_engine() -> None:
+    clock = FakeClock()
+    placer = FixedPlacer([(0, c) for c in range(9)] + [(1, 0)])
+    preset = Game.from_preset("beginner", placer=placer, clock=clock)
+    assert preset.placer is placer
+    preset.reveal(1, 1)  # a 4: no flood
+    by_id = Game.from_id(GameId(9, 9, 40, 4, "safe"), clock=clock)
+    assert by_id.game_id == GameId.parse("9x9n40:safe#4")
+    by_id.reveal(4, 4)
+    position = Game.from_position(
+        3, 3, [(0, 0)], revealed=[(2, 2)], clock=clock, engine=EngineKind.SPARSE
+    )
+    assert position.engine_kind is EngineKind.SPARSE
+    assert position.record().layout == ((0, 0),)
+    clock.now += 3.0
+    for game in (preset, by_id, position):
+        assert game.status is GameStatus.IN_PROGRESS
+        assert game.elapsed == 3.0  # the game reads the clock it was given
+    assert Game(9, 9, 10, seed=12).record().seed == 12
+
+
+def test_a_position_refuses_what_cannot_be_and_knows_when_it_is_won() -> None:
+    with pytest.raises(InvalidBoardError) as off:
+        Game.from_position(3, 3, [(0, 0)], revealed=[(3, 3)])
+    assert str(off.value).startswith("revealed cells: mine positions [(3, 3)] are outside")
+    with pytest.raises(InvalidBoardError, match=r"^flagged cells: mine positions \[\(0, 5\)\]"):
+        Game.from_position(3, 3, [(0, 0)], flagged=[(0, 5)])
+    with pytest.raises(InvalidBoardError) as mined:
+        Game.from_position(3, 3, [(0, 0), (2, 2)], revealed=[(0, 0), (1, 1)])
+    assert str(mined.value) == "revealed cells hold mines: [(0, 0)]"
+    with pytest.raises(InvalidBoardError) as both:
+        Game.from_position(3, 3, [(0, 0)], revealed=[(1, 1)], flagged=[(1, 1), (2, 2)])
+    assert str(both.value) == "cells cannot be both revealed and flagged: [(1, 1)]"
+    clock = FakeClock()
+    under_way = Game.from_position(3, 3, [(0, 0)], revealed=[(2, 2)], clock=clock)
+    assert under_way.status is GameStatus.IN_PROGRESS
+    safe = [(r, c) for r in range(3) for c in range(3) if (r, c) != (0, 0)]
+    won = Game.from_position(3, 3, [(0, 0)], revealed=safe, clock=clock)
+    clock.now += 5.0
+    assert (won.status, won.elapsed) == (GameStatus.WON, 0.0)
+
+
+def test_play_routes_each_kind_of_move_and_observers_can_leave() -> None:
+    game = fixed(3, 3, [(0, 0)])
+    game.play("O1,1")
+    game.play("F0,0")
+    assert game.play("C1,1") is GameStatus.WON  # the chord of the 1 at (1, 1)
+    other = fixed(2, 2, [(0, 0)])
+    seen: list[GameStatus] = []
+    leave = other.on_status(seen.append)
+    leave()
+    other.reveal(0, 0)
+    assert seen == []
+
+
+def test_a_first_reveal_the_engine_refuses_leaves_the_game_unstarted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(self: DenseEngine, row: int, col: int) -> CellChanges:
+        raise EngineLimitError("too big a flood here")
+
+    game = Game(5, 5, 3, seed=2)
+    with monkeypatch.context() as patched:
+        patched.setattr(DenseEngine, "open", refuse)
+        with pytest.raises(EngineLimitError) as refused:
+            game.reveal(2, 2)
+    assert str(refused.value) == "cannot reveal (2, 2): too big a flood here"
+    assert (game.started, game.elapsed, game.engine_kind) == (False, 0.0, EngineKind.DENSE)
+    assert game.record().moves == ()
+    game.reveal(0, 0)  # a fresh engine: the mines placed for (2, 2) are gone
+    layout = set(game.record().layout or ())
+    assert len(layout) == 3
+    for row in range(5):
+        for col in range(5):
+            if (row, col) not in layout and game.view(row, col, 1, 1)[row, col] is Cell.HIDDEN:
+                game.reveal(row, col)
+    assert game.status is GameStatus.WON
+
+
+def test_a_chord_the_engine_refuses_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: DenseEngine, cells: list[tuple[int, int]]) -> list[CellChanges]:
+        raise EngineLimitError("too big a flood here")
+
+    game = fixed(3, 3, [(0, 0)])
+    game.reveal(1, 1)
+    game.toggle_flag(0, 0)
+    monkeypatch.setattr(DenseEngine, "open_all", refuse)
+    with pytest.raises(EngineLimitError) as refused:
+        game.chord(1, 1)
+    assert str(refused.value) == "cannot chord (1, 1): too big a flood here"
+
+
+def test_view_windows_default_to_the_rest_of_the_board_and_refusals_say_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = Game(4, 5, 0, seed=1)
+    rest = game.view(1, 2)
+    assert (rest.top, rest.left, rest.height, rest.width, rest.rows, rest.cols) == (
+        1,
+        2,
+        3,
+        3,
+        4,
+        5,
+    )
+    for name in ("top", "left", "height", "width"):
+        with pytest.raises(InvalidViewError) as typed:
+            game.view(**{name: 1.5})  # type: ignore[arg-type]
+        assert str(typed.value) == f"view {name} must be an integer, got 1.5"
+    with pytest.raises(InvalidViewError) as negative:
+        game.view(-1, 0, 1, 1)
+    assert str(negative.value) == (
+        "a view window needs top, left >= 0 and height, width >= 1, got "
+        "top=-1, left=0, height=1, width=1"
+    )
+    with pytest.raises(InvalidViewError) as wide:
+        game.view(1, 1, 2, 5)
+    assert str(wide.value) == "the window rows 1..2, cols 1..5 does not fit the 4x5 board"
+    monkeypatch.setattr(game_module, "VIEW_CELL_LIMIT", 6)
+    assert game.view(0, 0, 2, 3).height == 2  # at the limit
+    with pytest.raises(ViewTooLargeError) as large:
+        game.view(0, 0, 2, 4)
+    assert str(large.value) == (
+        "a view of 8 cells is over the limit of 6; ask for a window: "
+        "game.view(top, left, height, width)"
+    )
+
+
+def test_a_game_keeps_its_engine_its_placer_checks_and_its_exact_refusals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(self: SparseEngine, row: int, col: int) -> CellChanges:
+        raise EngineLimitError("no")
+
+    forced = Game(5, 5, 3, seed=2, engine=EngineKind.SPARSE)
+    with monkeypatch.context() as patched:
+        patched.setattr(SparseEngine, "open", refuse)
+        with pytest.raises(EngineLimitError):
+            forced.reveal(2, 2)
+    assert forced.engine_kind is EngineKind.SPARSE  # the kind it was asked for, kept
+
+    asked: list[tuple[int, int, int]] = []
+
+    class Checked(FixedPlacer):
+        def validate(self, rows: int, cols: int, mines: int) -> None:
+            asked.append((rows, cols, mines))
+
+    Game(4, 5, 1, placer=Checked([(0, 0)]))
+    assert asked == [(4, 5, 1)]
+    with pytest.raises(InvalidBoardError) as both:
+        Game(3, 3, 1, placer=FixedPlacer([(0, 0)]), seed=1)
+    assert str(both.value) == "give either a seed or a placer (which carries its own seed)"
+    game = fixed(3, 3, [(0, 0)])
+    for args, name in (((1.5, 0), "row"), ((0, 1.5), "col")):
+        with pytest.raises(IllegalMoveError) as typed:
+            game.reveal(*args)
+        assert str(typed.value) == f"{name} must be an integer, got 1.5"
+
+
+class Careless:
+    """A placer that breaks the protocol, as a plug-in could."""
+
+    rule, seed = "careless", 1
+
+    def __init__(self, cells: list[tuple[int, int]]) -> None:
+        self.cells = cells
+
+    def place(self, rows: int, cols: int, mines: int, first_click: tuple[int, int]) -> np.ndarray:
+        return np.array(self.cells, dtype=np.int64)
+
+
+def test_a_placer_that_breaks_the_protocol_is_refused_saying_how() -> None:
+    short = Game(3, 3, 3, placer=Careless([(0, 0), (1, 1)]))
+    with pytest.raises(InvalidBoardError) as counted:
+        short.reveal(2, 2)
+    assert str(counted.value) == "the placer returned 2 mines; the game has 3"
+    twice = Game(3, 3, 3, placer=Careless([(0, 0), (1, 1), (1, 1)]))
+    with pytest.raises(InvalidBoardError) as repeated:
+        twice.reveal(2, 2)
+    assert str(repeated.value) == "the placer returned the same cell twice"

@@ -14,10 +14,11 @@ from mines import (
     InvalidBoardError,
     PlacementRule,
     RandomPlacer,
+    placement,
     placer_for_rule,
     register_rule,
 )
-from mines.placement import kept_free, kept_free_radius, layouts_by_keys, sample_cells
+from mines.placement import kept_free, kept_free_radius, layouts_by_keys, rule_names, sample_cells
 
 
 @pytest.mark.parametrize("first", [(0, 0), (4, 4), (8, 3)])
@@ -28,6 +29,14 @@ def test_opening_rule_keeps_the_block_free(first: tuple[int, int]) -> None:
         assert len(cells) == 60
         block = {(first[0] + dr, first[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)}
         assert not cells & block
+
+
+def test_opening_rule_keeps_the_block_free_when_the_mines_just_fit() -> None:
+    """mines == cells - 9: every cell outside the 3x3 block is a mine, and the block is free."""
+    for seed in range(20):
+        mines = RandomPlacer(seed).place(4, 4, 16 - 9, (1, 1))
+        cells = {tuple(p) for p in mines.tolist()}
+        assert not cells & {(r, c) for r in range(3) for c in range(3)}
 
 
 def test_opening_rule_falls_back_to_the_click_when_the_block_cannot_fit() -> None:
@@ -151,3 +160,83 @@ def test_the_shipped_rule_names_come_from_one_enum() -> None:
             assert placer_for_rule(rule, 3).rule == rule
     assert FixedPlacer([]).rule == PlacementRule.FIXED
     assert RandomPlacer(1, FirstClick.SAFE).rule == PlacementRule.SAFE
+
+
+def test_rules_by_name_keep_their_seed_and_first_click() -> None:
+    for rule in FirstClick:
+        placer = placer_for_rule(rule.value, 3)
+        assert isinstance(placer, RandomPlacer)
+        assert (placer.seed, placer.first_click) == (3, rule)
+        same = RandomPlacer(3, rule).place(9, 9, 10, (4, 4))
+        assert np.array_equal(placer.place(9, 9, 10, (4, 4)), same)
+
+
+def test_a_plugin_rule_is_loaded_from_its_entry_point_when_first_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In this process too (not only in a fresh one): the registry starts without it."""
+    monkeypatch.delitem(placement._RULES, PlacementRule.NOGUESS.value, raising=False)
+    assert PlacementRule.NOGUESS.value in rule_names()  # named by its entry point
+    assert {rule.value for rule in FirstClick} < set(rule_names())
+    placer = placer_for_rule(PlacementRule.NOGUESS.value, 5)
+    assert (type(placer).__name__, placer.seed) == ("NoGuessPlacer", 5)
+    assert PlacementRule.NOGUESS.value in placement._RULES  # registered once found
+
+
+def test_placers_return_integer_pairs_and_say_what_they_are() -> None:
+    mines = RandomPlacer(1).place(9, 9, 10, (4, 4))
+    assert (mines.dtype, mines.shape) == (np.dtype(np.int64), (10, 2))
+    assert repr(FixedPlacer([(0, 1), (2, 3)])) == "FixedPlacer([(0, 1), (2, 3)])"
+    assert repr(RandomPlacer(7, "safe")) == "RandomPlacer(seed=7, first_click='safe')"
+
+
+def test_a_full_board_keeps_no_cell_free_and_too_many_mines_say_so() -> None:
+    """As many mines as cells: no first-click promise can hold, so none is kept."""
+    full = RandomPlacer(0, "safe").place(1, 2, 2, (0, 0))
+    assert sorted(map(tuple, full.tolist())) == [(0, 0), (0, 1)]
+    with pytest.raises(InvalidBoardError) as refused:
+        sample_cells(np.random.default_rng(0), 2, 2, 4, [0])
+    assert str(refused.value) == "cannot place 4 mines in 3 free cells"
+
+
+@pytest.mark.parametrize("cell", [(-1, 0), (0, -1), (3, 0), (0, 3), (3, 3)])
+def test_every_side_of_the_board_is_checked(cell: tuple[int, int]) -> None:
+    with pytest.raises(InvalidBoardError) as refused:
+        FixedPlacer([cell]).place(3, 3, 1, (1, 1))
+    assert str(refused.value) == (
+        f"mine positions [{cell}] are outside the 3x3 board (rows 0..2, cols 0..2)"
+    )
+    assert FixedPlacer([(2, 2)]).place(3, 3, 1, (0, 0)).tolist() == [[2, 2]]
+
+
+def test_the_refusal_lists_the_first_five_cells_off_the_board() -> None:
+    off = [(9, col) for col in range(7)]
+    with pytest.raises(InvalidBoardError, match=r"^mine positions \[(\(9, \d\), ){4}\(9, 4\)\] "):
+        FixedPlacer(off).place(3, 9, 7, (0, 0))
+
+
+def test_a_fixed_layout_is_pairs_given_as_a_list_or_a_set_and_cannot_change() -> None:
+    assert FixedPlacer({(1, 1), (0, 2)}).positions.tolist() == [[0, 2], [1, 1]]
+    assert FixedPlacer([(1, 1), (0, 2)]).positions.tolist() == [[1, 1], [0, 2]]
+    with pytest.raises(InvalidBoardError) as refused:
+        FixedPlacer([(1, 2, 3)])
+    assert str(refused.value) == (
+        "mine positions must be (row, col) pairs of integers, e.g. [(0, 1), (2, 3)]"
+    )
+    placer = FixedPlacer([(0, 0)])
+    with pytest.raises(ValueError, match="read-only"):
+        placer.positions[0, 0] = 1
+
+
+def test_a_random_placer_without_a_seed_draws_a_short_one() -> None:
+    """48 bits: a game ID stays short, and every game can be replayed from it."""
+    seeds = [RandomPlacer().seed for _ in range(64)]
+    assert all(isinstance(seed, int) and 0 <= seed < 2**48 for seed in seeds)
+    assert len(set(seeds)) > 1
+
+
+def test_an_unknown_rule_lists_the_known_ones() -> None:
+    with pytest.raises(InvalidBoardError) as refused:
+        placer_for_rule("no-such-rule", 1)
+    known = ", ".join(rule_names())
+    assert str(refused.value) == f"unknown placement rule 'no-such-rule'; known: {known}"

@@ -10,18 +10,23 @@ import pytest
 
 from mines import (
     Cell,
+    FixedPlacer,
     Game,
     GameStatus,
     IllegalMoveError,
     InvalidBoardError,
+    InvalidSettingsError,
     JoinRefusedError,
     LobbyRefusedError,
+    register_rule,
 )
 from mines.race import (
     EventKind,
     OnMine,
     Race,
+    RaceAction,
     RaceMode,
+    RaceMove,
     RaceSettings,
     RaceState,
 )
@@ -99,8 +104,9 @@ def test_joining_is_refused_when_full_or_the_name_is_taken() -> None:
     race.join("bob")
     with pytest.raises(JoinRefusedError, match="full"):
         race.join("cat")
-    with pytest.raises(InvalidBoardError, match="2 to 8 players"):
+    with pytest.raises(InvalidSettingsError, match="2 to 8 players") as refused:
         RaceSettings(max_players=9)
+    assert not isinstance(refused.value, InvalidBoardError)  # settings, not a board
     with pytest.raises(InvalidBoardError, match="safe first click"):
         Race(9, 9, 10, seed=1, rule="any")
 
@@ -379,3 +385,264 @@ def test_a_races_footprint_counts_its_boards_and_grows_with_its_log() -> None:
         duel.join(name)
     duel.start(0)
     assert duel.footprint >= 3 * Game(9, 9, 10).footprint  # a board each
+
+
+SMALL = "test-race-2x3"
+"""A 2x3 board with one mine in its corner, so a race's every cell is known:
+
+    * 1 0
+    1 1 0
+"""
+register_rule(SMALL, lambda seed: FixedPlacer([(0, 0)]))
+
+
+def small_race(settings: RaceSettings) -> Race:
+    race = Race(2, 3, 1, seed=0, rule=SMALL, settings=settings)
+    for name in ("p0", "p1", "p2"):
+        race.join(name)
+    race.start(0)
+    return race
+
+
+def test_a_chord_that_hits_a_mine_scores_only_the_safe_cells_it_opened() -> None:
+    race = small_race(RaceSettings(countdown=0))
+    race.reveal(0, 1, 1)  # a 1
+    race.toggle_flag(0, 0, 2)  # a wrong flag: the chord opens the mine and the safe cells
+    event = race.chord(0, 1, 1)
+    assert event is not None
+    assert event.kind is EventKind.MINE
+    openers = "".join(race.openers(None))
+    assert race.players[0].score == openers.count("0") == 5
+    assert race.state is RaceState.OVER
+
+
+def test_a_freeze_penalty_never_takes_a_score_below_zero() -> None:
+    race = small_race(RaceSettings(countdown=0, on_mine=OnMine.FREEZE, freeze_penalty=10))
+    race.reveal(0, 1, 1)
+    race.reveal(1, 0, 0)  # player 1 has no points yet
+    assert [p.score for p in race.players] == [1, 0, 0]
+    assert race.players[1].mines_hit == 1
+
+
+def test_a_shown_mine_counts_as_marked_for_every_players_chord() -> None:
+    race = small_race(RaceSettings(countdown=0))
+    race.reveal(0, 1, 1)  # a 1, whose one mine is (0, 0)
+    race.reveal(1, 0, 0)  # player 1 shows the mine (and is out)
+    event = race.chord(2, 1, 1)  # player 2 has no flag: the shown mine is the 1's mine
+    assert event is not None
+    assert event.kind is EventKind.OPENED
+    assert race.state is RaceState.OVER
+    assert race.players[2].score == 4
+
+
+def test_a_duel_opens_the_centre_for_everyone() -> None:
+    race = Race(7, 11, 5, seed=3, settings=RaceSettings(mode=RaceMode.DUEL, countdown=0))
+    race.join("a")
+    race.join("b")
+    race.start(0)
+    assert str(race._shared.record().moves[0].move) == "O3,5"  # (rows // 2, cols // 2)
+    assert race.openers(0)[3][5] == "*"
+
+
+def test_refusals_name_the_move_and_the_lobby_shows_no_opener() -> None:
+    race = Race(9, 9, 10, seed=1)
+    race.join("a")
+    race.join("b")
+    assert race.openers(None) == ["." * 9] * 9
+    for verb, move in (("reveal", race.reveal), ("flag", race.toggle_flag), ("chord", race.chord)):
+        with pytest.raises(IllegalMoveError, match=f"^cannot {verb}: the race has not started$"):
+            move(0, 4, 4)
+    clock_free = Race(9, 9, 10, seed=1, settings=RaceSettings(countdown=0))
+    for name in ("a", "b"):
+        clock_free.join(name)
+    clock_free.start(0)
+    clock_free.reveal(0, 4, 4)
+    with pytest.raises(IllegalMoveError, match=r"^cannot flag \(4, 4\): it is not hidden$"):
+        clock_free.toggle_flag(1, 4, 4)
+    hidden = hidden_safe(clock_free)[0]
+    assert clock_free.toggle_flag(1, *hidden) is True
+    assert clock_free.moves[-1].action is RaceAction.FLAG
+
+
+def test_a_rematch_says_why_it_is_refused_and_starts_a_clean_lobby() -> None:
+    race, _ = racing(players=2)
+    with pytest.raises(LobbyRefusedError, match=r"^a rematch starts once the race is over$"):
+        race.rematch(0, 99)
+    race.reveal(0, 4, 4)
+    for cell in hidden_safe(race):
+        if race.state is RaceState.OVER:
+            break
+        race.reveal(1, *cell)
+    with pytest.raises(
+        LobbyRefusedError, match=r"^only the host \(who created the room\) asks for a rematch$"
+    ):
+        race.rematch(1, 99)
+    race.rematch(0, 99)
+    assert race.seed == 99
+    assert race.starts_at == 0.0  # no start time until the host starts the new round
+    assert [p.id for p in race.players] == [0, 1]
+    assert race.events[-1].player == 0
+    assert race.footprint > 0  # the new lobby has no boards yet, and counts none
+
+
+def test_a_replay_keeps_the_rule_and_goes_on_on_the_real_clock() -> None:
+    race = small_race(RaceSettings(countdown=0))
+    race.reveal(0, 1, 1)
+    again = Race.replay(2, 3, 1, race.moves, seed=0, rule=SMALL, settings=race.settings)
+    assert again.rule == SMALL
+    assert again.events == race.events
+    assert again.reveal(1, 1, 2) is not None  # after the log, moves are timed by the real clock
+
+
+def test_a_players_own_flag_keeps_their_reveal_off_and_a_second_toggle_lifts_it() -> None:
+    race = small_race(RaceSettings(countdown=0))
+    assert race.toggle_flag(0, 1, 2) is True
+    assert race.reveal(0, 1, 2) is None  # their own flag: nothing opens
+    assert race.view(0)[1, 2] is Cell.FLAG
+    assert race.toggle_flag(0, 1, 2) is False
+    assert race.reveal(0, 1, 2) is not None
+
+
+def test_a_view_during_the_race_counts_shown_mines_as_found() -> None:
+    race = small_race(RaceSettings(countdown=0, on_mine=OnMine.FREEZE))
+    lobby = Race(2, 3, 1, seed=0, rule=SMALL)
+    assert lobby.view(None).mines_left == 1
+    race.reveal(0, 1, 1)
+    view = race.view(0)
+    assert (view.rows, view.cols, view.status, view.mines_left) == (
+        2,
+        3,
+        GameStatus.IN_PROGRESS,
+        1,
+    )
+    race.reveal(1, 0, 0)  # the one mine is shown to everyone
+    assert race.view(2).mines_left == 0
+    assert race.view(None).mines_left == 0
+    race.toggle_flag(2, 0, 2)
+    assert race.view(2).mines_left == -1  # a flag counts as a mine found, as in a game
+
+
+@pytest.mark.parametrize(
+    ("settings", "says"),
+    [
+        ({"max_players": 1}, "a room holds 2 to 8 players, got 1"),
+        ({"freeze_seconds": 0}, "freeze_seconds must be above 0 and at most 60, got 0"),
+        ({"freeze_seconds": 60.5}, "freeze_seconds must be above 0 and at most 60, got 60.5"),
+        ({"freeze_penalty": -1}, "freeze_penalty must be from 0 to 1000, got -1"),
+        ({"freeze_penalty": 1001}, "freeze_penalty must be from 0 to 1000, got 1001"),
+        ({"countdown": -1}, "countdown must be from 0 to 30 seconds, got -1"),
+        ({"countdown": 30.5}, "countdown must be from 0 to 30 seconds, got 30.5"),
+    ],
+)
+def test_settings_out_of_range_are_refused_with_the_range(
+    settings: dict[str, float], says: str
+) -> None:
+    with pytest.raises(InvalidSettingsError) as refused:
+        RaceSettings(**settings)  # type: ignore[arg-type]
+    assert str(refused.value) == says
+
+
+def test_settings_at_the_edges_of_their_ranges_are_allowed() -> None:
+    for edges in (
+        {"max_players": 2, "freeze_seconds": 0.5, "freeze_penalty": 0, "countdown": 0},
+        {"max_players": 8, "freeze_seconds": 60, "freeze_penalty": 1000, "countdown": 30},
+    ):
+        RaceSettings(**edges)
+
+
+def test_the_log_and_the_events_say_who_did_what_in_order() -> None:
+    clock = FakeClock()
+    settings = RaceSettings(countdown=1, on_mine=OnMine.FREEZE, freeze_seconds=5, freeze_penalty=1)
+    race = Race(2, 3, 1, seed=0, rule=SMALL, settings=settings, clock=clock)
+    assert (race.starts_at, race.finished, race.progress()) == (0.0, (0, 0), ())
+    assert race.footprint > 0  # the lobby has no boards to count
+    race.join("a")
+    race.join("b")
+    assert race.progress() == (0.0, 0.0)
+    clock.now = 2.0
+    race.start(0)
+    clock.now = 2.5
+    with pytest.raises(IllegalMoveError, match=r"^cannot reveal: the race starts in 0\.5 s$"):
+        race.reveal(0, 1, 1)
+    clock.now = 4.0
+    race.reveal(1, 1, 1)  # a 1: one safe cell of five
+    clock.now = 6.0
+    race.reveal(0, 0, 0)  # the mine: player 0 is frozen until 6 + 5
+    clock.now = 11.5
+    race.reveal(0, 0, 2)  # the zero opens three cells
+    clock.now = 12.0
+    race.reveal(1, 1, 0)  # the last one ends the race
+    assert race.moves[:3] == [
+        RaceMove(RaceAction.JOIN, 0, 0.0, name="a"),
+        RaceMove(RaceAction.JOIN, 1, 0.0, name="b"),
+        RaceMove(RaceAction.START, 0, 2.0),
+    ]
+    assert race.moves[3:] == [
+        RaceMove(RaceAction.OPEN, 1, 4.0, 1, 1),
+        RaceMove(RaceAction.OPEN, 0, 6.0, 0, 0),
+        RaceMove(RaceAction.OPEN, 0, 11.5, 0, 2),
+        RaceMove(RaceAction.OPEN, 1, 12.0, 1, 0),
+    ]
+    kinds = [(e.seq, e.kind, e.player) for e in race.events]
+    assert kinds == [
+        (1, EventKind.JOINED, 0),
+        (2, EventKind.JOINED, 1),
+        (3, EventKind.STARTED, 0),
+        (4, EventKind.OPENED, 1),
+        (5, EventKind.MINE, 0),
+        (6, EventKind.OPENED, 0),
+        (7, EventKind.OPENED, 1),
+        (8, EventKind.OVER, 0),
+    ]
+    assert [e.progress for e in race.events[3:5]] == [(0.2, 0.2), (0.2, 0.2)]
+    assert race.events[-1].progress == (1.0, 1.0)
+    assert race.events[-1].scores == (3, 2)
+    assert (race.players[0].reached_at, race.players[1].reached_at) == (6, 7)
+    assert race.players[0].mines_hit == 1
+    assert race.players[0].frozen_until == 11.0
+    assert race.finished == (len(race.moves), len(race.events))
+
+
+def test_hits_add_up_and_a_freeze_runs_from_the_move_that_hit() -> None:
+    clock = FakeClock()
+    settings = RaceSettings(countdown=0, on_mine=OnMine.FREEZE, freeze_seconds=1, freeze_penalty=0)
+    two_mines = "test-race-2x3-two-mines"
+    register_rule(two_mines, lambda seed: FixedPlacer([(0, 0), (0, 2)]))
+    race = Race(2, 3, 2, seed=0, rule=two_mines, settings=settings, clock=clock)
+    race.join("a")
+    race.join("b")
+    race.start(0)
+    race.reveal(1, 1, 1)  # the first reveal places the mines
+    clock.now = 1.0
+    race.reveal(0, 0, 0)
+    assert race.players[0].reached_at == race.events[-1].seq  # a penalty changes the score
+    clock.now = 5.0
+    race.reveal(0, 0, 2)  # the other mine
+    assert race.players[0].mines_hit == 2
+    assert race.players[0].frozen_until == 6.0
+
+
+def test_moves_of_no_player_or_off_the_board_are_refused_saying_why() -> None:
+    race = small_race(RaceSettings(countdown=0))
+    with pytest.raises(IllegalMoveError, match=r"^no player 3 in this room$"):
+        race.reveal(3, 0, 0)
+    with pytest.raises(IllegalMoveError, match=r"^cannot chord \(2, 0\): outside the board"):
+        race.chord(0, 2, 0)
+
+
+def test_the_lobbys_refusals_say_exactly_why() -> None:
+    with pytest.raises(InvalidBoardError) as refused:
+        Race(9, 9, 10, seed=1, rule="any")
+    assert str(refused.value) == (
+        "a race needs a safe first click: use the rule 'opening', 'safe' or 'noguess'"
+    )
+    race = Race(9, 9, 10, seed=1)
+    race.join("a")
+    race.join("b")
+    with pytest.raises(LobbyRefusedError) as lobby:
+        race.start(1)
+    assert str(lobby.value) == "only the host (who created the room) starts the race"
+    race.start(0)
+    with pytest.raises(JoinRefusedError) as join:
+        race.join("c")
+    assert str(join.value) == "the race has started; you can watch it"

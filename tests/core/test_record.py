@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,6 +22,7 @@ from mines import (
     replay,
     replay_steps,
 )
+from mines.replay import RecordedPlacer
 from tests.core.test_game import FakeClock
 
 
@@ -146,3 +148,79 @@ def test_move_repr_is_python_that_builds_the_same_move() -> None:
         assert eval(repr(move), {"Move": Move, "MoveKind": MoveKind}) == move
     timed = TimedMove(Move.parse("C1,2"), 0.5)
     assert eval(repr(timed), {"Move": Move, "MoveKind": MoveKind, "TimedMove": TimedMove}) == timed
+
+
+@pytest.mark.parametrize(
+    ("revealed", "flagged"),
+    [([(2, 2)], [(0, 0)]), ([(2, 2)], []), ([], [(0, 0)])],
+)
+def test_a_game_from_a_position_records_its_start_and_replays_exactly(
+    revealed: list[tuple[int, int]], flagged: list[tuple[int, int]]
+) -> None:
+    clock = FakeClock()
+    game = Game.from_position(3, 3, [(0, 0)], revealed=revealed, flagged=flagged, clock=clock)
+    clock.now += 2.5
+    game.reveal(2, 0)
+    record = game.record()
+    assert (list(record.revealed_at_start), list(record.flagged_at_start)) == (revealed, flagged)
+    again = GameRecord.from_json(record.to_json())
+    assert again == record
+    rebuilt = replay(again)
+    assert rebuilt.view() == game.view()
+    assert rebuilt.record() == record
+    assert rebuilt.elapsed == game.elapsed
+    later = FakeClock()
+    later.now = 500.0
+    resumed = replay(again, clock=later, started_at=400.0)
+    assert resumed.record().moves == record.moves
+    # Started by its revealed cells, its clock starts at started_at too; else at the reveal.
+    assert resumed.elapsed == game.elapsed == (2.5 if revealed else 0.0)
+
+
+def test_a_replay_on_a_clock_starts_at_started_at_and_then_runs_on_it() -> None:
+    clock = FakeClock()
+    game = Game(3, 3, 1, placer=FixedPlacer([(0, 0)]), clock=clock)
+    game.reveal(1, 1)
+    clock.now += 4.0
+    game.toggle_flag(0, 0)
+    later = FakeClock()
+    later.now = 10.0
+    assert replay(game.record(), clock=later).elapsed == 10.0  # from started_at = 0
+    assert replay(game.record(), clock=later, started_at=3.0).elapsed == 7.0
+
+
+def test_a_record_before_the_first_reveal_replays_to_the_same_board() -> None:
+    game = Game(9, 9, 10, seed=77)
+    game.toggle_flag(0, 0)
+    record = game.record()
+    assert record.layout is None
+    rebuilt = replay(record)
+    assert rebuilt.game_id == game.game_id
+    rebuilt.reveal(4, 4)
+    game.reveal(4, 4)
+    assert rebuilt.view() == game.view()
+
+
+def test_a_recorded_layout_is_handed_over_as_integer_pairs() -> None:
+    placer = RecordedPlacer([(0, 1), (2, 2)], "opening", 5)
+    placed = placer.place(3, 3, 2, (1, 1))
+    assert (placed.dtype, placed.tolist()) == (np.dtype(np.int64), [[0, 1], [2, 2]])
+    assert (placer.rule, placer.seed) == ("opening", 5)
+
+
+def test_records_are_compact_json_and_bad_ones_say_what_is_wrong() -> None:
+    game = Game(3, 3, 1, placer=FixedPlacer([(0, 0)]))
+    text = game.record().to_json()
+    assert " " not in text
+    assert '"rows":3' in text
+    with pytest.raises(InvalidBoardError, match=r"^a game record must be JSON: Expecting value"):
+        GameRecord.from_json("nope")
+    with pytest.raises(InvalidBoardError) as listed:
+        GameRecord.from_json("[1]")
+    assert str(listed.value) == "a game record must be a JSON object"
+    with pytest.raises(InvalidBoardError) as version:
+        GameRecord.from_json('{"version": 99}')
+    assert str(version.value) == "unsupported record version 99; this version reads 1"
+    with pytest.raises(InvalidBoardError) as missing:
+        GameRecord.from_json('{"version": 1}')
+    assert str(missing.value) == "not a valid game record: KeyError('rows')"

@@ -11,7 +11,7 @@ gymnasium = pytest.importorskip("gymnasium", reason="the gym extra is not instal
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from mines import FixedPlacer, Game  # noqa: E402
+from mines import FixedPlacer, Game, InvalidBoardError  # noqa: E402
 from mines.gym import ENV_ID, FLAG, HIDDEN, MINE, MinesEnv, MinesVectorEnv  # noqa: E402
 from mines.gym.encoding import LOSS_REWARD, WASTED_MOVE_REWARD, WIN_REWARD  # noqa: E402
 from mines.gym.render import TILE, TILES  # noqa: E402
@@ -262,3 +262,12 @@ def test_render_rgb_array_draws_each_cell() -> None:
     for (row, col), symbol in expected.items():
         assert np.array_equal(_tile_at(image, row, col), TILES[ord(symbol)]), (row, col)
     assert len({TILES[ord(s)].tobytes() for s in "HFWMX012345678"}) == 14
+
+
+def test_a_preset_and_a_size_together_are_refused_as_everywhere() -> None:
+    with pytest.raises(InvalidBoardError, match="not both"):
+        MinesEnv(16, 30, 99, preset="expert")
+    with pytest.raises(InvalidBoardError, match="mines is missing"):
+        MinesVectorEnv(2, rows=9, cols=9)
+    assert MinesEnv(preset="expert").rows == 16
+    assert (MinesEnv().rows, MinesEnv().mines) == (9, 10)

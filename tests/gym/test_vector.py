@@ -310,7 +310,7 @@ def test_bad_options_and_actions() -> None:
     with pytest.raises(ValueError, match="positive integer"):
         MinesVectorEnv(0)
     with pytest.raises(ValueError, match="mines must be from 0 to 80"):
-        MinesVectorEnv(2, mines=81)
+        MinesVectorEnv(2, rows=9, cols=9, mines=81)
     with pytest.raises(ValueError, match="reward must be one of"):
         MinesVectorEnv(2, reward="dense")
     with pytest.raises(ValueError, match="does not render"):

@@ -7,11 +7,19 @@ import hashlib
 import numpy as np
 import pytest
 
-from mines import FixedPlacer, Game, GameId, InvalidBoardError, MinesError, placer_for_rule
+from mines import (
+    FixedPlacer,
+    Game,
+    GameId,
+    InvalidBoardError,
+    MinesError,
+    NoGuessTooLargeError,
+    placer_for_rule,
+)
 from mines.dense import DenseEngine
 from mines.solver import NoGuessPlacer
 from mines.solver.bench import verify_no_guess
-from mines.solver.noguess import CELL_LIMIT, NoGuessTooLargeError, clears_without_guessing
+from mines.solver.noguess import CELL_LIMIT, clears_without_guessing
 
 BOARDS = [(9, 9, 10, (4, 4)), (16, 16, 40, (3, 3)), (16, 30, 99, (3, 3)), (8, 8, 20, (0, 0))]
 
@@ -83,6 +91,7 @@ def test_a_board_too_big_to_generate_is_refused_before_any_work() -> None:
     with pytest.raises(NoGuessTooLargeError, match=r"at most 4,000,000 cells.*smaller board"):
         Game.from_id("20000x20000n10:noguess#1")
     assert issubclass(NoGuessTooLargeError, MinesError)
+    assert issubclass(NoGuessTooLargeError, InvalidBoardError)
     with pytest.raises(NoGuessTooLargeError):
         NoGuessPlacer(1).place(CELL_LIMIT + 1, 1, 1, (0, 0))
     Game.from_id("2000x2000n10:noguess#1")  # the limit itself is allowed

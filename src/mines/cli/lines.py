@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.solver import hint
-from mines.status import GameStatus
 from mines.symbols import Cell
 from mines.tui.words import mines_left_shown, plural, state_word, verdict
 
@@ -19,7 +17,7 @@ WINDOW = (20, 40)
 HELP = """Commands, one per line:
   o ROW,COL      open a cell (also written O3,4 or o 3 4); on a number, nothing happens
   f ROW,COL      flag or unflag a cell
-  c ROW,COL      chord: open around a number whose mines are all flagged
+  c ROW,COL      chord: open around a number with exactly that many flags around it
   ? or hint      the safest cell to open, and why
   view ROW,COL   show the part of a big board around ROW,COL
   board          show the board (or its window) again
@@ -66,11 +64,7 @@ def render(game: Game, window: Window | None = None) -> str:
                 tens[i + j] = digit
         lines.append(" " * (label + 1) + "".join(tens).rstrip())
     lines.append(" " * (label + 1) + "".join(str(c % 10) for c in range(left, left + width)))
-    rows = view.to_strings()
-    if view.status is GameStatus.WON:
-        # Every cell still hidden is a mine: flagged, as the terminal game draws it.
-        rows = [line.replace(Cell.HIDDEN.value, Cell.FLAG.value) for line in rows]
-    lines += [f"{top + r:>{label}} {line}" for r, line in enumerate(rows)]
+    lines += [f"{top + r:>{label}} {line}" for r, line in enumerate(view.to_strings())]
     lines.append(status_line(game))
     return "\n".join(lines)
 
@@ -82,11 +76,6 @@ class LineGame:
         self.game = game
         self.out = out
         self.centre = (game.rows // 2, game.cols // 2)
-        self.opened = 0
-        game.on_cells(self._count)
-
-    def _count(self, changes: CellChanges) -> None:
-        self.opened += len(changes)
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
@@ -153,13 +142,15 @@ class LineGame:
         game = self.game
         try:
             move = Move.parse(text)
-            before = self.opened
+            # Safe cells opened, counted by the game: a move's changed cells include the mines
+            # shown at the end.
+            before = game.opened
             game.play(move)
         except (IllegalMoveError, InvalidMoveError) as error:
             self.say(f"error: {error}")
             return True
         self.follow(move.row, move.col)
-        self.say(self.outcome(move, self.opened - before))
+        self.say(self.outcome(move, game.opened - before))
         self.show()
         if game.status.is_over:
             self.say(f"{verdict(game.status)} Time {game.elapsed:.1f}s.")
@@ -172,15 +163,15 @@ class LineGame:
         cell = self.game.view(move.row, move.col, 1, 1)[move.row, move.col]
         if move.kind is MoveKind.FLAG:
             return f"{where} flagged." if cell is Cell.FLAG else f"{where} unflagged."
+        if cell is Cell.EXPLODED:
+            return f"{where} was a mine."
         if changed == 0:
             return f"{where}: nothing to open."
         if move.kind is MoveKind.CHORD:
             return f"Chorded {where}: {plural(changed, 'cell')} opened."
         if cell is Cell.ZERO:
             return f"{where} opened an area of {plural(changed, 'cell')}."
-        if cell.is_revealed_number:
-            return f"{where} shows {cell.value}."
-        return f"{where} was a mine."
+        return f"{where} shows {cell.value}."
 
 
 def play_lines(game: Game, lines_in: TextIO, out: TextIO) -> int:

@@ -9,7 +9,7 @@ from mines.errors import InvalidBoardError
 from mines.game import Game
 from mines.gameid import GameId
 from mines.placement import FirstClick, placer_for_rule
-from mines.presets import PRESETS, preset
+from mines.presets import PRESETS, board_size
 from mines.tui import THEME_NAMES
 
 
@@ -37,18 +37,12 @@ def add_app_options(parser: argparse.ArgumentParser) -> None:
 
 def game_from_options(args: argparse.Namespace, clock: Callable[[], float] | None = None) -> Game:
     """The game the options describe; a preset, a custom size or a game ID (default beginner)."""
+    board = (args.preset, args.rows, args.cols, args.mines)
     if args.game_id:
-        if args.preset or args.rows or args.cols or args.mines is not None:
+        if any(option is not None for option in board):
             raise InvalidBoardError("--game-id already fixes the board; drop --preset/--rows/...")
         return Game.from_id(GameId.parse(args.game_id), clock=clock)
-    custom = (args.rows, args.cols, args.mines)
-    if any(v is not None for v in custom):
-        if args.preset:
-            raise InvalidBoardError("give either --preset or --rows/--cols/--mines, not both")
-        if any(v is None for v in custom):
-            raise InvalidBoardError("a custom board needs all three of --rows, --cols and --mines")
-        rows, cols, mines = custom
-    else:
-        p = preset(args.preset or "beginner")
-        rows, cols, mines = p.rows, p.cols, p.mines
+    rows, cols, mines = board_size(
+        preset=args.preset, rows=args.rows, cols=args.cols, mines=args.mines, default="beginner"
+    )
     return Game(rows, cols, mines, placer=placer_for_rule(args.first_click, args.seed), clock=clock)

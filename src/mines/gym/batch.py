@@ -9,7 +9,7 @@ import numpy.typing as npt
 from scipy import ndimage
 
 from mines import cellbyte
-from mines.cellbyte import BLOCKED, FLAGGED, REVEALED
+from mines.cellbyte import BLOCKED, FLAGGED, REVEALED, SYMBOLS
 from mines.grid import dilate
 from mines.gym import streams
 from mines.gym.encoding import OBSERVED
@@ -27,10 +27,10 @@ STATUSES = np.array(
 )
 """`GameStatus` values by status code, as Python strings (what `SyncVectorEnv` gathers)."""
 
-_SEEN_IN_PLAY = OBSERVED[cellbyte.symbol_table(show_mines=False)]
-_SEEN_AFTER_LOSS = OBSERVED[cellbyte.symbol_table(show_mines=True)]
-"""The observation of every cell byte: the symbol the core shows for it, as the single env
-observes that symbol. One lookup per cell, and no rule of what a cell shows of its own."""
+
+_SEEN = {status: OBSERVED[table] for status, table in SYMBOLS.items()}
+"""The observation of every cell byte at each status: what the dense engine shows, observed."""
+
 
 _WITHIN_A_BOARD = np.zeros((3, 3, 3), dtype=bool)
 _WITHIN_A_BOARD[1] = True
@@ -162,15 +162,16 @@ class Boards:
         return wasted
 
     def observe(self) -> npt.NDArray[np.int8]:
-        """What each player sees, as `MinesEnv` observations; mines only on lost boards."""
+        """What each player sees, as `MinesEnv` observations; mines only on ended boards."""
         # `take` over the whole bordered grid, then the slice, is a few times quicker than
         # fancy indexing of the non-contiguous inner cells.
         seen: npt.NDArray[np.int8] = np.ascontiguousarray(
-            _SEEN_IN_PLAY.take(self.cells)[:, 1:-1, 1:-1]
+            _SEEN[GameStatus.IN_PROGRESS].take(self.cells)[:, 1:-1, 1:-1]
         )
-        lost = np.flatnonzero(self.status == LOST)
-        if lost.size:
-            seen[lost] = _SEEN_AFTER_LOSS.take(self.inner[lost])
+        for code, status in ((WON, GameStatus.WON), (LOST, GameStatus.LOST)):
+            ended = np.flatnonzero(self.status == code)
+            if ended.size:
+                seen[ended] = _SEEN[status].take(self.inner[ended])
         return seen
 
     def masks(self, flags: bool, playing: Flags) -> npt.NDArray[np.int8]:

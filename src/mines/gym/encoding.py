@@ -9,8 +9,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from mines.params import check_board
-from mines.presets import preset as find_preset
+from mines.presets import board_size
 from mines.symbols import Cell
 
 HIDDEN = -1
@@ -119,9 +118,9 @@ class Options:
     @classmethod
     def check(
         cls,
-        rows: int,
-        cols: int,
-        mines: int,
+        rows: int | None,
+        cols: int | None,
+        mines: int | None,
         *,
         preset: str | None,
         first_click: str,
@@ -129,9 +128,9 @@ class Options:
         reward: RewardScheme | str,
         max_steps: int | None,
     ) -> Options:
-        if preset is not None:  # a named size such as "beginner" overrides rows, cols, mines
-            rows, cols, mines = find_preset(preset)[1:]
-        rows, cols, mines = check_board(rows, cols, mines)
+        rows, cols, mines = board_size(
+            preset=preset, rows=rows, cols=cols, mines=mines, default="beginner"
+        )
         limit = step_limit(rows, cols, max_steps, flags)
         return cls(rows, cols, mines, first_click, flags, reward_scheme(reward), limit)
 

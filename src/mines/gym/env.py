@@ -56,9 +56,9 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
 
     def __init__(
         self,
-        rows: int = 9,
-        cols: int = 9,
-        mines: int = 10,
+        rows: int | None = None,
+        cols: int | None = None,
+        mines: int | None = None,
         *,
         preset: str | None = None,
         first_click: str = PlacementRule.OPENING,

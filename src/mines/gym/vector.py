@@ -59,9 +59,9 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
     def __init__(
         self,
         num_envs: int = 1,
-        rows: int = 9,
-        cols: int = 9,
-        mines: int = 10,
+        rows: int | None = None,
+        cols: int | None = None,
+        mines: int | None = None,
         *,
         preset: str | None = None,
         first_click: str = PlacementRule.OPENING,

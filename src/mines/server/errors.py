@@ -21,6 +21,7 @@ from mines.errors import (
     LobbyRefusedError,
     MinesError,
     MinesNotPlacedError,
+    NoGuessTooLargeError,
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
 from mines.server.storage import StorageError
@@ -78,10 +79,6 @@ class RateLimitedError(RetryLaterError):
 
 class ServerFullError(RetryLaterError):
     """The server's memory budget has no room for another game now (HTTP 503)."""
-
-
-class NoGuessTooLargeError(InvalidRequestError):
-    """A no-guess board past the size or density the server generates (HTTP 422)."""
 
 
 class NoGuessTimeoutError(InvalidRequestError):

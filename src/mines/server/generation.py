@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from mines.errors import MinesError
+from mines.errors import MinesError, NoGuessTooLargeError
 from mines.placement import CoordArray, PlacementRule
-from mines.server.errors import NoGuessTimeoutError, NoGuessTooLargeError, ServerFullError
+from mines.server.errors import NoGuessTimeoutError, ServerFullError
 from mines.server.settings import NoGuessLimits
 from mines.server.workers import JobStoppedError, Stopped, Workers
 

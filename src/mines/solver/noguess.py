@@ -10,7 +10,7 @@ import numpy as np
 
 from mines.dense import DenseEngine
 from mines.engine import CellState
-from mines.errors import InvalidBoardError
+from mines.errors import InvalidBoardError, NoGuessTooLargeError
 from mines.grid import Flat, block_around, dilate, neighbours
 from mines.placement import CoordArray, PlacementRule, skip_excluded
 from mines.solver.counting import ConstraintKey, Counter
@@ -23,10 +23,6 @@ LAYOUTS = 50
 CELL_LIMIT = 4_000_000
 """The largest no-guess board, in cells: time and memory grow with the board (a 1000x1000
 board at 1% mines takes seconds and under 100 MiB); past this a request is refused up front."""
-
-
-class NoGuessTooLargeError(InvalidBoardError):
-    """A no-guess board bigger than the generator makes; the message says what would work."""
 
 
 @dataclass(frozen=True, slots=True)

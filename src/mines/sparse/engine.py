@@ -24,6 +24,7 @@ from mines.sparse.cells import EMPTY, CellSet, contains, in_window, union
 from mines.sparse.changes import BlockChanges, ComplementChanges
 from mines.sparse.compressed import SqueezedBoard
 from mines.sparse.pockets import find_pockets
+from mines.status import GameStatus
 
 _INT_BYTES = 32
 """About what one Python int past the small-int cache costs, for `footprint`."""
@@ -255,7 +256,9 @@ class SparseEngine:
 
     # --- reading -----------------------------------------------------------------------------
 
-    def symbols(self, top: int, left: int, height: int, width: int, *, show_mines: bool) -> Symbols:
+    def symbols(
+        self, top: int, left: int, height: int, width: int, *, status: GameStatus
+    ) -> Symbols:
         shape = (height, width)
         counts = np.zeros(shape, dtype=np.uint8)
         at = in_window(self._count_cells, self.cols, top, left, height, width)
@@ -271,7 +274,7 @@ class SparseEngine:
         revealed = self._marked.mask(top, left, height, width) != self._inverted
         if len(self._blocks):
             revealed |= self._blocks.mask(top, left, height, width)
-        return cell_symbols(counts, mine, flag, revealed, show_mines=show_mines)
+        return cell_symbols(counts, mine, flag, revealed, status=status)
 
     def mines(self) -> CoordArray:
         return self._mines

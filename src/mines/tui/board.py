@@ -28,7 +28,7 @@ MOVES = frozenset({"open", "flag", "chord"})
 LONG_MOVE_CELLS = 1_000_000
 """On boards of more cells, reveals and chords run off the UI thread (a flood may be long)."""
 STILL_WORKING = "Still working on the last move: a moment, please."
-_HIDDEN, _FLAG = ord(Cell.HIDDEN.value), ord(Cell.FLAG.value)
+_HIDDEN = ord(Cell.HIDDEN.value)
 
 
 class Board(ScrollView, can_focus=True):
@@ -130,9 +130,6 @@ class Board(ScrollView, can_focus=True):
     def set_theme(self, theme: Theme) -> None:
         self._segments = theme.segments(cursor=False)
         self._cursor_segments = theme.segments(cursor=True)
-        # After a win every cell still hidden is a mine: it is drawn flagged, as players expect.
-        self._won_segments = {**self._segments, _HIDDEN: self._segments[_FLAG]}
-        self._won_cursor_segments = {**self._cursor_segments, _HIDDEN: self._cursor_segments[_FLAG]}
         self._neighbour_segment = theme.neighbour_segment()
         self._mark_segments = (theme.mark_segment(cursor=False), theme.mark_segment(cursor=True))
         self.refresh()
@@ -200,8 +197,7 @@ class Board(ScrollView, can_focus=True):
             return Strip.blank(self._gutter + width)
         codes = view.array[row - view.top].tolist()
         won = view.status is GameStatus.WON
-        table = self._won_segments if won else self._segments
-        segments = [table[code] for code in codes]
+        segments = [self._segments[code] for code in codes]
         cursor_row, cursor_col = self.cursor
         for col in self.marks.get(row, ()):
             if view.left <= col < view.left + view.width and codes[col - view.left] == _HIDDEN:
@@ -212,8 +208,7 @@ class Board(ScrollView, can_focus=True):
                 if col < view.left + view.width and codes[col - view.left] == _HIDDEN:
                     segments[col - view.left] = self._neighbour_segment
         if cursor_row == row and view.left <= cursor_col < view.left + view.width:
-            cursor_table = self._won_cursor_segments if won else self._cursor_segments
-            segments[cursor_col - view.left] = cursor_table[codes[cursor_col - view.left]]
+            segments[cursor_col - view.left] = self._cursor_segments[codes[cursor_col - view.left]]
         skip = scroll_x - view.left * CELL_WIDTH
         cells = Strip(segments, len(segments) * CELL_WIDTH).crop(skip, skip + width)
         if not self._gutter:

@@ -17,16 +17,6 @@ function words(look) {
   return look;
 }
 
-/**
- * How a symbol looks: on a win every cell still hidden is a mine, shown flagged as in the
- * classic game (the server's view says only that they are unrevealed).
- * @param {string} symbol
- * @param {Status} status
- */
-export function lookOf(symbol, status) {
-  return status === "WON" && symbol === "H" ? "F" : symbol;
-}
-
 export class Board {
   /** @param {HTMLElement} element  the element with role=grid */
   constructor(element) {
@@ -57,7 +47,6 @@ export class Board {
     const width = height ? view.cells[0].length : 0;
     const same = view.rows === this.rows && view.cols === this.cols && view.top === this.top
       && view.left === this.left && height === this.height && width === this.width;
-    const statusChanged = view.status !== this.status;
     this.status = view.status;
     if (!same) {
       this.build(view, height, width);
@@ -67,21 +56,17 @@ export class Board {
       const line = view.cells[r];
       for (let c = 0; c < width; c++) {
         const i = r * width + c;
-        if (line[c] !== this.symbols[i] || (statusChanged && line[c] === "H")) this.paint(i, line[c]);
+        if (line[c] !== this.symbols[i]) this.paint(i, line[c]);
       }
     }
   }
 
   /** Repaint the cells a move changed. @param {Changed[]} changed @param {Status} status */
   apply(changed, status) {
-    const wasWon = this.status === "WON";
     this.status = status;
     for (const [row, col, symbol] of changed) {
       const i = this.index(row, col);
       if (i >= 0) this.paint(i, symbol);
-    }
-    if (status === "WON" && !wasWon) {
-      this.symbols.forEach((symbol, i) => { if (symbol === "H") this.paint(i, symbol); });
     }
   }
 
@@ -128,15 +113,14 @@ export class Board {
   paint(i, symbol) {
     const cell = this.cells[i];
     this.symbols[i] = symbol;
-    const look = lookOf(symbol, this.status);
     cell.dataset.symbol = symbol;
-    cell.dataset.look = look;
+    cell.dataset.look = symbol;  // the styles draw a cell by its look: now its symbol
     const open = symbol >= "0" && symbol <= "8";
     cell.classList.toggle("open", open || symbol === "X");
     cell.textContent = open && symbol !== "0" ? symbol : "";
     const r = Math.floor(i / this.width) + this.top;
     const c = (i % this.width) + this.left;
-    cell.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}, ${words(look)}`);
+    cell.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}, ${words(symbol)}`);
     if (this.hinted === cell && symbol !== "H") this.setHint(null);
   }
 
