@@ -1,16 +1,22 @@
-"""Browser client benchmark: first paint, move-to-repaint time and memory over 1,000 moves.
+"""Browser client benchmark: first paint, bytes, move-to-repaint time and memory over 1,000 moves.
 
 Run with `./dev bench browser` (needs Debian's chromium). It starts `mines serve` on a free
-loopback port and drives the real client in headless chromium. Targets (issue 18): the first
-board painted within 300 ms of navigation; p95 move -> repaint within 30 ms on Expert and on a
-100 x 100 window of a 1000 x 1000 board; memory steady over 1,000 moves. Baselines measured in
-the same run: the same navigation to a page with no script (what loopback and the browser cost
-by themselves), and the bare HTTP round trip of a move, which every repaint waits for.
+loopback port and drives the real client in headless chromium. Targets: the first board
+painted within 300 ms of navigation; p95 move -> repaint within 30 ms on Expert and on a
+100 x 100 window of a 1000 x 1000 board; memory steady over 1,000 moves. Also measured, with
+no target: the bytes of a first load (empty cache) and of a reload, and the bytes each move
+costs (its HTTP answer and the WebSocket frames it causes). Baselines measured in the same
+run: the same navigation to a page with no script (what loopback and the browser cost by
+themselves), and the bare HTTP round trip of a move, which every repaint waits for.
+
+`MINES_BENCH_SRC=/path/to/other/src ./dev bench browser` serves another checkout's code (its
+`src` folder first on the server's path): the same benchmark, before and after a change.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
@@ -18,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import BrowserContext, Page, Request, WebSocket, sync_playwright
 
 from benchmarks.checks import Checks
 from benchmarks.load import RAISED_RATES
@@ -64,6 +70,49 @@ async ([row, col]) => {
 """
 
 
+class Traffic:
+    """Bytes a page received: HTTP answers (headers and body as sent, compressed or not) and
+    WebSocket frames (their text)."""
+
+    def __init__(self, page: Page):
+        self.http = 0
+        self.requests = 0
+        self.frames = 0
+        page.on("requestfinished", self._finished)
+        page.on("websocket", self._socket)
+
+    def _finished(self, request: Request) -> None:
+        sizes = request.sizes()
+        self.http += sizes["responseBodySize"] + sizes["responseHeadersSize"]
+        self.requests += 1
+
+    def _socket(self, socket: WebSocket) -> None:
+        socket.on("framereceived", self._frame)
+
+    def _frame(self, payload: str | bytes) -> None:
+        self.frames += len(payload.encode() if isinstance(payload, str) else payload)
+
+    @property
+    def total(self) -> int:
+        return self.http + self.frames
+
+
+def load_bytes(context: BrowserContext, url: str) -> tuple[Traffic, Traffic]:
+    """What a first visit (empty cache) and then a reload receive until the game is shown."""
+    loads = []
+    page = context.new_page()
+    for _ in range(2):
+        traffic = Traffic(page)
+        page.goto(url)
+        page.wait_for_function("document.getElementById('status').textContent === 'Playing'")
+        page.wait_for_load_state("networkidle")
+        loads.append(traffic)
+        page.remove_listener("requestfinished", traffic._finished)
+        page.remove_listener("websocket", traffic._socket)
+    page.close()
+    return loads[0], loads[1]
+
+
 def first_paint(page: Page, url: str) -> float:
     page.goto(url)
     page.wait_for_function("performance.getEntriesByName('board-painted').length > 0")
@@ -107,13 +156,17 @@ def move_times(page: Page, moves: int, height: int, width: int) -> dict[str, Any
     """Flag and unflag cells of the shown window, `moves` times; each is a stored move."""
     times = []
     memory = []
+    traffic = Traffic(page)
     for i in range(moves):
         row, col = (i * 7) % height, (i * 13 + i // height) % width
         times.append(page.evaluate(ONE_MOVE, [row, col]))
         if i + 1 in (100, moves // 2, moves):
             memory.append((i + 1, *heap(page)))
+    page.wait_for_timeout(500)  # the last move's frames arrive
     ordered = sorted(times)
     return {
+        "http_bytes": traffic.http / moves,
+        "frame_bytes": traffic.frames / moves,
         "p50": statistics.median(times),
         "p95": ordered[int(0.95 * (len(ordered) - 1))],
         "max": ordered[-1],
@@ -138,6 +191,15 @@ def http_round_trip(url: str, moves: int) -> float:
         return statistics.median(times)
 
 
+def server_env() -> dict[str, str] | None:
+    """The server's environment: another checkout's code first when MINES_BENCH_SRC names it."""
+    other = os.environ.get("MINES_BENCH_SRC")
+    if not other:
+        return None
+    print(f"      serving the code in {other}", flush=True)
+    return {**os.environ, "PYTHONPATH": other}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=1000, help="moves per board (default 1000)")
@@ -150,7 +212,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         database = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         # Every page load starts a game from loopback: the per-address rates are raised.
-        with server_process(database, extra=RAISED_RATES) as server:
+        with server_process(database, extra=RAISED_RATES, env=server_env()) as server:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:
                 # The harness's own waits evaluate JavaScript text, which the server's CSP
@@ -171,6 +233,16 @@ def main() -> int:
                     f"({args.loads} loads; a blank page: median {statistics.median(blanks):.0f}"
                     f" ms; target {FIRST_PAINT_MS:.0f} ms)",
                 )
+                fresh = browser.new_context(viewport={"width": 1280, "height": 900})
+                first, again = load_bytes(fresh, server.url)
+                fresh.close()
+                print(
+                    f"      first load (empty cache): {first.total:,} bytes "
+                    f"({first.requests} requests, {first.http:,} HTTP, {first.frames:,} "
+                    f"WebSocket); reload: {again.total:,} bytes ({again.requests} requests, "
+                    f"{again.http:,} HTTP, {again.frames:,} WebSocket)",
+                    flush=True,
+                )
                 trip = http_round_trip(server.url, 200)
                 print(f"      bare HTTP move round trip: median {trip:.1f} ms", flush=True)
                 for name, size in (("expert", (16, 30, 99)), ("1000x1000", (1000, 1000, 100_000))):
@@ -183,6 +255,11 @@ def main() -> int:
                         f"p50 {result['p50']:.1f} ms, p95 {result['p95']:.1f} ms, max "
                         f"{result['max']:.1f} ms over {args.moves} moves "
                         f"(target p95 {REPAINT_P95_MS:.0f} ms)",
+                    )
+                    print(
+                        f"      bytes per move, {name}: {result['http_bytes']:,.0f} HTTP "
+                        f"(answer and headers), {result['frame_bytes']:,.0f} WebSocket",
+                        flush=True,
                     )
                     (_, first_heap, first_nodes), *_, (last, last_heap, last_nodes) = result[
                         "memory"

@@ -10,8 +10,17 @@ from tests.server.conftest import FakeClock, Server, layout, safe_cells
 
 def test_create_from_preset_gives_id_token_and_hidden_view(server: Server) -> None:
     game = server.create(preset="expert")
-    assert set(game) == {"id", "token", "view"}
+    assert set(game) == {"id", "token", "view", "board", "ranks"}
+    assert game["board"] == {
+        "rows": 16,
+        "cols": 30,
+        "mines": 99,
+        "preset": "expert",
+        "no_guess": False,
+    }
+    assert game["ranks"] is True  # a preset, a seed the server drew, the classic rule
     view = game["view"]
+    assert view["version"] == 0
     assert (view["rows"], view["cols"], view["mines_left"]) == (16, 30, 99)
     assert view["status"] == "IN_PROGRESS"
     assert view["elapsed"] == 0

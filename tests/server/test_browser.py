@@ -380,7 +380,7 @@ def test_the_players_own_moves_echoed_over_the_websocket_are_not_drawn_again(
         server.on_message(from_server)
 
     page = blank_page(browser, DESKTOP)
-    page.route_web_socket(re.compile(r".*/live$"), route)
+    page.route_web_socket(re.compile(r".*/live(\?.*)?$"), route)
     page.goto(url)
     expect(page.locator("#board .cell").first).to_be_visible()
     new_game(page, seed=5)
