@@ -16,8 +16,10 @@ themselves), and the bare HTTP round trip of a move, which every repaint waits f
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -191,6 +193,71 @@ def http_round_trip(url: str, moves: int) -> float:
         return statistics.median(times)
 
 
+LIGHTHOUSE = Path(__file__).resolve().parents[1] / "node_modules" / ".bin" / "lighthouse"
+LIGHTHOUSE_SCORE = 95
+LIGHTHOUSE_CATEGORIES = ("performance", "accessibility", "best-practices")
+
+
+def lighthouse(checks: Checks, url: str, form_factor: str, folder: Path) -> None:
+    """Lighthouse's scores for the game page, with Debian's chromium (no download, no network
+    beyond loopback); mobile is Lighthouse's default emulated phone and slow network."""
+    if not LIGHTHOUSE.exists():
+        checks.report(f"lighthouse, {form_factor}", False, "not installed: run npm ci")
+        return
+    report = folder / f"lighthouse-{form_factor}.json"
+    command = [
+        str(LIGHTHOUSE),
+        f"{url}/",
+        "--quiet",
+        "--output=json",
+        f"--output-path={report}",
+        f"--only-categories={','.join(LIGHTHOUSE_CATEGORIES)}",
+        "--chrome-flags=--headless --no-sandbox --disable-gpu",
+    ]
+    if form_factor == "desktop":
+        command.append("--preset=desktop")
+    subprocess.run(
+        command, env={**os.environ, "CHROME_PATH": str(CHROMIUM)}, check=False, timeout=300
+    )
+    if not report.exists():
+        checks.report(f"lighthouse, {form_factor}", False, "Lighthouse wrote no report")
+        return
+    result = json.loads(report.read_text())
+    scores = {
+        name: round(100 * (result["categories"][name]["score"] or 0))
+        for name in LIGHTHOUSE_CATEGORIES
+    }
+    failing = [
+        f"{audit['id']} ({audit['score']})"
+        for audit in result["audits"].values()
+        if audit.get("score") is not None
+        and audit["score"] < 0.9
+        and audit.get("scoreDisplayMode") in ("binary", "numeric", "metricSavings")
+    ]
+    checks.report(
+        f"lighthouse, {form_factor}",
+        all(score >= LIGHTHOUSE_SCORE for score in scores.values()),
+        ", ".join(f"{name} {score}" for name, score in scores.items())
+        + f" (target {LIGHTHOUSE_SCORE} each)"
+        + (f"; below 0.9: {', '.join(failing)}" if failing else ""),
+    )
+    metrics = result["audits"]
+    print(
+        "      "
+        + ", ".join(
+            f"{name} {metrics[name]['displayValue']}"
+            for name in (
+                "first-contentful-paint",
+                "largest-contentful-paint",
+                "total-blocking-time",
+                "cumulative-layout-shift",
+            )
+            if name in metrics
+        ),
+        flush=True,
+    )
+
+
 def server_env() -> dict[str, str] | None:
     """The server's environment: another checkout's code first when MINES_BENCH_SRC names it."""
     other = os.environ.get("MINES_BENCH_SRC")
@@ -204,6 +271,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=1000, help="moves per board (default 1000)")
     parser.add_argument("--loads", type=int, default=10, help="page loads timed (default 10)")
+    parser.add_argument(
+        "--lighthouse",
+        action="store_true",
+        help="only run Lighthouse (npm ci installs it) on the game page, desktop and mobile",
+    )
     args = parser.parse_args()
     if not CHROMIUM.exists():
         print("needs Debian's chromium at /usr/bin/chromium")
@@ -213,6 +285,10 @@ def main() -> int:
         database = f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         # Every page load starts a game from loopback: the per-address rates are raised.
         with server_process(database, extra=RAISED_RATES, env=server_env()) as server:
+            if args.lighthouse:
+                for form_factor in ("desktop", "mobile"):
+                    lighthouse(checks, server.url, form_factor, Path(folder))
+                return checks.exit_code
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             try:
                 # The harness's own waits evaluate JavaScript text, which the server's CSP

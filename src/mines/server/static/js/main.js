@@ -376,9 +376,8 @@ class App {
   /** Draw a view as it is (a replay's frames too). @param {View} view */
   drawView(view) {
     this.board.render(view);
-    this.setHeader(view);
     if (view.elapsed > 0 || this.board.symbols.some((s) => s >= "0" && s <= "8")) this.started = true;
-    this.showBar(/** @type {View} */ (this.view));
+    this.setHeader(view);
     const pan = view.rows > this.board.height || view.cols > this.board.width;
     $("pan").hidden = !pan;
     $("window-info").textContent = pan ? `rows ${view.top + 1}–${view.top + this.board.height}, columns ${view.left + 1}–${view.left + this.board.width} of ${view.rows.toLocaleString("en")}×${view.cols.toLocaleString("en")}` : "";
