@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 import pytest
@@ -124,7 +125,14 @@ def server_verdict(name: str) -> str | None:
 
 
 def test_the_page_and_the_server_apply_one_name_rule(page: Page) -> None:
-    sample = [f"a{chr(code)}b" for code in range(0x20, 0x30000, 97) if not 0xD800 <= code < 0xE000]
+    # Every 97th code point, in all the planes with letters; those this Python's Unicode
+    # tables do not know yet are left out (the server refuses them as unassigned, a newer
+    # browser may know them: the server's 422 then names the field).
+    sample = [
+        f"a{chr(code)}b"
+        for code in range(0x20, 0x30000, 97)
+        if unicodedata.category(chr(code)) not in ("Cn", "Cs")
+    ]
     names = NAME_CORPUS + sample
     verdicts = page.evaluate(
         """async (names) => {

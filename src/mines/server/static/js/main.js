@@ -37,6 +37,11 @@ export function cellName(row, col) {
   return `row ${row + 1}, column ${col + 1}`;
 }
 
+/** The first board is drawn (or will not be): the page below it is shown. */
+function ready() {
+  document.body.classList.add("ready");
+}
+
 class App {
   /** @param {Meta} meta */
   constructor(meta) {
@@ -184,6 +189,7 @@ class App {
       this.start(created.id, created.token, created);
       $("board").focus();
     } catch (error) {
+      ready();
       $("form-error").textContent = this.words(error);
     }
   }
@@ -376,6 +382,7 @@ class App {
   /** Draw a view as it is (a replay's frames too). @param {View} view */
   drawView(view) {
     this.board.render(view);
+    ready();
     if (view.elapsed > 0 || this.board.symbols.some((s) => s >= "0" && s <= "8")) this.started = true;
     this.setHeader(view);
     const pan = view.rows > this.board.height || view.cols > this.board.width;
@@ -812,6 +819,7 @@ class App {
 
   /** @param {unknown} error */
   showError(error) {
+    if (error) ready();
     $("error").textContent = error ? this.words(error) : "";
     if (error && !(error instanceof ApiError)) console.error(error);
   }
@@ -850,6 +858,7 @@ async function main() {
     const meta = /** @type {Meta} */ (await request("GET", "/api/meta"));
     new App(meta).init();
   } catch (error) {
+    ready();
     $("status").textContent = error instanceof ApiError ? sayError(error) : "The page could not start.";
   }
 }

@@ -108,6 +108,7 @@ class RaceApp {
 
   /** @param {Meta} meta */
   async init(meta) {
+    document.body.classList.add("ready");  // shown at once: the style sheet's first-board wait is the game page's
     buildLed($("mines-left"), 3);
     buildLed($("your-score"), 3);
     for (const preset of meta.presets) {
