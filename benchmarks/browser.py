@@ -30,7 +30,7 @@ from playwright.sync_api import BrowserContext, Page, Request, WebSocket, sync_p
 
 from benchmarks.checks import Checks
 from benchmarks.load import RAISED_RATES
-from tests.server.browsing import CHROMIUM, CHROMIUM_ARGS
+from tests.server.browsing import CHROMIUM, CHROMIUM_ARGS, custom_game
 from tests.server.processes import server_process
 
 FIRST_PAINT_MS = 300.0
@@ -144,13 +144,7 @@ def heap(page: Page) -> tuple[int, int]:
 def start_board(page: Page, url: str, rows: int, cols: int, mines: int) -> None:
     page.goto(url)
     page.wait_for_selector("#board .cell")
-    page.select_option("#preset", "custom")
-    page.fill("#rows", str(rows))
-    page.fill("#cols", str(cols))
-    page.fill("#mines", str(mines))
-    old = page.evaluate("location.hash")
-    page.click("#start")
-    page.wait_for_function("(old) => location.hash !== old", arg=old)
+    custom_game(page, rows, cols, mines)
     page.wait_for_selector(f"#cell-{min(rows, 100) - 1}-{min(cols, 100) - 1}")
 
 

@@ -156,3 +156,28 @@ def documented_error_codes() -> list[str]:
         return CONTRACT_CODES
     table = text.split("### Error codes", 1)[1].split("\n#", 1)[0]
     return re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)
+
+
+def custom_game(page: Page, rows: int, cols: int, mines: int) -> None:
+    """Start a custom board from the form and wait until it is the page's game."""
+    page.select_option("#preset", "custom")
+    page.fill("#rows", str(rows))
+    page.fill("#cols", str(cols))
+    page.fill("#mines", str(mines))
+    old = page.evaluate("location.hash")
+    page.click("#start")
+    page.wait_for_function("(old) => location.hash !== old", arg=old)
+
+
+def safe_move(view: dict[str, Any]) -> tuple[int, int]:
+    """A cell the solver proves safe in a view of a whole board in progress."""
+    from mines.solver import hint
+    from mines.status import GameStatus
+    from mines.view import BoardView
+
+    shown = BoardView.from_strings(
+        view["cells"], status=GameStatus.IN_PROGRESS, mines_left=view["mines_left"]
+    )
+    move = hint(shown)
+    assert move.safe, move
+    return move.row, move.col

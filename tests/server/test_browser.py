@@ -19,6 +19,7 @@ from tests.server.browsing import (
     needs_chromium,
     new_game,
     open_page,
+    safe_move,
     server_view,
     symbols,
 )
@@ -300,10 +301,6 @@ def test_themes_change_the_look_and_are_kept(page: Page) -> None:
 def test_the_leaderboard_follows_the_board_played_and_marks_the_players_entry(
     page: Page, url: str
 ) -> None:
-    from mines.solver import hint
-    from mines.status import GameStatus
-    from mines.view import BoardView
-
     page.select_option("#board-preset", "expert")
     page.select_option("#preset", "beginner")
     page.locator(".more summary").click()
@@ -318,13 +315,9 @@ def test_the_leaderboard_follows_the_board_played_and_marks_the_players_entry(
         view = server_view(url, game_id)
         if view["status"] != "IN_PROGRESS":
             break
-        shown = BoardView.from_strings(
-            view["cells"], status=GameStatus.IN_PROGRESS, mines_left=view["mines_left"]
-        )
-        move = hint(shown)
-        assert move.safe
-        cell(page, move.row, move.col).click()
-        expect(cell(page, move.row, move.col)).not_to_have_attribute("data-symbol", "H")
+        row, col = safe_move(view)
+        cell(page, row, col).click()
+        expect(cell(page, row, col)).not_to_have_attribute("data-symbol", "H")
     expect(page.locator("#status")).to_contain_text("You won")
     expect(page.locator("#board-preset")).to_have_value("beginner")
     expect(page.locator("#board-no-guess")).to_be_checked()

@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from mines.grid import block_around
 from tests.server.browsing import (
     DESKTOP,
     cell,
@@ -76,12 +77,7 @@ def opened(page: Page, url: str) -> str:
 
 
 def neighbours(row: int, col: int) -> list[tuple[int, int]]:
-    return [
-        (r, c)
-        for r in range(row - 1, row + 2)
-        for c in range(col - 1, col + 2)
-        if (r, c) != (row, col) and 0 <= r < 9 and 0 <= c < 9
-    ]
+    return [cell for cell in block_around(9, 9, row, col) if cell != (row, col)]
 
 
 def a_number_to_chord(page: Page) -> tuple[int, int]:

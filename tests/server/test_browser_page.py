@@ -14,17 +14,16 @@ from playwright.sync_api import Browser, Page, WebSocket, expect
 from pydantic import ValidationError
 
 from mines.server.schemas import NewGame
-from mines.solver import hint
-from mines.status import GameStatus
-from mines.view import BoardView
 from tests.server.browsing import (
     DESKTOP,
     PHONE,
     cell,
+    custom_game,
     led,
     needs_chromium,
     new_game,
     open_page,
+    safe_move,
 )
 from tests.server.conftest import layout
 from tests.server.processes import get, post
@@ -57,12 +56,7 @@ def ranked_win(url: str, player: str) -> str:
         view = get(where).json()["view"]
         if view["status"] != "IN_PROGRESS":
             break
-        shown = BoardView.from_strings(
-            view["cells"], status=GameStatus.IN_PROGRESS, mines_left=view["mines_left"]
-        )
-        move = hint(shown)
-        assert move.safe
-        row, col = move.row, move.col
+        row, col = safe_move(view)
     assert view["status"] == "WON"
     game_id: str = game["id"]
     return game_id
@@ -89,8 +83,8 @@ def test_the_longest_names_fit_the_page_on_desktop_and_phone(
         assert box is not None
         assert box["x"] + box["width"] <= width + 0.5  # the time column stays on screen
         expect(time).to_have_text(re.compile(r"^\d+\.\d\d s$"))
-        name = rows.nth(index).locator("td").nth(1)
-        assert name.evaluate("(e) => e.scrollWidth <= e.clientWidth")  # wrapped, not cut
+        player = rows.nth(index).locator("td").nth(1)
+        assert player.evaluate("(e) => e.scrollWidth <= e.clientWidth")  # wrapped, not cut
 
 
 def test_names_of_any_script_the_server_takes_are_taken_by_the_page(page: Page) -> None:
@@ -246,13 +240,7 @@ def test_the_end_of_game_figures_are_the_servers(page: Page, url: str) -> None:
 
 
 def test_the_mine_counter_goes_past_999(page: Page) -> None:
-    page.select_option("#preset", "custom")
-    page.fill("#rows", "100")
-    page.fill("#cols", "100")
-    page.fill("#mines", "1500")
-    old = page.evaluate("location.hash")
-    page.click("#start")
-    page.wait_for_function("(old) => location.hash !== old", arg=old)
+    custom_game(page, 100, 100, 1500)
     expect(page.locator("#mines-left")).to_have_attribute("data-value", "1500")
     expect(page.locator("#mines-left .digit")).to_have_count(4)
     assert led(page, "mines-left") == 1500
@@ -272,13 +260,7 @@ def test_a_move_on_a_big_board_carries_only_what_changed(page: Page) -> None:
         ws.on("framereceived", lambda payload: frames.append(str(payload)))
 
     page.on("websocket", socket)
-    page.select_option("#preset", "custom")
-    page.fill("#rows", "1000")
-    page.fill("#cols", "1000")
-    page.fill("#mines", "1000")
-    old = page.evaluate("location.hash")
-    page.click("#start")
-    page.wait_for_function("(old) => location.hash !== old", arg=old)
+    custom_game(page, 1000, 1000, 1000)
     expect(cell(page, 99, 99)).to_be_visible()
     target = cell(page, 5, 7)
     target.scroll_into_view_if_needed()

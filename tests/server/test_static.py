@@ -58,13 +58,11 @@ def test_files_are_compressed_when_the_client_takes_it(
 
 def test_compressed_bodies_decode_to_the_file(server: Server) -> None:
     """What the client unpacks is the file itself, byte for byte."""
-    import httpx
-
     path = versioned(server)
     plain = server.client.get(path, headers={"Accept-Encoding": "identity"}).content
     for coding, unpack in (("gzip", gzip.decompress), ("br", brotli.decompress)):
         request = server.client.build_request("GET", path, headers={"Accept-Encoding": coding})
-        answer: httpx.Response = server.client.send(request, stream=True)
+        answer = server.client.send(request, stream=True)
         body = b"".join(answer.iter_raw())
         assert answer.headers["content-encoding"] == coding
         assert unpack(body) == plain
