@@ -72,6 +72,8 @@ class App {
       gone: () => this.showLive(""),
     });
     this.wasAway = false;
+    /** Whether the error shown is "the server cannot be reached". */
+    this.unreachable = false;
     /** @type {Promise<void>} moves go one at a time, in order */
     this.queue = Promise.resolve();
     /** @type {Player | null} */
@@ -522,6 +524,7 @@ class App {
   }
 
   connected() {
+    if (this.unreachable) this.showError(null);  // a move refused while away: the server is back
     if (this.wasAway) this.say("Connected to the server again; the board is up to date.");
     this.wasAway = false;
     this.showLive("");
@@ -820,6 +823,7 @@ class App {
   /** @param {unknown} error */
   showError(error) {
     if (error) ready();
+    this.unreachable = error instanceof ApiError && error.code === "network";
     $("error").textContent = error ? this.words(error) : "";
     if (error && !(error instanceof ApiError)) console.error(error);
   }
