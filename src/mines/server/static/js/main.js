@@ -761,7 +761,7 @@ class App {
       if (this.id !== id) {
         this.id = id;
         this.token = localStorage.getItem(`mines:token:${id}`);
-        this.watch();
+        this.live.close();  // a finished game: nothing to watch while it replays
       }
       this.player?.pause();
       const scrub = inputOf("replay-scrub");
@@ -801,6 +801,7 @@ class App {
     $("status").dataset.status = "";
     this.version = -1;
     this.refresh();
+    this.watch();
   }
 
   async copyLink() {
