@@ -26,7 +26,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import BrowserContext, Page, Request, WebSocket, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Request,
+    WebSocket,
+    sync_playwright,
+)
 
 from benchmarks.checks import Checks
 from benchmarks.load import RAISED_RATES
@@ -252,6 +259,46 @@ def lighthouse(checks: Checks, url: str, form_factor: str, folder: Path) -> None
     )
 
 
+BOARDS = (("expert", (16, 30, 99)), ("1000x1000", (1000, 1000, 100_000)))
+
+
+def report_loads(first: Traffic, again: Traffic) -> None:
+    print(
+        f"      first load (empty cache): {first.total:,} bytes ({first.requests} requests, "
+        f"{first.http:,} HTTP, {first.frames:,} WebSocket); reload: {again.total:,} bytes "
+        f"({again.requests} requests, {again.http:,} HTTP, {again.frames:,} WebSocket)",
+        flush=True,
+    )
+
+
+def report_move_bytes(name: str, result: dict[str, Any]) -> None:
+    print(
+        f"      bytes per move, {name}: {result['http_bytes']:,.0f} HTTP (answer and headers), "
+        f"{result['frame_bytes']:,.0f} WebSocket",
+        flush=True,
+    )
+
+
+def count_bytes(browser: Browser, url: str, moves: int) -> None:
+    """The bytes alone: a first load and a reload, and `moves` flag moves on each board."""
+    fresh = browser.new_context(viewport={"width": 1280, "height": 900})
+    report_loads(*load_bytes(fresh, url))
+    fresh.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    for name, size in BOARDS:
+        board = context.new_page()
+        start_board(board, url, *size)
+        traffic = Traffic(board)
+        for i in range(moves):
+            board.evaluate(ONE_MOVE, [(i * 7) % min(size[0], 100), (i * 13) % min(size[1], 100)])
+        board.wait_for_timeout(500)  # the last move's frames arrive
+        report_move_bytes(
+            name, {"http_bytes": traffic.http / moves, "frame_bytes": traffic.frames / moves}
+        )
+        board.close()
+    context.close()
+
+
 def server_env() -> dict[str, str] | None:
     """The server's environment: another checkout's code first when MINES_BENCH_SRC names it."""
     other = os.environ.get("MINES_BENCH_SRC")
@@ -270,6 +317,12 @@ def main() -> int:
         action="store_true",
         help="only run Lighthouse (npm ci installs it) on the game page, desktop and mobile",
     )
+    parser.add_argument(
+        "--bytes",
+        action="store_true",
+        help="only count bytes (a first load, a reload, each move): no timing, so exact on a "
+        "busy machine too",
+    )
     args = parser.parse_args()
     if not CHROMIUM.exists():
         print("needs Debian's chromium at /usr/bin/chromium")
@@ -284,6 +337,12 @@ def main() -> int:
                     lighthouse(checks, server.url, form_factor, Path(folder))
                 return checks.exit_code
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            if args.bytes:
+                try:
+                    count_bytes(browser, server.url, args.moves)
+                finally:
+                    browser.close()
+                return 0
             try:
                 # The harness's own waits evaluate JavaScript text, which the server's CSP
                 # (rightly) forbids to pages; bypassing it affects only the harness.
@@ -304,18 +363,11 @@ def main() -> int:
                     f" ms; target {FIRST_PAINT_MS:.0f} ms)",
                 )
                 fresh = browser.new_context(viewport={"width": 1280, "height": 900})
-                first, again = load_bytes(fresh, server.url)
+                report_loads(*load_bytes(fresh, server.url))
                 fresh.close()
-                print(
-                    f"      first load (empty cache): {first.total:,} bytes "
-                    f"({first.requests} requests, {first.http:,} HTTP, {first.frames:,} "
-                    f"WebSocket); reload: {again.total:,} bytes ({again.requests} requests, "
-                    f"{again.http:,} HTTP, {again.frames:,} WebSocket)",
-                    flush=True,
-                )
                 trip = http_round_trip(server.url, 200)
                 print(f"      bare HTTP move round trip: median {trip:.1f} ms", flush=True)
-                for name, size in (("expert", (16, 30, 99)), ("1000x1000", (1000, 1000, 100_000))):
+                for name, size in BOARDS:
                     board = context.new_page()
                     start_board(board, server.url, *size)
                     result = move_times(board, args.moves, min(size[0], 100), min(size[1], 100))
@@ -326,11 +378,7 @@ def main() -> int:
                         f"{result['max']:.1f} ms over {args.moves} moves "
                         f"(target p95 {REPAINT_P95_MS:.0f} ms)",
                     )
-                    print(
-                        f"      bytes per move, {name}: {result['http_bytes']:,.0f} HTTP "
-                        f"(answer and headers), {result['frame_bytes']:,.0f} WebSocket",
-                        flush=True,
-                    )
+                    report_move_bytes(name, result)
                     (_, first_heap, first_nodes), *_, (last, last_heap, last_nodes) = result[
                         "memory"
                     ]
