@@ -154,10 +154,12 @@ class App {
     window.addEventListener("resize", () => this.fit());
     window.setInterval(() => this.tick(), 250);
     this.checkForm();
-    this.loadLeaderboard();
 
     const hash = decodeURIComponent(location.hash.slice(1));
-    if (hash.startsWith("replay=")) this.openReplay(hash.slice(7));
+    if (hash.startsWith("replay=")) {
+      this.loadLeaderboard();  // a game's start shows its board's; a replay shows the default
+      this.openReplay(hash.slice(7));
+    }
     else if (hash) this.resume(hash);
     else this.newGame();
   }
@@ -243,6 +245,7 @@ class App {
     this.watch();
     this.showStats();
     if (game.board.preset) this.showLeaderboardOf(game.board.preset, game.board.no_guess);
+    else this.loadLeaderboard();
     $("replay-open").hidden = game.view.status === "IN_PROGRESS";
   }
 
