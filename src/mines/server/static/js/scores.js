@@ -86,8 +86,8 @@ export function countGame(summary) {
     stats.streak += 1;
     stats.bestStreak = Math.max(stats.bestStreak, stats.streak);
     stats.bestTime = stats.bestTime === null ? summary.elapsed : Math.min(stats.bestTime, summary.elapsed);
-    if (summary.elapsed > 0) {
-      const rate = summary.three_bv / summary.elapsed;
+    if (summary.three_bv_per_second !== null) {
+      const rate = summary.three_bv_per_second;  // the server's figure, as the result box shows
       stats.best3bvs = stats.best3bvs === null ? rate : Math.max(stats.best3bvs, rate);
     }
   } else {
