@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mines.server.settings import Settings
@@ -283,7 +285,9 @@ def test_no_guess_games(server: Server) -> None:
 def test_the_browser_client_is_served(server: Server) -> None:
     page = server.client.get("/")
     assert page.status_code == 200
-    assert "/static/js/main.js" in page.text
+    script = re.search(r'"(/static/[0-9a-f]{12}/js/main\.js)"', page.text)
+    assert script, page.text[:300]  # a versioned address (test_static.py checks its caching)
+    assert server.client.get(script[1]).status_code == 200
     assert server.client.get("/static/js/main.js").status_code == 200
     assert server.client.get("/openapi.json").json()["paths"]["/api/games"]
 

@@ -12,6 +12,7 @@ from tests.server.browsing import (
     AXE,
     DESKTOP,
     PHONE,
+    WAIT_MS,
     blank_page,
     cell,
     documented_error_codes,
@@ -382,7 +383,10 @@ def test_the_players_own_moves_echoed_over_the_websocket_are_not_drawn_again(
     expect(target).to_have_attribute("data-symbol", "F")
     target.click(button="right")
     expect(target).to_have_attribute("data-symbol", "H")
-    page.wait_for_timeout(300)
+    for _ in range(int(WAIT_MS / 100)):  # both echoes held (a hang guard, not a deadline)
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(100)
     assert len(held) == 2, held
     sockets[-1].send(held[0])  # the flag's echo, late
     page.wait_for_timeout(500)
