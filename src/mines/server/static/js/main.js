@@ -405,11 +405,13 @@ class App {
     this.setFace(null);
     const status = $("status");
     const wasOver = status.dataset.status === "WON" || status.dataset.status === "LOST";
-    status.dataset.status = view.status;
+    if (status.dataset.status !== view.status) status.dataset.status = view.status;
     if (this.player) return;
-    status.textContent = won ? `You won in ${view.elapsed.toFixed(1)} seconds!`
+    const text = won ? `You won in ${view.elapsed.toFixed(1)} seconds!`
       : view.status === "LOST" ? "Boom! You hit a mine. Press the face for a new game."
         : this.token ? "Playing" : "Watching";
+    // Unchanged text is left alone: a new text node would lay the page out again after every move.
+    if (status.textContent !== text) status.textContent = text;
     if (view.status !== "IN_PROGRESS") {
       $("replay-open").hidden = false;
       if (!wasOver) this.finished(view);
