@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,11 +35,12 @@ PHONE: dict[str, Any] = {
 }
 """A 390 x 844 phone with touch, as the issue's report was made on."""
 
-WAIT_MS = PATIENCE * 1000
+WAIT_MS = float(os.environ.get("MINES_BROWSER_WAIT", PATIENCE)) * 1000
 """How long a page may take to do what a test waits for: a bound for a loaded machine, not a
 target (`./dev bench browser` measures speed). Playwright's defaults (5 s for `expect`, 30 s
 for actions) were hit on 2 cores running three suites at once, the server busy generating a
-no-guess board, not wrong."""
+no-guess board, not wrong. `MINES_BROWSER_WAIT=15` (seconds) makes a new test that is
+meant to fail on the old code (`MINES_BROWSER_SRC`) fail in seconds rather than minutes."""
 expect.set_options(timeout=WAIT_MS)
 
 needs_chromium = pytest.mark.skipif(
@@ -46,9 +48,18 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
+OTHER_SRC = os.environ.get("MINES_BROWSER_SRC")
+"""Another checkout's `src` to serve instead of this one's: run a new browser test against the
+code before a change (`MINES_BROWSER_SRC=/path/to/old/src`) and watch it fail there first."""
+
+
+def server_env() -> dict[str, str] | None:
+    return None if OTHER_SRC is None else {**os.environ, "PYTHONPATH": OTHER_SRC}
+
+
 @contextmanager
 def serving(tmp_path: Path) -> Iterator[str]:
-    with server_process(f"sqlite:///{tmp_path / 'browser.sqlite3'}") as server:
+    with server_process(f"sqlite:///{tmp_path / 'browser.sqlite3'}", env=server_env()) as server:
         yield server.url
 
 
@@ -145,3 +156,28 @@ def documented_error_codes() -> list[str]:
         return CONTRACT_CODES
     table = text.split("### Error codes", 1)[1].split("\n#", 1)[0]
     return re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)
+
+
+def custom_game(page: Page, rows: int, cols: int, mines: int) -> None:
+    """Start a custom board from the form and wait until it is the page's game."""
+    page.select_option("#preset", "custom")
+    page.fill("#rows", str(rows))
+    page.fill("#cols", str(cols))
+    page.fill("#mines", str(mines))
+    old = page.evaluate("location.hash")
+    page.click("#start")
+    page.wait_for_function("(old) => location.hash !== old", arg=old)
+
+
+def safe_move(view: dict[str, Any]) -> tuple[int, int]:
+    """A cell the solver proves safe in a view of a whole board in progress."""
+    from mines.solver import hint
+    from mines.status import GameStatus
+    from mines.view import BoardView
+
+    shown = BoardView.from_strings(
+        view["cells"], status=GameStatus.IN_PROGRESS, mines_left=view["mines_left"]
+    )
+    move = hint(shown)
+    assert move.safe, move
+    return move.row, move.col

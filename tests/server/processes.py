@@ -44,15 +44,21 @@ class ServerProcess:
 
 @contextmanager
 def server_process(
-    database: str, *, nice: int = 0, extra: Sequence[str] = ()
+    database: str,
+    *,
+    nice: int = 0,
+    extra: Sequence[str] = (),
+    port: int | None = None,
+    env: dict[str, str] | None = None,
 ) -> Iterator[ServerProcess]:
-    """Start `mines serve` on `database`; stop it (if the test has not killed it) on exit."""
-    port = free_port()
+    """Start `mines serve` on `database` (on `port`, else a free one; in `env`, else this
+    process's environment); stop it (if the test has not killed it) on exit."""
+    port = port or free_port()
     command = [sys.executable, "-m", "mines.cli.main", "serve", "--port", str(port)]
     command += ["--db", database, *extra]
     if nice:
         command = ["nice", "-n", str(nice), *command]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + PATIENCE

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mines.server.settings import Settings
@@ -10,8 +12,17 @@ from tests.server.conftest import FakeClock, Server, layout, safe_cells
 
 def test_create_from_preset_gives_id_token_and_hidden_view(server: Server) -> None:
     game = server.create(preset="expert")
-    assert set(game) == {"id", "token", "view"}
+    assert set(game) == {"id", "token", "view", "board", "ranks"}
+    assert game["board"] == {
+        "rows": 16,
+        "cols": 30,
+        "mines": 99,
+        "preset": "expert",
+        "no_guess": False,
+    }
+    assert game["ranks"] is True  # a preset, a seed the server drew, the classic rule
     view = game["view"]
+    assert view["version"] == 0
     assert (view["rows"], view["cols"], view["mines_left"]) == (16, 30, 99)
     assert view["status"] == "IN_PROGRESS"
     assert view["elapsed"] == 0
@@ -274,7 +285,9 @@ def test_no_guess_games(server: Server) -> None:
 def test_the_browser_client_is_served(server: Server) -> None:
     page = server.client.get("/")
     assert page.status_code == 200
-    assert "/static/js/main.js" in page.text
+    script = re.search(r'"(/static/[0-9a-f]{12}/js/main\.js)"', page.text)
+    assert script, page.text[:300]  # a versioned address (test_static.py checks its caching)
+    assert server.client.get(script[1]).status_code == 200
     assert server.client.get("/static/js/main.js").status_code == 200
     assert server.client.get("/openapi.json").json()["paths"]["/api/games"]
 

@@ -12,6 +12,7 @@ from tests.server.browsing import (
     AXE,
     DESKTOP,
     PHONE,
+    WAIT_MS,
     blank_page,
     cell,
     documented_error_codes,
@@ -19,6 +20,7 @@ from tests.server.browsing import (
     needs_chromium,
     new_game,
     open_page,
+    safe_move,
     server_view,
     symbols,
 )
@@ -300,10 +302,6 @@ def test_themes_change_the_look_and_are_kept(page: Page) -> None:
 def test_the_leaderboard_follows_the_board_played_and_marks_the_players_entry(
     page: Page, url: str
 ) -> None:
-    from mines.solver import hint
-    from mines.status import GameStatus
-    from mines.view import BoardView
-
     page.select_option("#board-preset", "expert")
     page.select_option("#preset", "beginner")
     page.locator(".more summary").click()
@@ -318,13 +316,9 @@ def test_the_leaderboard_follows_the_board_played_and_marks_the_players_entry(
         view = server_view(url, game_id)
         if view["status"] != "IN_PROGRESS":
             break
-        shown = BoardView.from_strings(
-            view["cells"], status=GameStatus.IN_PROGRESS, mines_left=view["mines_left"]
-        )
-        move = hint(shown)
-        assert move.safe
-        cell(page, move.row, move.col).click()
-        expect(cell(page, move.row, move.col)).not_to_have_attribute("data-symbol", "H")
+        row, col = safe_move(view)
+        cell(page, row, col).click()
+        expect(cell(page, row, col)).not_to_have_attribute("data-symbol", "H")
     expect(page.locator("#status")).to_contain_text("You won")
     expect(page.locator("#board-preset")).to_have_value("beginner")
     expect(page.locator("#board-no-guess")).to_be_checked()
@@ -380,7 +374,7 @@ def test_the_players_own_moves_echoed_over_the_websocket_are_not_drawn_again(
         server.on_message(from_server)
 
     page = blank_page(browser, DESKTOP)
-    page.route_web_socket(re.compile(r".*/live$"), route)
+    page.route_web_socket(re.compile(r".*/live(\?.*)?$"), route)
     page.goto(url)
     expect(page.locator("#board .cell").first).to_be_visible()
     new_game(page, seed=5)
@@ -389,7 +383,10 @@ def test_the_players_own_moves_echoed_over_the_websocket_are_not_drawn_again(
     expect(target).to_have_attribute("data-symbol", "F")
     target.click(button="right")
     expect(target).to_have_attribute("data-symbol", "H")
-    page.wait_for_timeout(300)
+    for _ in range(int(WAIT_MS / 100)):  # both echoes held (a hang guard, not a deadline)
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(100)
     assert len(held) == 2, held
     sockets[-1].send(held[0])  # the flag's echo, late
     page.wait_for_timeout(500)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from mines.presets import PRESETS
 from mines.record import GameRecord
 from mines.replay import replay, replay_steps
 from mines.server import finished
-from tests.server.conftest import Server
+from tests.server.conftest import Server, layout, safe_cells
 
 
 def play_to_the_end(server: Server, seed: int, rows: int = 6, cols: int = 7) -> dict[str, Any]:
@@ -109,3 +110,102 @@ def test_summary_gives_the_result_and_3bv(server: Server) -> None:
     assert summary["preset"] is None
     assert summary["no_guess"] is False
     assert (summary["rows"], summary["cols"], summary["mines"]) == (6, 7, 8)
+
+
+def test_a_move_asked_with_cells_changed_carries_only_what_changed(server: Server) -> None:
+    game = server.create(preset="beginner", seed=5)
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    path = f"/api/games/{game['id']}"
+    answer = server.client.post(
+        f"{path}/flag?cells=changed", json={"row": 8, "col": 8}, headers=headers
+    ).json()
+    assert "cells" not in answer["view"]
+    assert answer["changed"] == [[8, 8, "F"]]
+    assert answer["view"]["version"] == 1
+    assert (answer["view"]["height"], answer["view"]["width"]) == (9, 9)
+    whole = server.client.post(f"{path}/flag", json={"row": 8, "col": 8}, headers=headers).json()
+    assert whole["view"]["cells"][8] == "H" * 9  # without the query, the whole window as before
+    wrong = server.client.post(f"{path}/flag?cells=all", json={"row": 0, "col": 0}, headers=headers)
+    assert wrong.status_code == 422
+    assert wrong.json()["code"] == "invalid_request"
+
+
+def test_views_and_frames_carry_the_version_and_a_window_s_frames_only_its_cells(
+    server: Server,
+) -> None:
+    game = server.create(preset="beginner", seed=5)
+    path = f"/api/games/{game['id']}"
+    assert server.move(game, "flag", 0, 0).json()["view"]["version"] == 1
+    assert server.move(game, "reveal", 0, 0).status_code == 409  # flagged: not stored
+    assert server.client.get(path).json()["view"]["version"] == 1
+    with server.client.websocket_connect(f"{path}/live?top=0&left=0&height=3&width=3") as socket:
+        first = socket.receive_json()
+        assert first["view"]["version"] == 1
+        assert len(first["view"]["cells"]) == 3
+        server.move(game, "flag", 8, 8)  # outside the window
+        server.move(game, "flag", 1, 1)
+        outside, inside = socket.receive_json(), socket.receive_json()
+    assert (outside["version"], outside["changed"]) == (2, [])
+    assert (inside["version"], inside["changed"]) == (3, [[1, 1, "F"]])
+    assert inside["mines_left"] == 7
+
+
+def test_games_say_their_board_and_whether_they_rank(server: Server) -> None:
+    ranked = server.create(preset="beginner")
+    practice = server.create(preset="beginner", seed=3)
+    assert ranked["ranks"] is True
+    assert practice["ranks"] is False  # a chosen seed never ranks
+    read = server.client.get(f"/api/games/{ranked['id']}").json()
+    assert read["board"] == {
+        "rows": 9,
+        "cols": 9,
+        "mines": 10,
+        "preset": "beginner",
+        "no_guess": False,
+    }
+    hint = server.client.post(
+        f"/api/games/{ranked['id']}/hint", headers={"Authorization": f"Bearer {ranked['token']}"}
+    ).json()
+    assert hint["ranks"] is False
+    assert server.client.get(f"/api/games/{ranked['id']}").json()["ranks"] is False
+
+
+def test_the_hint_names_cells_as_people_count_them(server: Server) -> None:
+    game = server.create(preset="beginner", seed=5)
+    server.move(game, "reveal", 0, 0)
+    found = server.client.post(
+        f"/api/games/{game['id']}/hint", headers={"Authorization": f"Bearer {game['token']}"}
+    ).json()
+    assert f"(row {found['row'] + 1}, column {found['col'] + 1})" in found["reason"]
+    assert not re.search(r"\(\d+, \d+\)", found["reason"])
+
+
+def test_the_summary_counts_useful_and_wasted_clicks(server: Server) -> None:
+    game = server.create(preset="beginner", seed=5)
+    mines = layout(5, 9, 9, 10, (0, 0))
+    assert server.move(game, "reveal", 0, 0).json()["changed"]
+    assert server.move(game, "reveal", 0, 0).json()["changed"] == []  # open: wasted
+    assert server.move(game, "chord", 0, 0).json()["changed"] == []  # nothing to chord: wasted
+    assert server.move(game, "flag", 0, 0).status_code == 409  # open: refused, wasted
+    for row, col in safe_cells(9, 9, mines):
+        if server.client.get(f"/api/games/{game['id']}").json()["view"]["cells"][row][col] == "H":
+            assert server.move(game, "reveal", row, col).json()["changed"]
+    assert server.move(game, "reveal", 0, 0).status_code == 409  # over: not counted
+    summary = server.client.get(f"/api/games/{game['id']}/summary").json()
+    useful = server.client.get(f"/api/games/{game['id']}").json()["view"]["version"]
+    assert summary["status"] == "WON"
+    assert (summary["useful_clicks"], summary["wasted_clicks"]) == (useful, 3)
+    assert summary["clicks"] == useful + 3
+    assert summary["efficiency"] == round(100 * summary["three_bv"] / (useful + 3), 1)
+    assert summary["three_bv_per_second"] is None or summary["elapsed"] > 0
+    assert summary["assisted"] is False
+    assert summary["ranked"] is False  # a chosen seed
+
+
+def test_meta_publishes_the_name_rule(server: Server) -> None:
+    meta = server.client.get("/api/meta").json()
+    assert meta["player_marks"] == 2
+    for name in ("Zoë", "José María", "李小龍", "राम"):
+        assert server.create(preset="beginner", player=name)
+    refused = server.client.post("/api/games", json={"preset": "beginner", "player": "W" * 25})
+    assert refused.status_code == 422

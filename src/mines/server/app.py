@@ -8,11 +8,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, Response
-from fastapi.staticfiles import StaticFiles
+from fastapi import FastAPI, Request
+from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
+from mines.server.assets import Assets
 from mines.server.errors import install_handlers
 from mines.server.favicon import favicon
 from mines.server.games import GameService
@@ -75,11 +75,16 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.add_middleware(SecurityHeaders)
     for module in (games, leaderboard, live, races, meta, replay, analysis):
         app.include_router(module.router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    assets = Assets(STATIC)
+    app.state.assets = assets
+
+    @app.get("/static/{path:path}", include_in_schema=False)
+    async def static(path: str, request: Request) -> Response:
+        return assets.file(path, request.headers)
 
     @app.get("/", include_in_schema=False)
-    async def client() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def client(request: Request) -> Response:
+        return assets.page("index.html", request.headers)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def icon() -> Response:
@@ -89,7 +94,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
 
     @app.get("/race", include_in_schema=False)
     @app.get("/race/{room_id}", include_in_schema=False)
-    async def race_client(room_id: str = "") -> FileResponse:
-        return FileResponse(STATIC / "race.html")  # the page reads the room from its address
+    async def race_client(request: Request, room_id: str = "") -> Response:
+        return assets.page("race.html", request.headers)  # the page reads the room from its address
 
     return app

@@ -8,7 +8,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from mines.clock import PinnedClock
@@ -45,6 +45,7 @@ from mines.server.present import (
     Window,
     changed_cells,
     changes_box,
+    clicks_json,
     resolve_window,
     view_json,
 )
@@ -129,6 +130,8 @@ class MoveResult:
     changed_complete: bool
     broadcast: dict[str, Any] | None
     """The message for the game's WebSocket watchers; None when unwatched or nothing changed."""
+    stored: bool = True
+    """False when the move changed nothing (and so was not stored)."""
 
 
 def read_in_worker(settings: Settings, read: Read, game_id: str, window: Window) -> bytes:
@@ -323,12 +326,12 @@ class GameService:
         except BaseException:
             self._cache.drop(row.id)
             raise
-        return row.id, token, view_json(live.game.view(*box), live.game.elapsed)
+        return row.id, token, view_json(live.game.view(*box), live.game.elapsed, 0)
 
     def view(self, game_id: str, window: Window) -> dict[str, Any]:
         with self._reading(game_id) as (row, game):
             box = resolve_window(window, row.rows, row.cols, self.settings, focus=None)
-            return view_json(game.view(*box), game.elapsed)
+            return view_json(game.view(*box), game.elapsed, row.version)
 
     def move(
         self,
@@ -420,10 +423,11 @@ class GameService:
             view = game.view(*box)
             changed, complete = changed_cells(view, changes, self.settings.changed_limit)
             return MoveResult(
-                view_json(view, game.elapsed),
+                view_json(view, game.elapsed, live.version),
                 changed,
                 complete,
                 self._broadcast(live, move, changes) if changes and watched else None,
+                stored=bool(changes),
             )
 
     def check_access(self, game_id: str, token: str) -> None:
@@ -442,6 +446,8 @@ class GameService:
         with self._reading(game_id) as (row, game):
             if not game.status.is_over:
                 raise GameInProgressError(IN_PROGRESS)
+            three_bv = game.three_bv if game.started else 0
+            won = game.status is GameStatus.WON
             return {
                 "id": row.id,
                 "status": game.status.value,
@@ -451,7 +457,10 @@ class GameService:
                 "mines": row.mines,
                 "preset": preset_of(row.rows, row.cols, row.mines),
                 "no_guess": row.rule == NO_GUESS_RULE,
-                "three_bv": game.three_bv if game.started else 0,
+                "three_bv": three_bv,
+                **clicks_json(three_bv, game.elapsed, won, row.version, row.wasted),
+                "assisted": row.assisted,
+                "ranked": won and row.preset is not None and not row.assisted,
             }
 
     def read_finished(self, read: Read, game_id: str, window: Window) -> bytes:
@@ -529,7 +538,8 @@ class GameService:
                 behind = self.storage.moves_after(game_id, live.version)
             with live.lock:
                 self._catch_up(live, behind)
-                yield row, live.game
+                # The row as of the game read: its version counts the moves the game shows.
+                yield replace(row, version=live.version), live.game
 
     def _work(self, row: GameRow) -> int:
         """The memory a request on this game may need while it runs: by the board's cells on
@@ -611,6 +621,7 @@ class GameService:
         return {
             "type": "move",
             "move": str(move),
+            "version": live.version,
             "status": game.status.value,
             "mines_left": game.mines_left,
             "elapsed": round(game.elapsed, 3),

@@ -12,8 +12,11 @@ from mines.server.storage import Result
 RANKED_RULES = (PlacementRule.OPENING, PlacementRule.NOGUESS)
 """Classic games (first click opens an area) and no-guess games rank; `safe`/`any` do not."""
 
-PLAYER_PATTERN = r"^\w[\w .'\-]{0,23}$"
-"""Player names: 1 to 24 letters, digits, spaces, dots, apostrophes, dashes or underscores."""
+PLAYER_PATTERN = r"^[\p{L}\p{N}_][\p{L}\p{M}\p{N}_ .'\-]{0,23}$"
+"""Player names: 1 to 24 letters or digits of any script (with their combining marks), spaces,
+dots, apostrophes, dashes or underscores, starting with a letter, digit or underscore. Written so
+that Rust's regex (pydantic's) and ECMAScript's with flag u read it alike: the browser checks
+names with this very pattern, from /api/meta."""
 
 ANONYMOUS = "anonymous"
 COMBINING_RUN = 2

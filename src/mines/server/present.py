@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from mines.engine import CellChanges
+from mines.placement import PlacementRule
+from mines.presets import preset_of
 from mines.server.errors import InvalidRequestError
 from mines.server.settings import Settings
+from mines.server.storage import GameRow
 from mines.view import BoardView
 
 Changed = list[tuple[int, int, str]]
@@ -67,8 +71,10 @@ def resolve_window(
     return top, left, height, width
 
 
-def view_json(view: BoardView, elapsed: float) -> dict[str, Any]:
-    return {
+def view_json(view: BoardView, elapsed: float, version: int | None = None) -> dict[str, Any]:
+    """A view as JSON; `version`, the stored moves it shows, orders a game's views and
+    WebSocket frames for a client."""
+    answer = {
         "rows": view.rows,
         "cols": view.cols,
         "status": view.status.value,
@@ -76,7 +82,53 @@ def view_json(view: BoardView, elapsed: float) -> dict[str, Any]:
         "elapsed": round(elapsed, 3),
         "top": view.top,
         "left": view.left,
+        "height": view.height,
+        "width": view.width,
         "cells": view.to_strings(),
+    }
+    if version is not None:
+        answer["version"] = version
+    return answer
+
+
+def without_cells(view: dict[str, Any]) -> dict[str, Any]:
+    """A view's JSON less its cells: a client that asked for the changes patches its copy."""
+    return {key: value for key, value in view.items() if key != "cells"}
+
+
+def in_window(message: dict[str, Any], box: Box) -> dict[str, Any]:
+    """A move's WebSocket message with only the changed cells inside `box`."""
+    top, left, height, width = box
+    changed = [
+        cell
+        for cell in message["changed"]
+        if top <= cell[0] < top + height and left <= cell[1] < left + width
+    ]
+    return {**message, "changed": changed}
+
+
+_CELL = re.compile(r"\((\d+), (\d+)\)")
+
+
+def for_people(text: str) -> str:
+    """The solver's sentences, whose cells are `(row, col)` counted from 0 as in the API, with
+    each cell named as people count: "(row 1, column 1)" is the top left."""
+    return _CELL.sub(lambda m: f"(row {int(m[1]) + 1}, column {int(m[2]) + 1})", text)
+
+
+def clicks_json(
+    three_bv: int, elapsed: float, won: bool, useful: int, wasted: int
+) -> dict[str, Any]:
+    """The end-of-game figures: clicks are the moves asked for while the game was on, useful
+    ones changed the board (the stored moves), wasted ones did not; 3BV/s and efficiency
+    (3BV per click, in percent, as speed players count it) are for wins."""
+    clicks = useful + wasted
+    return {
+        "clicks": clicks,
+        "useful_clicks": useful,
+        "wasted_clicks": wasted,
+        "three_bv_per_second": round(three_bv / elapsed, 3) if won and elapsed > 0 else None,
+        "efficiency": round(100 * three_bv / clicks, 1) if won and clicks else None,
     }
 
 
@@ -103,3 +155,18 @@ def changes_box(changes: Iterable[CellChanges]) -> Box | None:
     top, left = min(b[0] for b in boxes), min(b[1] for b in boxes)
     bottom, right = max(b[2] for b in boxes), max(b[3] for b in boxes)
     return top, left, bottom - top, right - left
+
+
+def game_facts(row: GameRow) -> dict[str, Any]:
+    """What a client shows besides the view: the board (its preset, whether no-guess) and
+    whether a win would rank (a ranked kind of game whose player had no help so far)."""
+    return {
+        "board": {
+            "rows": row.rows,
+            "cols": row.cols,
+            "mines": row.mines,
+            "preset": preset_of(row.rows, row.cols, row.mines),
+            "no_guess": row.rule == PlacementRule.NOGUESS,
+        },
+        "ranks": row.preset is not None and not row.assisted,
+    }

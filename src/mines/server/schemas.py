@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from mines.placement import FirstClick
 from mines.server.games import SEED_LIMIT
@@ -17,6 +17,16 @@ Size = Annotated[int, Field(strict=True, ge=1, le=COORDINATE_LIMIT)]
 Coordinate = Annotated[int, Field(strict=True, ge=0, le=COORDINATE_LIMIT)]
 PresetName = Literal["beginner", "intermediate", "expert"]
 Status = Literal["IN_PROGRESS", "WON", "LOST"]
+
+
+def _normal_name(value: object) -> object:
+    # Normalised before the pattern is checked, so look-alike names become one name.
+    return normalize_player(value) if isinstance(value, str) else value
+
+
+PlayerName = Annotated[str, BeforeValidator(_normal_name), Field(pattern=PLAYER_PATTERN)]
+"""A player's name, by the one rule the server and the browser share (`/api/meta` publishes
+it): NFKC, the ends trimmed, then `PLAYER_PATTERN` and `normalize_player`'s refusals."""
 
 
 class NewGame(BaseModel):
@@ -37,13 +47,7 @@ class NewGame(BaseModel):
         ),
     ] = None
     no_guess: Annotated[bool, Field(strict=True)] = False
-    player: Annotated[str, Field(pattern=PLAYER_PATTERN)] | None = None
-
-    @field_validator("player", mode="before")
-    @classmethod
-    def _normal_name(cls, value: object) -> object:
-        # Normalised before the pattern is checked, so look-alike names become one name.
-        return normalize_player(value) if isinstance(value, str) else value
+    player: PlayerName | None = None
 
     @model_validator(mode="after")
     def _one_board(self) -> NewGame:
@@ -64,8 +68,8 @@ class MoveTarget(BaseModel):
     col: Coordinate
 
 
-class View(BaseModel):
-    """What the player sees: one string per row of the window, in the core's symbols."""
+class ViewHead(BaseModel):
+    """A view without its cells: where the window is and how the game stands."""
 
     rows: int
     cols: int
@@ -74,12 +78,35 @@ class View(BaseModel):
     elapsed: float
     top: int
     left: int
+    height: int
+    width: int
+    version: int
+    """The stored moves this view shows: a client orders views and WebSocket frames by it."""
+
+
+class View(ViewHead):
+    """What the player sees: one string per row of the window, in the core's symbols."""
+
     cells: list[str]
+
+
+class BoardOut(BaseModel):
+    """The board a game is played on."""
+
+    rows: int
+    cols: int
+    mines: int
+    preset: PresetName | None
+    """The preset of this size, or null."""
+    no_guess: bool
 
 
 class GameOut(BaseModel):
     id: str
     view: View
+    board: BoardOut
+    ranks: bool
+    """Whether a win would enter the leaderboard: a ranked kind of game, no help so far."""
 
 
 class CreatedOut(GameOut):
@@ -88,7 +115,8 @@ class CreatedOut(GameOut):
 
 
 class MoveOut(BaseModel):
-    view: View
+    view: View | ViewHead
+    """Without `cells` when the move was asked with `?cells=changed` and `changed` is complete."""
     changed: list[tuple[int, int, str]]
     """[row, col, symbol] for each cell the move changed inside the view's window."""
     changed_complete: bool

@@ -88,13 +88,15 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     ("ALTER TABLE games ADD COLUMN assisted BOOLEAN NOT NULL DEFAULT FALSE",),
     # 3: layouts stored compactly (a bit mask or cell indices) instead of JSON pairs.
     (compact_layouts,),
+    # 4: moves asked for that changed nothing (not stored), for the end-of-game figures.
+    ("ALTER TABLE games ADD COLUMN wasted INTEGER NOT NULL DEFAULT 0",),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
 GAME_COLUMNS = (
     "id, token_hash, nrows, ncols, nmines, rule, seed, player, preset, created_at, "
-    "layout, status, version, assisted"
+    "layout, status, version, assisted, wasted"
 )
 
 
@@ -116,7 +118,7 @@ LANDED_CHECKS = 3
 
 def game_row(values: Sequence[Any]) -> GameRow:
     (id_, token_hash, rows, cols, mines, rule, seed, player, preset, created, layout, status,
-     version, assisted) = values  # fmt: skip
+     version, assisted, wasted) = values  # fmt: skip
     return GameRow(
         id=id_,
         token_hash=token_hash,
@@ -132,6 +134,7 @@ def game_row(values: Sequence[Any]) -> GameRow:
         status=status,
         version=int(version),
         assisted=bool(assisted),
+        wasted=int(wasted),
     )
 
 
@@ -184,10 +187,18 @@ class SqlStorage(ABC):
             cursor.execute(self.sql("UPDATE games SET assisted = ? WHERE id = ?"), (True, game_id))
             return bool(cursor.rowcount)
 
+    def count_wasted(self, game_id: str) -> None:
+        """Count a move asked for in a game in progress that changed nothing."""
+        with self.transaction(write=True) as cursor:
+            cursor.execute(
+                self.sql("UPDATE games SET wasted = wasted + 1 WHERE id = ? AND status = ?"),
+                (game_id, "IN_PROGRESS"),
+            )
+
     def create(self, row: GameRow) -> None:
         with self.transaction(write=True) as cursor:
             cursor.execute(
-                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 14)})"),
+                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 15)})"),
                 (
                     row.id,
                     row.token_hash,
@@ -203,6 +214,7 @@ class SqlStorage(ABC):
                     row.status,
                     row.version,
                     row.assisted,
+                    row.wasted,
                 ),
             )
 

@@ -38,6 +38,8 @@ class GameRow:
     version: int
     assisted: bool = False
     """The player had help (hints or analysis): the game never ranks."""
+    wasted: int = 0
+    """Moves asked for while the game was on that changed nothing (so were not stored)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +101,10 @@ class Storage(Protocol):
 
     def mark_assisted(self, game_id: str) -> bool:
         """Record that the game's player had help; False when no game has this ID."""
+        ...
+
+    def count_wasted(self, game_id: str) -> None:
+        """Count a move asked for in a game in progress that changed nothing."""
         ...
 
     def listen(self, on_move: Callable[[str], None]) -> Callable[[], None] | None:

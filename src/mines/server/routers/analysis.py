@@ -15,7 +15,7 @@ from mines.server.auth import check_token
 from mines.server.deps import WINDOW_PARAMETERS, error_responses, service, window
 from mines.server.errors import GameNotFoundError, InvalidRequestError
 from mines.server.games import GameService
-from mines.server.present import Window, resolve_window
+from mines.server.present import Window, for_people, resolve_window
 from mines.server.storage import GameRow
 from mines.solver import analyze, hint
 from mines.status import GameStatus
@@ -38,8 +38,9 @@ and one request must not hold a server thread for long."""
     openapi_extra=WINDOW_PARAMETERS,
 )
 async def get_analysis(game_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
-    """`{"cells": [[row, col, chance, "safe" | "mine" | null]]}` for each unrevealed cell of
-    the window, from `mines.solver.analyze` on the player's view of the whole board."""
+    """`{"cells": [[row, col, chance, "safe" | "mine" | null]], "ranks": false}` for each
+    unrevealed cell of the window, from `mines.solver.analyze` on the player's view of the whole
+    board."""
     token = None if credentials is None else credentials.credentials
     asked = window(request.query_params)
     return await run_in_threadpool(analysis, service(request), game_id, token, asked)
@@ -49,7 +50,10 @@ async def get_analysis(game_id: str, request: Request, credentials: Credentials)
     "/{game_id}/hint", summary="A next move and its reason (practice games)", responses=HELP_ERRORS
 )
 async def get_hint(game_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
-    """`{"row", "col", "safe", "probability", "reason"}` from `mines.solver.hint`."""
+    """`{"row", "col", "safe", "probability", "reason", "ranks"}` from `mines.solver.hint`: the
+    reason in words for people, cells named from 1 ("(row 1, column 1)" is the top left) while
+    `row` and `col` count from 0 as everywhere in the API; `ranks` is false (help keeps a game
+    off the leaderboard)."""
     token = None if credentials is None else credentials.credentials
     return await run_in_threadpool(one_hint, service(request), game_id, token)
 
@@ -92,7 +96,7 @@ def analysis(games: GameService, game_id: str, token: str | None, asked: Window)
             elif (row, col) in result.certain_mines:
                 certain = "mine"
             cells.append([row, col, float(chance), certain])
-    return {"cells": cells}
+    return {"cells": cells, "ranks": False}
 
 
 def one_hint(games: GameService, game_id: str, token: str | None) -> dict[str, Any]:
@@ -110,5 +114,6 @@ def one_hint(games: GameService, game_id: str, token: str | None) -> dict[str, A
         "col": found.col,
         "safe": found.safe,
         "probability": float(found.mine_probability),
-        "reason": found.reason,
+        "reason": for_people(found.reason),
+        "ranks": False,
     }

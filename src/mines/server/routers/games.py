@@ -13,13 +13,19 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from mines.errors import IllegalMoveError
 from mines.moves import MoveKind
 from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
 from mines.server.deps import WINDOW_PARAMETERS, error_responses, hub, service, window
-from mines.server.errors import InvalidRequestError, validation_answer
+from mines.server.errors import (
+    GameNotFoundError,
+    GameOverError,
+    InvalidRequestError,
+    validation_answer,
+)
 from mines.server.finished import Read
-from mines.server.games import GameSpec
-from mines.server.present import Window
+from mines.server.games import GameService, GameSpec
+from mines.server.present import Window, game_facts, without_cells
 from mines.server.schemas import CreatedOut, GameOut, MoveOut, MoveTarget, NewGame
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -44,10 +50,9 @@ CELL_BODY: dict[str, Any] = {
 )
 async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     spec = GameSpec(**body.model_dump(mode="json"))  # plain strings, not enum members
-    game_id, token, view = await run_in_threadpool(
-        service(request).create, spec, window(request.query_params)
-    )
-    return {"id": game_id, "token": token, "view": view}
+    games = service(request)
+    game_id, token, view = await run_in_threadpool(games.create, spec, window(request.query_params))
+    return {"id": game_id, "token": token, "view": view, **await _facts(games, game_id)}
 
 
 @router.get(
@@ -58,8 +63,26 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     openapi_extra=WINDOW_PARAMETERS,
 )
 async def get_game(game_id: str, request: Request) -> dict[str, Any]:
-    view = await run_in_threadpool(service(request).view, game_id, window(request.query_params))
-    return {"id": game_id, "view": view}
+    games = service(request)
+    view = await run_in_threadpool(games.view, game_id, window(request.query_params))
+    return {"id": game_id, "view": view, **await _facts(games, game_id)}
+
+
+async def _facts(games: GameService, game_id: str) -> dict[str, Any]:
+    row = await run_in_threadpool(games.storage.load, game_id)
+    if row is None:
+        raise GameNotFoundError.of(game_id)
+    return game_facts(row)
+
+
+CELLS_QUERY: dict[str, Any] = {
+    "name": "cells",
+    "in": "query",
+    "required": False,
+    "description": '"changed": leave the view\'s cells out of the answer when `changed` lists '
+    "every cell the move changed in the window (the client patches its copy)",
+    "schema": {"type": "string", "enum": ["changed"]},
+}
 
 
 @router.get(
@@ -78,6 +101,13 @@ async def _note_disconnect(request: Request, gone: threading.Event) -> None:
     gone.set()
 
 
+def _only_changes(cells: str | None) -> bool:
+    if cells not in (None, "changed"):
+        shown = cells if len(cells) <= 12 else f"{cells[:12]}…"
+        raise InvalidRequestError(f'query.cells must be "changed" or left out, got {shown!r}')
+    return cells == "changed"
+
+
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
     async def move(game_id: str, request: Request, credentials: Credentials) -> JSONResponse:
         token = None if credentials is None else credentials.credentials
@@ -88,6 +118,7 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         try:
             cell = MoveTarget.model_validate_json(await request.body())
             box = window(request.query_params)
+            only_changes = _only_changes(request.query_params.get("cells"))
         except (ValidationError, InvalidRequestError) as problem:
             await run_in_threadpool(game_service.check_access, game_id, token)
             if isinstance(problem, InvalidRequestError):
@@ -111,15 +142,24 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
                 (cell.row, cell.col),
                 box,
             )
+        except IllegalMoveError as refused:
+            if not isinstance(refused, GameOverError):  # a click on a flag, a flag on a number
+                await run_in_threadpool(game_service.storage.count_wasted, game_id)
+            raise
         finally:
             watch.cancel()
+        if not result.stored:
+            await run_in_threadpool(game_service.storage.count_wasted, game_id)
         if result.broadcast is not None:
             game_hub.publish(game_id, result.broadcast)
+        view = result.view
+        if only_changes and result.changed_complete:
+            view = without_cells(view)
         # Built here rather than validated against MoveOut: this is the hot path, and the
         # service builds exactly that shape (the Schemathesis test checks it).
         return JSONResponse(
             {
-                "view": result.view,
+                "view": view,
                 "changed": result.changed,
                 "changed_complete": result.changed_complete,
             }
@@ -133,7 +173,10 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         summary=summary,
         response_model=MoveOut,
         responses=error_responses(401, 403, 404, 409, 422),
-        openapi_extra={**WINDOW_PARAMETERS, "requestBody": CELL_BODY},
+        openapi_extra={
+            "parameters": [*WINDOW_PARAMETERS["parameters"], CELLS_QUERY],
+            "requestBody": CELL_BODY,
+        },
     )
 
 

@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from mines.errors import MinesError
 from mines.server.deps import hub, service, window
 from mines.server.errors import classify
+from mines.server.present import Box, in_window
 
 router = APIRouter(tags=["live"])
 
@@ -80,16 +81,17 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
     # Subscribe before reading the view, so no move falls between the two.
     with hub(websocket).subscribe(game_id) as queue:
         try:
-            view = await run_in_threadpool(
-                service(websocket).view, game_id, window(websocket.query_params)
-            )
+            asked = window(websocket.query_params)
+            view = await run_in_threadpool(service(websocket).view, game_id, asked)
         except MinesError as error:
             # 4000 + the HTTP status the same request would get: 4404 unknown game, 4422 bad window.
             status, _ = classify(error)
             await websocket.close(code=4000 + status, reason=str(error)[:120])
             return
         await websocket.send_json({"type": "view", "view": view})
-        forward = asyncio.create_task(_forward(queue, websocket))
+        # A watcher of a window is sent the changed cells of that window only.
+        box = (view["top"], view["left"], view["height"], view["width"]) if asked.given else None
+        forward = asyncio.create_task(_forward(queue, websocket, view["version"], box))
         try:
             await ignore_until_closed(websocket)
         finally:
@@ -110,6 +112,14 @@ async def ignore_until_closed(websocket: WebSocket) -> None:
             return
 
 
-async def _forward(queue: asyncio.Queue[dict[str, Any]], websocket: WebSocket) -> None:
+async def _forward(
+    queue: asyncio.Queue[dict[str, Any]], websocket: WebSocket, seen: int, box: Box | None
+) -> None:
     while True:
-        await websocket.send_json(await queue.get())
+        message = await queue.get()
+        if message["type"] == "move":
+            if message["version"] <= seen:  # already in the view this socket sent first
+                continue
+            if box is not None:
+                message = in_window(message, box)
+        await websocket.send_json(message)

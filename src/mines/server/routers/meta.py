@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from mines.placement import FirstClick
 from mines.presets import PRESETS
 from mines.server.deps import error_responses, service
-from mines.server.leaderboard import PLAYER_PATTERN
+from mines.server.leaderboard import COMBINING_RUN, PLAYER_PATTERN
 from mines.server.schemas import COORDINATE_LIMIT
 
 router = APIRouter(prefix="/api/meta", tags=["meta"])
@@ -31,5 +31,7 @@ async def meta(request: Request) -> dict[str, Any]:
             "view_limit": settings.view_limit,
             "changed_limit": settings.changed_limit,
         },
+        # The name rule the page checks as it is typed, the server's own (docs/server.md).
         "player_pattern": PLAYER_PATTERN,
+        "player_marks": COMBINING_RUN,
     }

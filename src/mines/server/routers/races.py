@@ -16,15 +16,14 @@ from mines.moves import MoveKind
 from mines.server.deps import error_responses, hub
 from mines.server.errors import classify
 from mines.server.games import SEED_LIMIT
-from mines.server.leaderboard import PLAYER_PATTERN
 from mines.server.rooms import RoomService, RoomSpec
 from mines.server.routers.live import admitted, ignore_until_closed
-from mines.server.schemas import MoveTarget, PresetName
+from mines.server.schemas import MoveTarget, PlayerName, PresetName
 
 router = APIRouter(prefix="/api/races", tags=["races"])
 bearer = HTTPBearer(auto_error=False, description="the player token returned by create or join")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-Name = Annotated[str, Field(pattern=PLAYER_PATTERN)]
+Name = PlayerName
 
 
 class NewRoom(BaseModel):

@@ -7,6 +7,7 @@
 /** What a symbol says to a screen reader. @param {string} look */
 function words(look) {
   if (look === "H") return "hidden";
+  if (look === "?") return "hidden, marked with a question mark";
   if (look === "F") return "flagged";
   if (look === "0") return "empty";
   if (look === "1") return "1 mine next to it";
@@ -39,6 +40,10 @@ export class Board {
     this.hinted = null;
     /** @type {HTMLElement[]} cells that carry a chance */
     this.chanced = [];
+    /** @type {Set<string>} "row,col" of the hidden cells the player marked with a question mark */
+    this.marked = new Set();
+    /** @type {HTMLElement[]} cells drawn pressed while a button is held */
+    this.pressed = [];
   }
 
   /** Show a whole view: rebuild when the window moved, else repaint what differs. @param {View} view */
@@ -80,6 +85,7 @@ export class Board {
     this.cells = new Array(height * width);
     this.hinted = null;
     this.chanced = [];
+    this.pressed = [];
     const rows = [];
     for (let r = 0; r < height; r++) {
       const rowElement = document.createElement("div");
@@ -113,15 +119,72 @@ export class Board {
   paint(i, symbol) {
     const cell = this.cells[i];
     this.symbols[i] = symbol;
-    cell.dataset.symbol = symbol;
-    cell.dataset.look = symbol;  // the styles draw a cell by its look: now its symbol
-    const open = symbol >= "0" && symbol <= "8";
-    cell.classList.toggle("open", open || symbol === "X");
-    cell.textContent = open && symbol !== "0" ? symbol : "";
     const r = Math.floor(i / this.width) + this.top;
     const c = (i % this.width) + this.left;
-    cell.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}, ${words(symbol)}`);
+    let look = symbol;  // the styles draw a cell by its look: its symbol, or a question mark
+    if (this.marked.size && this.marked.has(`${r},${c}`)) {
+      if (symbol === "H") look = "?";
+      else this.marked.delete(`${r},${c}`);  // opened (or flagged): the note has done its work
+    }
+    cell.dataset.symbol = symbol;
+    cell.dataset.look = look;
+    const open = symbol >= "0" && symbol <= "8";
+    cell.classList.toggle("open", open || symbol === "X");
+    cell.textContent = open && symbol !== "0" ? symbol : look === "?" ? "?" : "";
+    cell.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}, ${words(look)}`);
     if (this.hinted === cell && symbol !== "H") this.setHint(null);
+  }
+
+  /** Mark a hidden cell with a question mark, or take the mark off. @param {number} row @param {number} col @param {boolean} on */
+  setMark(row, col, on) {
+    if (on) this.marked.add(`${row},${col}`);
+    else this.marked.delete(`${row},${col}`);
+    const i = this.index(row, col);
+    if (i >= 0) this.paint(i, this.symbols[i]);
+  }
+
+  /** @param {number} row @param {number} col */
+  isMarked(row, col) {
+    return this.marked.has(`${row},${col}`);
+  }
+
+  /** Replace every question mark. @param {[number, number][]} cells */
+  setMarks(cells) {
+    const old = [...this.marked].map((key) => key.split(",").map(Number));
+    this.marked = new Set(cells.map(([r, c]) => `${r},${c}`));
+    for (const [r, c] of [...old, ...cells]) {
+      const i = this.index(r, c);
+      if (i >= 0) this.paint(i, this.symbols[i]);
+    }
+  }
+
+  /** @returns {[number, number][]} */
+  marks() {
+    return [...this.marked].map((key) => /** @type {[number, number]} */ (key.split(",").map(Number)));
+  }
+
+  /**
+   * Draw pressed what a held button would act on: the cell under it, or for a chord the cell
+   * and its neighbours; only cells still hidden (not flagged) look pressed, as in the classic game.
+   * @param {[number, number] | null} cell  null: nothing is pressed
+   * @param {boolean} chord
+   */
+  setPressed(cell, chord) {
+    /** @type {HTMLElement[]} */
+    const now = [];
+    if (cell) {
+      const [row, col] = cell;
+      const reach = chord ? 1 : 0;
+      for (let r = row - reach; r <= row + reach; r++) {
+        for (let c = col - reach; c <= col + reach; c++) {
+          const i = this.index(r, c);
+          if (i >= 0 && this.symbols[i] === "H" && this.status === "IN_PROGRESS") now.push(this.cells[i]);
+        }
+      }
+    }
+    for (const element of this.pressed) if (!now.includes(element)) element.classList.remove("pressed");
+    for (const element of now) element.classList.add("pressed");
+    this.pressed = now;
   }
 
   /** The index of a board cell in the window, or -1 outside it. @param {number} row @param {number} col */

@@ -10,13 +10,22 @@
  * @property {() => void} newGame
  * @property {(row: number, col: number) => void} inspect  a cell was pressed: the cursor goes there
  * @property {(row: number, col: number) => void} [hover]  a mouse is over a cell (the chance readout)
- * @property {(pressed: boolean) => void} pressing  the face's "oh" while a button is down
+ * @property {(press: Press | null) => void} pressing  what is held down now, for the pressed look
  * @property {() => "reveal" | "flag"} mode  what a tap does
  * @property {() => [number, number]} cursor
+ */
+/**
+ * @typedef {object} Press  A button held over a cell: one cell looks pressed, or a chord's block.
+ * @property {[number, number] | null} cell  the cell under the pointer (null: off the board)
+ * @property {boolean} chord  both buttons (or the middle one): the cell and its neighbours
  */
 
 const LONG_PRESS_MS = 450;
 const MOVE_TOLERANCE_PX = 10;
+const LEFT = 1;
+const RIGHT = 2;
+const MIDDLE = 4;
+const BUTTONS = LEFT | RIGHT | MIDDLE;
 
 /** @type {Record<string, [number, number]>} */
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
@@ -36,48 +45,100 @@ function cellOf(target) {
  * @param {Actions} actions
  */
 export function listen(board, actions) {
+  listenToMouse(board, actions);
+  listenToTouch(board, actions);
+  listenToKeys(board, actions);
+}
+
+/**
+ * The mouse as in the classic game. Every action happens on a release, over the cell under
+ * the pointer then: left reveals (on a number: chords), right flags, and a press that had both
+ * buttons down at once (or the middle one) chords on its first release and does nothing else,
+ * whatever the order of presses and releases. So a both-button press never reveals or flags a
+ * cell, and a chord meant for a number never lands on the hidden cell next to it.
+ *
+ * A browser sends one pointerdown for the first button and one pointerup for the last; a
+ * second button going down or up while another is held comes as a pointermove whose `buttons`
+ * changed. So every event's `buttons` is compared with the last one seen.
+ * @param {HTMLElement} board
+ * @param {Actions} actions
+ */
+function listenToMouse(board, actions) {
+  let held = 0;
+  /** @type {"left" | "right" | "chord" | "done" | null} what the press in progress does */
+  let press = null;
+
+  /** @param {PointerEvent} event */
+  const mouse = (event) => {
+    if (event.pointerType !== "mouse") return;
+    const before = held;
+    held = event.buttons & BUTTONS;
+    const down = held & ~before;
+    const up = before & ~held;
+    const cell = cellOf(event.target);
+    if (press === null) {
+      // A press starts only with a button going down on the board: moves without one cost nothing.
+      if (event.type !== "pointerdown" || !down || !cell) return;
+      press = held & MIDDLE || (held & (LEFT | RIGHT)) === (LEFT | RIGHT) ? "chord" : held & LEFT ? "left" : "right";
+      board.focus({ preventScroll: true });
+      actions.inspect(...cell);
+    } else if (down && press !== "chord") {
+      press = "chord";  // the other button joined: this press can now only chord
+    }
+    if (up && press !== "done") {
+      const released = press;
+      press = "done";
+      if (cell) {
+        if (released === "chord") actions.chord(...cell);
+        else if (released === "left" && up & LEFT) actions.primary(...cell);
+        else if (released === "right" && up & RIGHT) actions.flag(...cell);
+      }
+    }
+    if (!held) press = null;
+    actions.pressing(press === "left" || press === "chord" ? { cell, chord: press === "chord" } : null);
+  };
+  board.addEventListener("pointerdown", mouse);
+  // Moves and releases anywhere: a press that leaves the board still ends when the buttons do.
+  window.addEventListener("pointermove", mouse);
+  window.addEventListener("pointerup", mouse);
+  window.addEventListener("blur", () => {
+    held = 0;
+    press = null;
+    actions.pressing(null);
+  });
+  board.addEventListener("contextmenu", (event) => event.preventDefault());
+  // The middle button's click would start the browser's autoscroll instead.
+  board.addEventListener("pointerdown", (event) => { if (event.button === 1) event.preventDefault(); });
+  board.addEventListener("pointerover", (event) => {
+    const cell = cellOf(event.target);
+    if (cell && event.pointerType === "mouse" && actions.hover) actions.hover(...cell);
+  });
+}
+
+/**
+ * Touch or pen: a tap acts on release, a long press does the other action instead.
+ * @param {HTMLElement} board
+ * @param {Actions} actions
+ */
+function listenToTouch(board, actions) {
   /** @type {{id: number, cell: [number, number], x: number, y: number, timer: number, long: boolean} | null} */
   let touch = null;
-  /** @type {[number, number] | null} */
-  let pressed = null;
-  let chording = false;
-
-  board.addEventListener("contextmenu", (event) => event.preventDefault());
 
   board.addEventListener("pointerdown", (event) => {
     const cell = cellOf(event.target);
-    if (!cell) return;
+    if (!cell || event.pointerType === "mouse") return;
     actions.inspect(...cell);
-    if (event.pointerType === "mouse") {
-      board.focus({ preventScroll: true });
-      if ((event.buttons & 3) === 3) {
-        chording = true;
-        pressed = null;
-        actions.chord(...cell);
-      } else if (event.button === 2) {
-        actions.flag(...cell);
-      } else if (event.button === 0) {
-        pressed = cell;
-        actions.pressing(true);
-      }
-      return;
-    }
-    // Touch or pen: a tap acts on release, a long press does the other action instead.
     if (touch) clearTimeout(touch.timer);
     const start = { id: event.pointerId, cell, x: event.clientX, y: event.clientY, timer: 0, long: false };
     start.timer = window.setTimeout(() => {
       start.long = true;
+      actions.pressing(null);
       if (navigator.vibrate) navigator.vibrate(15);
       if (actions.mode() === "flag") actions.primary(...cell);
       else actions.flag(...cell);
     }, LONG_PRESS_MS);
     touch = start;
-    actions.pressing(true);
-  });
-
-  board.addEventListener("pointerover", (event) => {
-    const cell = cellOf(event.target);
-    if (cell && event.pointerType === "mouse" && actions.hover) actions.hover(...cell);
+    actions.pressing({ cell, chord: false });
   });
 
   board.addEventListener("pointermove", (event) => {
@@ -88,33 +149,28 @@ export function listen(board, actions) {
   const cancelTouch = () => {
     if (touch) clearTimeout(touch.timer);
     touch = null;
-    actions.pressing(false);
+    actions.pressing(null);
   };
   board.addEventListener("pointercancel", cancelTouch);
 
   board.addEventListener("pointerup", (event) => {
-    if (event.pointerType === "mouse") {
-      actions.pressing(false);
-      if (chording) {
-        // A two-button chord ends when both buttons are up; neither release reveals.
-        if (event.buttons === 0) chording = false;
-        return;
-      }
-      const cell = cellOf(event.target);
-      if (event.button === 0 && pressed && cell) actions.primary(...cell);
-      pressed = null;
-      return;
-    }
-    if (!touch || event.pointerId !== touch.id) return;
+    if (event.pointerType === "mouse" || !touch || event.pointerId !== touch.id) return;
     const { cell, long, timer } = touch;
     clearTimeout(timer);
     touch = null;
-    actions.pressing(false);
+    actions.pressing(null);
     if (long) return;  // the long press already acted: its release does nothing
     if (actions.mode() === "flag") actions.flag(...cell);
     else actions.primary(...cell);
   });
+}
 
+/**
+ * Keys on the board (the grid pattern: arrows move, the rest act on the cursor's cell).
+ * @param {HTMLElement} board
+ * @param {Actions} actions
+ */
+function listenToKeys(board, actions) {
   board.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     const arrow = ARROWS[event.key];

@@ -24,12 +24,15 @@ export function buildLed(element, digits) {
 }
 
 /**
- * Show a value, clamped to what the digits hold (-99..999 for three), as the classic game does.
+ * Show a value: three digits as in the classic game, more when the value needs them (a huge
+ * board's mines, a long game's seconds), so a counter never stops at 999.
  * @param {HTMLElement} element
  * @param {number} value
  * @param {string} label  the words for screen readers, e.g. "Mines left: 10"
  */
 export function setLed(element, value, label) {
+  const needed = String(Math.abs(Math.trunc(value))).length + (value <= -1 ? 1 : 0);
+  if (needed > element.children.length) buildLed(element, needed);
   const digits = element.children;
   const most = 10 ** digits.length - 1;
   const least = -(10 ** (digits.length - 1) - 1);

@@ -6,24 +6,41 @@ import { $, inputOf, selectOf } from "./dom.js";
 import { fillChoices, readForm, showProblems } from "./form.js";
 import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
+import { LiveSocket } from "./live.js";
 import { Player, bindControls } from "./replay.js";
-import { boardKey, countGame, showLeaderboard, showStats } from "./scores.js";
+import { boardKey, countGame, showLeaderboard, showResult, showStats } from "./scores.js";
 import { sayError } from "./words.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Meta} Meta */
 /** @typedef {import("./types.js").MoveAnswer} MoveAnswer */
+/** @typedef {import("./types.js").MoveFrame} MoveFrame */
+/** @typedef {import("./types.js").GameAnswer} GameAnswer */
+/** @typedef {import("./types.js").BoardInfo} BoardInfo */
 /** @typedef {import("./types.js").Created} Created */
 /** @typedef {import("./types.js").Replay} Replay */
 /** @typedef {import("./types.js").Summary} Summary */
 /** @typedef {import("./types.js").Chances} Chances */
 /** @typedef {import("./types.js").Hint} Hint */
-/** @typedef {{rows: number, cols: number, mines: number, no_guess: boolean}} BoardInfo */
+/** @typedef {import("./input.js").Press} Press */
 
 const WINDOW_MAX = { rows: 100, cols: 100 };  // the most cells shown at once; bigger boards pan
 const PAN_STEP = 10;
-const KIND_LETTER = { reveal: "O", flag: "F", chord: "C" };
+/** Refusals that mean "nothing happens here", as a click on an open number does in the classic
+ * game: said politely, never as an alert. */
+const NOTHING_HAPPENS = new Set(["illegal_move", "cell_flagged", "game_over"]);
+/** The keys the board acts on: typed while nothing has focus, they go to the board. */
+const BOARD_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", " ", "Enter", "f", "F", "c", "C", "n", "N", "Home", "End"]);
 
+/** "row 3, column 5": cells are named for people from 1, everywhere in words. @param {number} row @param {number} col */
+export function cellName(row, col) {
+  return `row ${row + 1}, column ${col + 1}`;
+}
+
+/** The first board is drawn (or will not be): the page below it is shown. */
+function ready() {
+  document.body.classList.add("ready");
+}
 
 class App {
   /** @param {Meta} meta */
@@ -36,14 +53,27 @@ class App {
     this.token = null;
     /** @type {BoardInfo | null} */
     this.info = null;
-    /** @type {View | null} */
+    /** @type {View | null} the last view's header (its cells are on the board) */
     this.view = null;
+    /** The number of stored moves the board shows: views and frames are ordered by it. */
+    this.version = 0;
+    /** @type {MoveFrame[]} frames that arrived ahead of a move still being answered */
+    this.ahead = [];
+    /** Own moves sent and not yet answered. */
+    this.pending = 0;
+    /** Whether a win would rank (the server says; help takes it away). */
+    this.ranks = false;
     this.started = false;
     this.timer = { base: 0, since: 0, running: false };
-    /** @type {WebSocket | null} */
-    this.socket = null;
-    /** @type {string[]} own moves sent whose WebSocket echo is still to come */
-    this.echoes = [];
+    this.live = new LiveSocket({
+      message: (data) => this.onLive(data),
+      back: () => this.connected(),
+      away: (seconds) => this.disconnected(seconds),
+      gone: () => this.showLive(""),
+    });
+    this.wasAway = false;
+    /** Whether the error shown is "the server cannot be reached". */
+    this.unreachable = false;
     /** @type {Promise<void>} moves go one at a time, in order */
     this.queue = Promise.resolve();
     /** @type {Player | null} */
@@ -54,6 +84,7 @@ class App {
     this.creating = 0;
     this.counted = new Set();
     this.chancesOn = false;
+    this.marksOn = false;
   }
 
   // --- setup ---------------------------------------------------------------------------
@@ -67,19 +98,21 @@ class App {
     const theme = localStorage.getItem("mines:theme") || "auto";
     selectOf("theme").value = theme;
     document.documentElement.dataset.theme = theme;
+    this.marksOn = localStorage.getItem("mines:marks") === "on";
+    inputOf("marks").checked = this.marksOn;
     this.zoomed = matchMedia("(pointer: coarse)").matches;
 
     const board = $("board");
     listen(board, {
       primary: (r, c) => this.primary(r, c),
-      flag: (r, c) => this.move("flag", r, c),
+      flag: (r, c) => this.flag(r, c),
       chord: (r, c) => this.move("chord", r, c),
       moveCursor: (dr, dc) => this.moveCursor(dr, dc),
       pan: (dr, dc) => this.pan(dr, dc),
       newGame: () => this.newGame(),
       inspect: (r, c) => { this.board.setCursor(r, c); this.describeCell(r, c); },
       hover: (r, c) => { if (this.chancesOn) this.describeCell(r, c); },
-      pressing: (down) => this.setFace(down && this.playable() ? "oh" : null),
+      pressing: (press) => this.pressing(press),
       mode: () => this.mode,
       cursor: () => this.board.cursor,
     });
@@ -95,6 +128,7 @@ class App {
       document.documentElement.dataset.theme = value;
       localStorage.setItem("mines:theme", value);
     });
+    $("marks").addEventListener("change", () => this.setMarks(inputOf("marks").checked));
     $("mode").addEventListener("click", () => this.setMode(this.mode === "reveal" ? "flag" : "reveal"));
     $("zoom").addEventListener("click", () => { this.zoomed = !this.zoomed; this.fit(); });
     $("pan").addEventListener("click", (event) => {
@@ -111,17 +145,21 @@ class App {
     $("replay-close").addEventListener("click", () => this.closeReplay());
     bindControls(() => this.player);
     $("replay-copy").addEventListener("click", () => this.copyLink());
-    // Keys typed while nothing has focus go to the board, so no Tab is needed first.
+    // The board's keys typed while nothing has focus go to the board, so no Tab is needed
+    // first; every other key (Tab above all) keeps its own meaning.
     document.addEventListener("keydown", (event) => {
-      if (event.target === document.body && this.view && !event.ctrlKey && !event.metaKey) board.focus();
+      if (event.target === document.body && this.view && BOARD_KEYS.has(event.key)
+        && !event.ctrlKey && !event.metaKey && !event.altKey) board.focus();
     });
     window.addEventListener("resize", () => this.fit());
     window.setInterval(() => this.tick(), 250);
     this.checkForm();
-    this.loadLeaderboard();
 
     const hash = decodeURIComponent(location.hash.slice(1));
-    if (hash.startsWith("replay=")) this.openReplay(hash.slice(7));
+    if (hash.startsWith("replay=")) {
+      this.loadLeaderboard();  // a game's start shows its board's; a replay shows the default
+      this.openReplay(hash.slice(7));
+    }
     else if (hash) this.resume(hash);
     else this.newGame();
   }
@@ -150,22 +188,21 @@ class App {
       const box = { top: 0, left: 0, height: Math.min(size.rows, WINDOW_MAX.rows), width: Math.min(size.cols, WINDOW_MAX.cols) };
       const created = /** @type {Created} */ (await request("POST", `/api/games${windowQuery(box)}`, body));
       if (request_ !== this.creating) return;  // a newer New game was asked for meanwhile
-      const info = { ...size, no_guess: Boolean(body.no_guess) };
       localStorage.setItem(`mines:token:${created.id}`, created.token);
-      localStorage.setItem(`mines:game:${created.id}`, JSON.stringify(info));
       history.replaceState(null, "", `#${created.id}`);
-      this.start(created.id, created.token, info, created.view);
+      this.start(created.id, created.token, created);
       $("board").focus();
     } catch (error) {
+      ready();
       $("form-error").textContent = this.words(error);
     }
   }
 
-  /** @param {Record<string, unknown>} body @returns {{rows: number, cols: number, mines: number}} */
+  /** @param {Record<string, unknown>} body @returns {{rows: number, cols: number}} */
   sizeOf(body) {
     const preset = this.meta.presets.find((p) => p.name === body.preset);
-    if (preset) return { rows: preset.rows, cols: preset.cols, mines: preset.mines };
-    return { rows: Number(body.rows), cols: Number(body.cols), mines: Number(body.mines) };
+    if (preset) return { rows: preset.rows, cols: preset.cols };
+    return { rows: Number(body.rows), cols: Number(body.cols) };
   }
 
   /** @param {string} id */
@@ -173,17 +210,10 @@ class App {
     try {
       // A one-cell window tells the board's size; then the client asks for its own window.
       const path = `/api/games/${encodeURIComponent(id)}`;
-      const first = /** @type {{view: View}} */ (await request("GET", `${path}?top=0&left=0&height=1&width=1`)).view;
+      const first = /** @type {GameAnswer} */ (await request("GET", `${path}?top=0&left=0&height=1&width=1`)).view;
       const box = { top: 0, left: 0, height: Math.min(first.rows, WINDOW_MAX.rows), width: Math.min(first.cols, WINDOW_MAX.cols) };
-      const { view } = /** @type {{view: View}} */ (await request("GET", `${path}${windowQuery(box)}`));
-      /** @type {BoardInfo | null} */
-      let info = null;
-      try {
-        info = JSON.parse(localStorage.getItem(`mines:game:${id}`) || "null");
-      } catch {
-        info = null;
-      }
-      this.start(id, localStorage.getItem(`mines:token:${id}`), info, view);
+      const game = /** @type {GameAnswer} */ (await request("GET", `${path}${windowQuery(box)}`));
+      this.start(id, localStorage.getItem(`mines:token:${id}`), game);
       $("board").focus();
       if (!this.token) this.say("You are watching this game; moves made by its player appear as they happen.");
     } catch (error) {
@@ -192,26 +222,31 @@ class App {
     }
   }
 
-  /**
-   * @param {string} id @param {string | null} token @param {BoardInfo | null} info @param {View} view
-   */
-  start(id, token, info, view) {
+  /** @param {string} id @param {string | null} token @param {GameAnswer} game */
+  start(id, token, game) {
     this.closeReplay();
     this.id = id;
     this.token = token;
-    this.info = info;
-    this.echoes = [];
+    this.info = game.board;
+    this.ranks = game.ranks;
+    this.version = -1;
+    this.ahead = [];
     this.started = false;
     this.chancesOn = false;
     inputOf("analysis").checked = false;
+    $("result").hidden = true;
     this.board.setHint(null);
-    this.board.cursor = [view.top, view.left];
-    this.showView(view);
+    this.board.setMarks(this.loadMarks());
+    this.board.cursor = [game.view.top, game.view.left];
+    buildLed($("mines-left"), Math.max(3, String(game.board.mines).length));
+    this.takeView(game.view);
     this.fit();
     this.showError(null);
-    this.watch(id);
+    this.watch();
     this.showStats();
-    $("replay-open").hidden = view.status === "IN_PROGRESS";
+    if (game.board.preset) this.showLeaderboardOf(game.board.preset, game.board.no_guess);
+    else this.loadLeaderboard();
+    $("replay-open").hidden = game.view.status === "IN_PROGRESS";
   }
 
   /** The board's window as a query. */
@@ -230,8 +265,34 @@ class App {
     this.move(symbol >= "1" && symbol <= "8" ? "chord" : "reveal", row, col);
   }
 
-  /** @param {"reveal" | "flag" | "chord"} kind @param {number} row @param {number} col */
-  move(kind, row, col) {
+  /**
+   * A right click, long press or F: flag or unflag; with question marks on, a flag becomes a
+   * question mark and a question mark plain again, as in the classic game. The marks are the
+   * player's notes, kept in this browser; the server sees flags only.
+   * @param {number} row @param {number} col
+   */
+  flag(row, col) {
+    if (this.marksOn && this.playable()) {
+      const symbol = this.board.symbolAt(row, col);
+      if (symbol === "H" && this.board.isMarked(row, col)) {
+        this.mark(row, col, false);
+        this.board.setCursor(row, col);
+        this.say(`Question mark removed from ${cellName(row, col)}.`);
+        return;
+      }
+      if (symbol === "F") {
+        this.move("flag", row, col, () => this.mark(row, col, true));
+        return;
+      }
+    }
+    this.move("flag", row, col);
+  }
+
+  /**
+   * @param {"reveal" | "flag" | "chord"} kind @param {number} row @param {number} col
+   * @param {() => void} [after]  run once the move is answered
+   */
+  move(kind, row, col, after) {
     this.board.setCursor(row, col);
     if (!this.playable()) {
       if (this.view && this.view.status !== "IN_PROGRESS" && !this.player) this.say("The game is over. Press the face or N for a new game.");
@@ -240,79 +301,117 @@ class App {
     }
     const id = /** @type {string} */ (this.id);
     const token = this.token;
-    const echo = `${KIND_LETTER[kind]}${row},${col}`;
     this.queue = this.queue.then(async () => {
       if (id !== this.id) return;
-      this.echoes.push(echo);
+      this.pending += 1;
       try {
+        // cells=changed: the answer carries the changed cells, not the whole window again.
         const answer = /** @type {MoveAnswer} */ (await request(
-          "POST", `/api/games/${encodeURIComponent(id)}/${kind}${windowQuery(this.box())}`, { row, col }, token));
+          "POST", `/api/games/${encodeURIComponent(id)}/${kind}${windowQuery(this.box())}&cells=changed`, { row, col }, token));
         if (id !== this.id) return;
-        if (!answer.changed.length) this.forgetEcho(echo);  // not stored, so not broadcast
         this.showAnswer(answer, kind, row, col);
+        if (after) after();
         this.showError(null);
       } catch (error) {
-        this.forgetEcho(echo);
-        if (id === this.id) this.showError(error);
+        if (id === this.id) this.refused(error);
+      } finally {
+        this.pending -= 1;
+        if (id === this.id) this.catchUp();
       }
     });
   }
 
-  /** @param {string} echo */
-  forgetEcho(echo) {
-    const at = this.echoes.indexOf(echo);
-    if (at >= 0) this.echoes.splice(at, 1);
+  /** @param {unknown} error */
+  refused(error) {
+    if (error instanceof ApiError && NOTHING_HAPPENS.has(error.code)) {
+      this.say(sayError(error));  // as in the classic game: nothing happens, and no alarm
+      return;
+    }
+    this.showError(error);
   }
 
   /** @param {MoveAnswer} answer @param {string} kind @param {number} row @param {number} col */
   showAnswer(answer, kind, row, col) {
     const before = this.view ? this.view.status : "IN_PROGRESS";
+    const view = answer.view;
     if (kind !== "flag" && answer.changed.length) this.started = true;  // the clock runs from here
-    if (answer.changed_complete && this.sameWindow(answer.view)) {
-      this.board.apply(answer.changed, answer.view.status);
-      this.view = answer.view;
-      this.showBar(answer.view);
-    } else {
-      this.showView(answer.view);
-    }
+    if (view.version > this.version) {
+      if (view.version === this.version + 1 && answer.changed_complete && this.sameWindow(view)) {
+        this.board.apply(answer.changed, view.status);
+        this.version = view.version;
+        this.setHeader(view);
+      } else if (view.cells) {
+        this.takeView(/** @type {View} */ (view));
+      } else {
+        this.refresh();  // moves of another tab or process came between: read the window
+      }
+    } else if (view.version === this.version) {
+      this.setHeader(view);  // nothing was stored: the clock and counters as they are
+    }  // else a newer state is shown already
     this.announceMove(answer, kind, row, col, before);
-    if (this.chancesOn && answer.changed.length && answer.view.status === "IN_PROGRESS") this.loadChances();
-    if (answer.view.status !== "IN_PROGRESS") this.setChances(null);
+    if (this.chancesOn && answer.changed.length && view.status === "IN_PROGRESS") this.loadChances();
+    if (view.status !== "IN_PROGRESS") this.setChances(null);
   }
 
-  /** @param {View} view */
+  /** The counters, face and status of a view whose cells are on the board already. @param {import("./types.js").AnsweredView} view */
+  setHeader(view) {
+    const { cells: _, ...header } = view;
+    this.view = /** @type {View} */ ({ ...header, cells: [] });
+    this.showBar(this.view);
+  }
+
+  /** @param {{top: number, left: number, rows: number, cols: number, height: number, width: number}} view */
   sameWindow(view) {
     const b = this.board;
-    return view.top === b.top && view.left === b.left && view.cells.length === b.height
-      && (view.cells[0] || "").length === b.width && view.rows === b.rows && view.cols === b.cols;
+    return view.top === b.top && view.left === b.left && view.height === b.height
+      && view.width === b.width && view.rows === b.rows && view.cols === b.cols;
   }
 
-  /** @param {View} view */
-  showView(view) {
+  /**
+   * A whole view from the server (a read, the live socket's first message): shown unless the
+   * board already shows a newer state of the same window.
+   * @param {View} view
+   */
+  takeView(view) {
+    if (this.player) return;  // the replay keeps the board; closing it reads the game again
+    const same = this.sameWindow(view);
+    if (same && view.version < this.version) return;
+    const behind = view.version < this.version;
+    this.version = view.version;
+    this.drawView(view);
+    this.ahead = this.ahead.filter((frame) => frame.version > view.version);
+    this.catchUp();
+    if (behind) this.refresh();  // another window, read before the moves shown: read it again
+  }
+
+  /** Draw a view as it is (a replay's frames too). @param {View} view */
+  drawView(view) {
     this.board.render(view);
-    this.view = view;
+    ready();
     if (view.elapsed > 0 || this.board.symbols.some((s) => s >= "0" && s <= "8")) this.started = true;
+    this.setHeader(view);
     const pan = view.rows > this.board.height || view.cols > this.board.width;
     $("pan").hidden = !pan;
-    $("window-info").textContent = pan ? `rows ${view.top + 1}–${view.top + this.board.height}, columns ${view.left + 1}–${view.left + this.board.width} of ${view.rows}×${view.cols}` : "";
-    this.showBar(view);
+    $("window-info").textContent = pan ? `rows ${view.top + 1}–${view.top + this.board.height}, columns ${view.left + 1}–${view.left + this.board.width} of ${view.rows.toLocaleString("en")}×${view.cols.toLocaleString("en")}` : "";
   }
 
   /** The counters, the face, the status line and what follows a game's end. @param {View} view */
   showBar(view) {
     const won = view.status === "WON";
     const minesLeft = won ? 0 : view.mines_left;
-    setLed($("mines-left"), minesLeft, `Mines left: ${minesLeft}`);
+    setLed($("mines-left"), minesLeft, `Mines left: ${minesLeft.toLocaleString("en")}`);
     this.timer = { base: view.elapsed, since: performance.now(), running: view.status === "IN_PROGRESS" && this.started };
     this.tick();
     this.setFace(null);
     const status = $("status");
     const wasOver = status.dataset.status === "WON" || status.dataset.status === "LOST";
-    status.dataset.status = view.status;
+    if (status.dataset.status !== view.status) status.dataset.status = view.status;
     if (this.player) return;
-    status.textContent = won ? `You won in ${view.elapsed.toFixed(1)} seconds!`
+    const text = won ? `You won in ${view.elapsed.toFixed(1)} seconds!`
       : view.status === "LOST" ? "Boom! You hit a mine. Press the face for a new game."
         : this.token ? "Playing" : "Watching";
+    // Unchanged text is left alone: a new text node would lay the page out again after every move.
+    if (status.textContent !== text) status.textContent = text;
     if (view.status !== "IN_PROGRESS") {
       $("replay-open").hidden = false;
       if (!wasOver) this.finished(view);
@@ -329,37 +428,52 @@ class App {
     if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
   }
 
+  /** A button held on the board: the cells it would act on look pressed, the face says "oh". @param {Press | null} press */
+  pressing(press) {
+    const on = Boolean(press && this.playable());
+    this.board.setPressed(on && press ? press.cell : null, Boolean(press && press.chord));
+    this.setFace(on ? "oh" : null);
+  }
+
   tick() {
     const seconds = this.timer.base + (this.timer.running ? (performance.now() - this.timer.since) / 1000 : 0);
     const whole = Math.floor(seconds);
     const led = $("timer");
-    if (led.dataset.value !== String(Math.min(whole, 999))) setLed(led, whole, `Time: ${whole} seconds`);
+    if (led.dataset.value !== String(whole)) setLed(led, whole, `Time: ${whole.toLocaleString("en")} seconds`);
   }
 
-  /** A game just ended: the leaderboard of its board, and the player's statistics. @param {View} view */
+  /** A game just ended: its figures from the server, the leaderboard of its board, and the
+   * player's statistics. @param {View} view */
   async finished(view) {
     const id = this.id;
     if (!id || this.counted.has(id)) return;
     this.counted.add(id);
     try {
       const summary = /** @type {Summary} */ (await request("GET", `/api/games/${encodeURIComponent(id)}/summary`));
-      if (summary.preset) {
-        selectOf("board-preset").value = summary.preset;
-        inputOf("board-no-guess").checked = summary.no_guess;
-      }
-      this.info = { rows: summary.rows, cols: summary.cols, mines: summary.mines, no_guess: summary.no_guess };
+      if (id !== this.id) return;
+      this.info = { rows: summary.rows, cols: summary.cols, mines: summary.mines, no_guess: summary.no_guess, preset: summary.preset };
       if (this.token) countGame(summary);
       this.showStats();
+      const said = showResult($("result"), summary);
+      if (summary.preset) this.showLeaderboardOf(summary.preset, summary.no_guess);
+      else this.loadLeaderboard();
+      this.say(said);
     } catch (error) {
       this.showError(error);
+      if (view.status === "WON") this.say(`You won in ${view.elapsed.toFixed(1)} seconds!`);
     }
-    this.loadLeaderboard();
-    if (view.status === "WON") this.say(`You won in ${view.elapsed.toFixed(1)} seconds!`);
   }
 
   showStats() {
     if (!this.info) return;
     showStats(/** @type {HTMLTableElement} */ ($("stats")), $("stats-board"), boardKey(this.info));
+  }
+
+  /** The leaderboard follows the board being played. @param {string} preset @param {boolean} noGuess */
+  showLeaderboardOf(preset, noGuess) {
+    selectOf("board-preset").value = preset;
+    inputOf("board-no-guess").checked = noGuess;
+    this.loadLeaderboard();
   }
 
   async loadLeaderboard() {
@@ -373,46 +487,117 @@ class App {
 
   // --- live updates --------------------------------------------------------------------
 
-  /** @param {string} id */
-  watch(id) {
-    if (this.socket) this.socket.close();
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/live`);
-    this.socket = socket;
-    socket.addEventListener("message", (event) => {
-      if (id !== this.id || this.socket !== socket) return;
-      const message = JSON.parse(event.data);
-      if (message.type === "move") {
-        const at = this.echoes.indexOf(message.move);
-        if (at >= 0) {
-          this.echoes.splice(at, 1);  // our own move: its answer draws it
-          return;
-        }
-        if (this.player) return;
-        if (message.changed_complete && this.view) {
-          this.board.apply(message.changed, message.status);
-          this.view = { ...this.view, status: message.status, mines_left: message.mines_left, elapsed: message.elapsed };
-          if (String(message.move).startsWith("O") || String(message.move).startsWith("C")) this.started = true;
-          this.showBar(this.view);
-        } else {
-          this.refresh();
-        }
-      } else if (message.type === "refresh") {
+  /** Watch the game's window: the socket's first message is the window's view, then its moves. */
+  watch() {
+    if (!this.id) return;
+    this.live.connect(`/api/games/${encodeURIComponent(this.id)}/live${windowQuery(this.box())}`);
+  }
+
+  /** @param {any} data */
+  onLive(data) {
+    if (data.type === "view") {
+      this.takeView(data.view);
+    } else if (data.type === "move") {
+      if (this.player || data.version <= this.version) return;  // shown already (our own, or in a view)
+      this.ahead.push(data);
+      this.catchUp();
+    } else if (data.type === "refresh") {
+      this.refresh();
+    }
+  }
+
+  /** Apply the frames that follow on from what is shown; a gap no answer will fill is read whole. */
+  catchUp() {
+    this.ahead.sort((a, b) => a.version - b.version);
+    while (this.ahead.length && this.ahead[0].version <= this.version) this.ahead.shift();
+    while (this.ahead.length && this.ahead[0].version === this.version + 1) {
+      const frame = /** @type {MoveFrame} */ (this.ahead.shift());
+      if (!frame.changed_complete || !this.view) {
+        this.ahead = [];
         this.refresh();
+        return;
       }
-    });
+      this.board.apply(frame.changed, frame.status);
+      this.version = frame.version;
+      if (/^[OC]/.test(frame.move)) this.started = true;
+      this.setHeader({ ...this.view, status: frame.status, mines_left: frame.mines_left, elapsed: frame.elapsed, version: frame.version });
+    }
+    if (this.ahead.length && !this.pending) {
+      this.ahead = [];
+      this.refresh();
+    }
+  }
+
+  connected() {
+    if (this.unreachable) this.showError(null);  // a move refused while away: the server is back
+    if (this.wasAway) this.say("Connected to the server again; the board is up to date.");
+    this.wasAway = false;
+    this.showLive("");
+  }
+
+  /** @param {number} seconds */
+  disconnected(seconds) {
+    if (!this.wasAway) this.say("The connection to the server is lost; trying again.");
+    this.wasAway = true;
+    this.showLive(`Connection to the server lost: trying again in ${seconds} s…`);
+  }
+
+  /** @param {string} text */
+  showLive(text) {
+    const line = $("live");
+    line.textContent = text;
+    line.hidden = !text;
   }
 
   async refresh() {
     if (!this.id) return;
+    const id = this.id;
     try {
-      const { view } = /** @type {{view: View}} */ (await request(
-        "GET", `/api/games/${encodeURIComponent(this.id)}${windowQuery(this.box())}`));
-      this.showView(view);
+      const { view } = /** @type {GameAnswer} */ (await request(
+        "GET", `/api/games/${encodeURIComponent(id)}${windowQuery(this.box())}`));
+      if (id !== this.id) return;
+      this.takeView(view);
       if (this.chancesOn) this.loadChances();
     } catch (error) {
       this.showError(error);
     }
+  }
+
+  // --- question marks ------------------------------------------------------------------
+
+  /** @param {boolean} on */
+  setMarks(on) {
+    this.marksOn = on;
+    localStorage.setItem("mines:marks", on ? "on" : "off");
+    if (!on) {
+      this.board.setMarks([]);
+      this.saveMarks();
+    }
+    this.say(on ? "Question marks are on: a right click on a flag makes it a question mark." : "Question marks are off.");
+  }
+
+  /** @param {number} row @param {number} col @param {boolean} on */
+  mark(row, col, on) {
+    this.board.setMark(row, col, on);
+    this.saveMarks();
+    if (on) this.say(`Question mark on ${cellName(row, col)}; ${this.view ? this.view.mines_left : 0} mines left.`);
+  }
+
+  /** @returns {[number, number][]} */
+  loadMarks() {
+    try {
+      const marks = JSON.parse(localStorage.getItem(`mines:marks:${this.id}`) || "[]");
+      return Array.isArray(marks) ? marks : [];
+    } catch {
+      return [];
+    }
+  }
+
+  saveMarks() {
+    if (!this.id) return;
+    const marks = this.board.marks();
+    if (marks.length) localStorage.setItem(`mines:marks:${this.id}`, JSON.stringify(marks));
+    else localStorage.removeItem(`mines:marks:${this.id}`);
   }
 
   // --- cursor, window and size ---------------------------------------------------------
@@ -451,8 +636,8 @@ class App {
     b.top = t;
     b.left = l;
     b.cursor = [Math.max(t, Math.min(t + b.height - 1, b.cursor[0])), Math.max(l, Math.min(l + b.width - 1, b.cursor[1]))];
-    b.rows = -1;  // force a rebuild for the new window
-    this.refresh();
+    // The live socket follows the window: its first message is the new window's view.
+    this.watch();
   }
 
   /** Cells as big as fit the screen, or zoomed in to finger size (the board then pans). */
@@ -477,7 +662,37 @@ class App {
 
   // --- practice: chances and hints -----------------------------------------------------
 
-  toggleChances() {
+  /**
+   * Before the first help in a game that could rank: say that help takes it off the
+   * leaderboard, and ask. Resolves true when the player goes on.
+   * @param {string} what  "A hint" or "Mine chances"
+   * @returns {Promise<boolean>}
+   */
+  confirmHelp(what) {
+    if (!this.ranks) return Promise.resolve(true);
+    const dialog = /** @type {HTMLDialogElement} */ ($("help-warning"));
+    $("help-what").textContent = what;
+    dialog.returnValue = "";
+    dialog.showModal();
+    return new Promise((resolve) => {
+      dialog.addEventListener("close", () => resolve(dialog.returnValue === "help"), { once: true });
+    });
+  }
+
+  /** The server's word that this game no longer ranks. @param {{ranks?: boolean}} answer */
+  helped(answer) {
+    if (this.ranks && answer.ranks === false) {
+      this.ranks = false;
+      this.say("This game no longer ranks: you had help.");
+      $("cell-info").textContent = "This game no longer ranks: you had help. Its time will not enter the leaderboard.";
+    }
+  }
+
+  async toggleChances() {
+    if (inputOf("analysis").checked && !this.chancesOn && !(await this.confirmHelp("Mine chances"))) {
+      inputOf("analysis").checked = false;
+      return;
+    }
     this.chancesOn = inputOf("analysis").checked;
     if (this.chancesOn) this.loadChances();
     else this.setChances(null);
@@ -492,7 +707,9 @@ class App {
     try {
       const chances = /** @type {Chances} */ (await request(
         "POST", `/api/games/${encodeURIComponent(id)}/analysis${windowQuery(this.box())}`, undefined, this.token));
-      if (id === this.id && this.chancesOn) this.setChances(chances.cells);
+      if (id !== this.id) return;
+      this.helped(chances);
+      if (this.chancesOn) this.setChances(chances.cells);
     } catch (error) {
       this.showError(error);
     }
@@ -506,6 +723,7 @@ class App {
 
   async hint() {
     if (!this.playable()) return;
+    if (!(await this.confirmHelp("A hint"))) return;
     const id = /** @type {string} */ (this.id);
     try {
       const hint = /** @type {Hint} */ (await request("POST", `/api/games/${encodeURIComponent(id)}/hint`, undefined, this.token));
@@ -515,8 +733,11 @@ class App {
       b.setCursor(hint.row, hint.col);
       b.setHint([hint.row, hint.col]);
       $("board").focus();
-      this.say(`Hint: row ${hint.row + 1}, column ${hint.col + 1}. ${hint.reason}`);
-      $("cell-info").textContent = `Hint: row ${hint.row + 1}, column ${hint.col + 1}. ${hint.reason}`;
+      // The server's reason names cells from 1 too, as every word on this page does.
+      const text = `Hint: ${cellName(hint.row, hint.col)}. ${hint.reason}`;
+      this.say(text);
+      $("cell-info").textContent = text;
+      this.helped(hint);
     } catch (error) {
       this.showError(error);
     }
@@ -529,7 +750,8 @@ class App {
   describeCell(row = this.board.cursor[0], col = this.board.cursor[1]) {
     const cell = this.board.cells[this.board.index(row, col)];
     const chance = cell ? cell.dataset.chance : undefined;
-    $("cell-info").textContent = chance ? `Row ${row + 1}, column ${col + 1}: ${chance} chance of a mine${cell.dataset.certain ? ` (certainly ${cell.dataset.certain === "safe" ? "safe" : "a mine"})` : ""}.` : "";
+    if (!chance && !this.chancesOn) return;
+    $("cell-info").textContent = chance ? `${cellName(row, col).replace(/^r/, "R")}: ${chance} chance of a mine${cell.dataset.certain ? ` (certainly ${cell.dataset.certain === "safe" ? "safe" : "a mine"})` : ""}.` : "";
   }
 
   // --- replay --------------------------------------------------------------------------
@@ -544,12 +766,12 @@ class App {
       if (this.id !== id) {
         this.id = id;
         this.token = localStorage.getItem(`mines:token:${id}`);
-        this.watch(id);
+        this.live.close();  // a finished game: nothing to watch while it replays
       }
       this.player?.pause();
       const scrub = inputOf("replay-scrub");
       scrub.max = String(replay.frames.length);
-      this.player = new Player(replay, (view) => this.showView(view), (step) => {
+      this.player = new Player(replay, (view) => this.drawView(view), (step) => {
         scrub.value = String(step);
         const total = replay.frames.length;
         $("replay-step").textContent = `move ${step} of ${total}`;
@@ -582,7 +804,9 @@ class App {
     if (this.id) history.replaceState(null, "", `#${this.id}`);
     this.board.rows = -1;
     $("status").dataset.status = "";
+    this.version = -1;
     this.refresh();
+    this.watch();
   }
 
   async copyLink() {
@@ -604,6 +828,8 @@ class App {
 
   /** @param {unknown} error */
   showError(error) {
+    if (error) ready();
+    this.unreachable = error instanceof ApiError && error.code === "network";
     $("error").textContent = error ? this.words(error) : "";
     if (error && !(error instanceof ApiError)) console.error(error);
   }
@@ -619,7 +845,7 @@ class App {
    * @param {string} before  the status before the move
    */
   announceMove(answer, kind, row, col, before) {
-    const where = `row ${row + 1}, column ${col + 1}`;
+    const where = cellName(row, col);
     const view = answer.view;
     if (view.status === "LOST" && before === "IN_PROGRESS") {
       this.say(`Boom! A mine at ${where}. Game over.`);
@@ -642,6 +868,7 @@ async function main() {
     const meta = /** @type {Meta} */ (await request("GET", "/api/meta"));
     new App(meta).init();
   } catch (error) {
+    ready();
     $("status").textContent = error instanceof ApiError ? sayError(error) : "The page could not start.";
   }
 }

@@ -5,6 +5,7 @@ import { Board } from "./board.js";
 import { $, inputOf, selectOf } from "./dom.js";
 import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
+import { LiveSocket } from "./live.js";
 import { Player, bindControls } from "./replay.js";
 import { sayError } from "./words.js";
 
@@ -76,8 +77,25 @@ class RaceApp {
     this.token = this.id ? localStorage.getItem(tokenKey(this.id)) : null;
     /** @type {Room | null} */
     this.room = null;
-    /** @type {WebSocket | null} */
-    this.socket = null;
+    this.wasAway = false;
+    this.live = new LiveSocket({
+      message: (data) => {
+        if (data.type === "room") this.show(data.room);
+        else if (data.type === "event") this.onEvent(data.event);
+        else this.refresh();
+      },
+      back: () => {
+        if (this.wasAway) this.say("Connected to the server again; the race is up to date.");
+        this.wasAway = false;
+        this.showLive("");
+      },
+      away: (seconds) => {
+        if (!this.wasAway) this.say("The connection to the server is lost; trying again.");
+        this.wasAway = true;
+        this.showLive(`Connection to the server lost: trying again in ${seconds} s…`);
+      },
+      gone: () => this.showLive(""),
+    });
     /** @type {"reveal" | "flag"} */
     this.mode = "reveal";
     /** @type {Promise<void>} moves go one at a time, in order */
@@ -90,6 +108,7 @@ class RaceApp {
 
   /** @param {Meta} meta */
   async init(meta) {
+    document.body.classList.add("ready");  // shown at once: the style sheet's first-board wait is the game page's
     buildLed($("mines-left"), 3);
     buildLed($("your-score"), 3);
     for (const preset of meta.presets) {
@@ -229,23 +248,11 @@ class RaceApp {
     return request("GET", `/api/races/${this.id}`, undefined, this.token);
   }
 
+  /** Watch the room: the socket's first message is the whole room, then its events; a lost
+   * socket comes back with backoff and that first message resynchronises the page. */
   connect() {
-    if (this.socket) this.socket.close();
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
     const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    const socket = new WebSocket(`${scheme}://${location.host}/api/races/${this.id}/live${query}`);
-    socket.addEventListener("message", (message) => {
-      const data = JSON.parse(message.data);
-      if (data.type === "room") this.show(data.room);
-      else if (data.type === "event") this.onEvent(data.event);
-      else this.refresh();
-    });
-    socket.addEventListener("close", () => {
-      if (this.socket === socket && this.room?.state !== "over") {
-        window.setTimeout(() => this.connect(), 1000);  // a dropped connection rejoins
-      }
-    });
-    this.socket = socket;
+    this.live.connect(`/api/races/${this.id}/live${query}`);
   }
 
   async refresh() {
@@ -436,6 +443,13 @@ class RaceApp {
   setMode(mode) {
     this.mode = mode;
     showMode($("mode"), mode);
+  }
+
+  /** @param {string} text */
+  showLive(text) {
+    const line = $("live");
+    line.textContent = text;
+    line.hidden = !text;
   }
 
   /** @param {string} text */

@@ -86,8 +86,8 @@ export function countGame(summary) {
     stats.streak += 1;
     stats.bestStreak = Math.max(stats.bestStreak, stats.streak);
     stats.bestTime = stats.bestTime === null ? summary.elapsed : Math.min(stats.bestTime, summary.elapsed);
-    if (summary.elapsed > 0) {
-      const rate = summary.three_bv / summary.elapsed;
+    if (summary.three_bv_per_second !== null) {
+      const rate = summary.three_bv_per_second;  // the server's figure, as the result box shows
       stats.best3bvs = stats.best3bvs === null ? rate : Math.max(stats.best3bvs, rate);
     }
   } else {
@@ -124,4 +124,40 @@ export function showStats(table, caption, key) {
     return tr;
   });
   table.tBodies[0].replaceChildren(...rows);
+}
+
+/**
+ * The end-of-game box: time, 3BV, 3BV/s, clicks (useful and wasted) and efficiency, all as
+ * the server counted them. Returns the same in one sentence, for a screen reader.
+ * @param {HTMLElement} box
+ * @param {Summary} summary
+ */
+export function showResult(box, summary) {
+  const won = summary.status === "WON";
+  const figure = (/** @type {number | null} */ value, /** @type {number} */ places) => value === null ? "–" : value.toFixed(places);
+  const rows = [
+    ["Time", `${summary.elapsed.toFixed(2)} s`],
+    ["3BV", String(summary.three_bv)],
+    ["3BV/s", figure(summary.three_bv_per_second, 2)],
+    ["Clicks", `${summary.clicks} (${summary.useful_clicks} useful, ${summary.wasted_clicks} wasted)`],
+    ["Efficiency", summary.efficiency === null ? "–" : `${summary.efficiency.toFixed(0)}%`],
+  ];
+  const list = document.createElement("dl");
+  for (const [name, value] of rows) {
+    const term = document.createElement("dt");
+    term.textContent = name;
+    const detail = document.createElement("dd");
+    detail.textContent = value;
+    list.append(term, detail);
+  }
+  const title = document.createElement("h2");
+  title.textContent = won ? "You won" : "Game over";
+  const note = document.createElement("p");
+  note.className = "help";
+  note.textContent = summary.ranked ? "This time is on the leaderboard."
+    : summary.assisted ? "Not ranked: you had help (a hint or the mine chances)." : "";
+  box.replaceChildren(title, list, ...(note.textContent ? [note] : []));
+  box.hidden = false;
+  const sentence = rows.map(([name, value]) => `${name} ${value}`).join(", ");
+  return `${won ? `You won in ${summary.elapsed.toFixed(1)} seconds!` : "Game over."} ${sentence}.${note.textContent ? ` ${note.textContent}` : ""}`;
 }

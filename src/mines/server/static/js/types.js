@@ -10,21 +10,46 @@
  * @property {number} elapsed
  * @property {number} top
  * @property {number} left
+ * @property {number} height
+ * @property {number} width
+ * @property {number} version  the stored moves the view shows: views and frames are ordered by it
  * @property {string[]} cells
  */
+/** @typedef {Omit<View, "cells"> & {cells?: string[]}} AnsweredView  a move's answer asked with cells=changed leaves the cells out when `changed` says it all */
 /** @typedef {[number, number, string]} Changed  [row, col, symbol now] */
 /**
- * @typedef {object} MoveAnswer
+ * @typedef {object} BoardInfo  The board a game is played on.
+ * @property {number} rows
+ * @property {number} cols
+ * @property {number} mines
+ * @property {string | null} preset  the preset of its size, or null
+ * @property {boolean} no_guess
+ */
+/**
+ * @typedef {object} GameAnswer  A game as the server reads it.
+ * @property {string} id
  * @property {View} view
+ * @property {BoardInfo} board
+ * @property {boolean} ranks  a win would enter the leaderboard (no help so far)
+ */
+/**
+ * @typedef {object} MoveFrame  A stored move as the live socket tells it.
+ * @property {"move"} type
+ * @property {string} move
+ * @property {number} version
+ * @property {Status} status
+ * @property {number} mines_left
+ * @property {number} elapsed
  * @property {Changed[]} changed
  * @property {boolean} changed_complete
  */
 /**
- * @typedef {object} Created
- * @property {string} id
- * @property {string} token
- * @property {View} view
+ * @typedef {object} MoveAnswer
+ * @property {AnsweredView} view
+ * @property {Changed[]} changed
+ * @property {boolean} changed_complete
  */
+/** @typedef {GameAnswer & {token: string}} Created */
 /** @typedef {{name: string, rows: number, cols: number, mines: number}} Preset */
 /**
  * @typedef {object} Limits
@@ -39,7 +64,8 @@
  * @property {Preset[]} presets
  * @property {string[]} first_click
  * @property {Limits} limits
- * @property {string} player_pattern
+ * @property {string} player_pattern  names: an ECMAScript (flag u) and Rust pattern alike
+ * @property {number} player_marks  the most combining marks one letter of a name may carry
  */
 /**
  * @typedef {object} Frame  One replayed move and the cells it changed in the window.
@@ -68,6 +94,13 @@
  * @property {string | null} preset
  * @property {boolean} no_guess
  * @property {number} three_bv
+ * @property {number | null} three_bv_per_second  for a win
+ * @property {number} clicks  every move asked for while the game was on
+ * @property {number} useful_clicks  the moves that changed the board
+ * @property {number} wasted_clicks  the moves that changed nothing
+ * @property {number | null} efficiency  3BV per click, in percent, for a win
+ * @property {boolean} assisted  the player had help (hints or chances)
+ * @property {boolean} ranked  the win entered the leaderboard
  * @property {number} rows
  * @property {number} cols
  * @property {number} mines
@@ -82,6 +115,7 @@
 /**
  * @typedef {object} Chances  The server's analysis of the player's view.
  * @property {[number, number, number, string | null][]} cells  [row, col, chance, "safe" | "mine" | null]
+ * @property {boolean} ranks  false: help keeps this game off the leaderboard
  */
 /**
  * @typedef {object} Hint
@@ -89,7 +123,8 @@
  * @property {number} col
  * @property {boolean} safe
  * @property {number} probability
- * @property {string} reason
+ * @property {string} reason  in words, cells named from 1 ("row 3, column 5")
+ * @property {boolean} ranks  false: help keeps this game off the leaderboard
  */
 
 export {};
