@@ -1,4 +1,4 @@
-"""Browser client benchmark: first paint, bytes, move-to-repaint time and memory over 1,000 moves.
+"""The browser client: first paint, bytes, move-to-repaint time, memory over 1,000 moves.
 
 Run with `./dev bench browser` (needs Debian's chromium). It starts `mines serve` on a free
 loopback port and drives the real client in headless chromium. Targets: the first board

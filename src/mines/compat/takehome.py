@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from mines.errors import IllegalMoveError
 from mines.game import Game
+from mines.moves import MoveKind
 from mines.placement import FixedPlacer
+from mines.status import GameStatus
 from mines.symbols import Cell
 
 # The take-home shows only H, F, 0-8 and M; the engine's loss markers fold into those.
@@ -34,10 +36,24 @@ class Minesweeper:
             return
 
     def get_board_view(self) -> list[list[str]]:
-        return [
+        view = [
             [_TAKEHOME_SYMBOL.get(symbol, symbol) for symbol in line]
             for line in self._game.view().to_strings()
         ]
+        if self._game.status is GameStatus.WON:
+            # The core draws every mine flagged after a win, as the classic game does; the
+            # statement's legend has `F` only for the player's own flags, `H` for the rest.
+            for row, col in self._unflagged_mines():
+                view[row][col] = Cell.HIDDEN.value
+        return view
+
+    def _unflagged_mines(self) -> set[tuple[int, int]]:
+        record = self._game.record()
+        flagged: set[tuple[int, int]] = set()
+        for timed in record.moves:
+            if timed.move.kind is MoveKind.FLAG:
+                flagged ^= {(timed.move.row, timed.move.col)}
+        return set(record.layout or ()) - flagged
 
     @property
     def status(self) -> str:
