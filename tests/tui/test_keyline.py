@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Footer, Static
 
-from mines.tui.app import CUT, FOOTER_FROM_WIDTH
+from mines.tui.app import CUT
 from mines.tui.help import HelpScreen
 from mines.tui.keyline import KeyItem, KeyLine, fit
+from mines.tui.layout import FOOTER_FROM_WIDTH
 from tests.tui.conftest import AppMaker
 
 

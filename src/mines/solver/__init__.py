@@ -7,9 +7,18 @@ Importing it registers the `noguess` placement rule, so game IDs such as
 from mines.placement import PlacementRule, register_rule
 from mines.solver.analysis import Analysis, analyze
 from mines.solver.bot import Bot
-from mines.solver.hint import Hint, hint
+from mines.solver.hint import Hint, Search, find_undecided, hint
 from mines.solver.noguess import NoGuessPlacer
 
 register_rule(PlacementRule.NOGUESS, NoGuessPlacer)
 
-__all__ = ["Analysis", "Bot", "Hint", "NoGuessPlacer", "analyze", "hint"]
+__all__ = [
+    "Analysis",
+    "Bot",
+    "Hint",
+    "NoGuessPlacer",
+    "Search",
+    "analyze",
+    "find_undecided",
+    "hint",
+]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -24,8 +26,13 @@ WHOLE_BOARD_CELLS = 10_000
 """Boards up to this many cells are analysed whole, exactly; bigger ones through windows."""
 WINDOW_SIDES = (24, 64, 160)
 """Square windows tried in turn around the cursor (or the last move) on a big board."""
-FRONTIER_SCAN_SIDES = (160, 1024, 3000)
-"""Windows scanned (symbols only) for the nearest unrevealed cell when the cursor is in the open."""
+SEARCH_CHUNK = 255
+"""The side of the squares a search for cells still to decide reads at a time (odd, so that
+the first is centred on the start): rings of them, nearest first."""
+HINT_SEARCH_SECONDS = 0.5
+"""How long a hint looks for cells still to decide when there are none near the cursor."""
+FIND_SECONDS = 1.0
+"""How long one `find_undecided` looks before it says how far it got."""
 STEPS_SPELLED_OUT = 3
 """Chains of deductions up to this long are told step by step; longer ones by their numbers."""
 NUMBERS_LISTED = 8
@@ -55,14 +62,20 @@ class Hint:
     """False when the probability is an estimate (a guess on a board too big to count whole)."""
 
 
-def hint(view_or_game: BoardView | Game, *, near: Coord | None = None) -> Hint:
+def hint(
+    view_or_game: BoardView | Game,
+    *,
+    near: Coord | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Hint:
     """The hint for a whole-board view, or for a game at any point, the first click included.
 
     A game's public facts count: before its first click the placement rule decides (under
     "opening" every cell is safe and opens an area). Boards over `WHOLE_BOARD_CELLS` are
     looked at through windows around `near` (default: the last move), so a hint on a
-    10^6 x 10^6 board costs what one on a small board does. Among safe cells the one with
-    the shortest explanation wins, then the one nearest `near`.
+    10^6 x 10^6 board costs what one on a small board does; where nothing is left near them,
+    the board is searched further for a while (`clock` times it). Among safe cells the one
+    with the shortest explanation wins, then the one nearest `near`.
     """
     if isinstance(view_or_game, BoardView):
         return _whole_board_hint(view_or_game, near)
@@ -73,7 +86,7 @@ def hint(view_or_game: BoardView | Game, *, near: Coord | None = None) -> Hint:
         return first_click_hint(game, near)
     if game.rows * game.cols <= WHOLE_BOARD_CELLS:
         return _whole_board_hint(game.view(), near)
-    return _window_hint(game, near)
+    return _window_hint(game, near, clock)
 
 
 def _over(game: Game) -> InvalidBoardError:
@@ -332,16 +345,32 @@ def _listing(items: list[str]) -> str:
 # --- big boards --------------------------------------------------------------------------------
 
 
-def _window_hint(game: Game, near: Coord | None) -> Hint:
-    """Look around `near` and the last move through growing windows; certain cells first."""
+def _window_hint(game: Game, near: Coord | None, clock: Callable[[], float]) -> Hint:
+    """Look around `near` and the last move through growing windows; certain cells first.
+
+    When there is nothing left to decide near them (a first click on a sparse board may
+    open millions of cells), the board is searched ring by ring for the nearest cell that
+    is (`find_undecided`), within `HINT_SEARCH_SECONDS`, and the windows look there.
+    """
     centres = [near] if near is not None else []
     record_moves = game.record().moves if near is None else ()
     if record_moves:
         centres.append((record_moves[-1].move.row, record_moves[-1].move.col))
     if not centres:
         centres.append((game.rows // 2, game.cols // 2))
+    budget = HINT_SEARCH_SECONDS / len(centres)
+    searches = [find_undecided(game, c, budget=budget, clock=clock) for c in centres]
+    spots = [search.cell for search in searches if search.cell is not None]
+    if not spots:
+        (row, col), search = centres[0], searches[0]
+        if search.whole_board:
+            raise InvalidBoardError("no closed cell on the board is still to decide")
+        raise InvalidBoardError(
+            f"no closed cell within {search.radius:,} cells of ({row}, {col}) is still to "
+            "decide: every one there is plainly a mine"
+        )
     guess: Hint | None = None
-    for centre in _with_frontier(game, centres):
+    for centre in spots:
         for side in WINDOW_SIDES:
             found = _look(
                 game, _clamp(centre, game.rows, game.cols), side, want_guess=guess is None
@@ -353,30 +382,10 @@ def _window_hint(game: Game, near: Coord | None) -> Hint:
             guess = guess or found
     if guess is not None:
         return guess
-    blind = _blind_guess(game, centres[0])
-    if blind is None:
-        row, col = centres[0]
-        raise InvalidBoardError(
-            f"no hint near ({row}, {col}): every unrevealed cell there is certainly a mine; "
-            "move to another part of the board and ask again"
-        )
+    blind = _blind_guess(game, spots[0])
+    if blind is None:  # pragma: no cover - the search found a closed cell that is not a mine
+        raise InvalidBoardError(f"no hint near {spots[0]}")
     return blind
-
-
-def _with_frontier(game: Game, centres: list[Coord]) -> list[Coord]:
-    """The centres, each moved to the nearest unrevealed cell when it sits in an open area.
-
-    A first click on a sparse board may open millions of cells; the numbers are then far
-    from the cursor. Finding them takes only a scan of symbols, not the rules.
-    """
-    moved = []
-    for centre in centres:
-        for side in FRONTIER_SCAN_SIDES:
-            spot = _nearest(game, centre, side, unknown=True)
-            if spot is not None:
-                moved.append(spot)
-                break
-    return moved or centres
 
 
 def _nearest(game: Game, near: Coord, side: int, *, unknown: bool) -> Coord | None:
@@ -529,3 +538,121 @@ def _blind_guess(game: Game, near: Coord, why: str = "") -> Hint | None:
         f"about the average chance of a mine of the closed cells, {_percent(density)}{lower}.",
         exact=False,
     )
+
+
+# --- searching the board for what is left ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """Where a search for the nearest cell still to decide ended."""
+
+    cell: Coord | None
+    """The cell found, or None when there was none within `radius`."""
+    radius: int
+    """Every cell this many rows or columns from the start, or fewer, has been looked at."""
+    beside_numbers: bool = False
+    """The cell touches a revealed number (else it is closed and away from every number)."""
+    whole_board: bool = False
+    """The search reached every edge of the board."""
+
+    @property
+    def reason(self) -> str:
+        return search_reason(self)
+
+
+def find_undecided(
+    game: Game,
+    near: Coord,
+    *,
+    beyond: int = 0,
+    skip: Coord | None = None,
+    budget: float = FIND_SECONDS,
+    clock: Callable[[], float] = time.monotonic,
+) -> Search:
+    """The nearest closed cell the solver can say something about: unflagged and not plainly
+    a mine, beside a revealed number if one is found within `budget` seconds, else the
+    nearest one away from every number. It reads the board in squares, ring by ring around
+    `near`, only past `beyond` rows or columns from it (a search before went that far), and
+    stops when the budget is spent: then `radius` says how far it looked.
+
+    A player on a 10^6 x 10^6 board sees only a window; this is how they learn where the
+    game goes on. It costs what the squares read cost: about 25 million cells a second.
+    """
+    started = clock()
+    half = SEARCH_CHUNK // 2
+    first = 0 if beyond <= half else (beyond - half) // SEARCH_CHUNK + 1
+    reach = max(near[0], game.rows - 1 - near[0], near[1], game.cols - 1 - near[1])
+    calm: tuple[int, Coord] | None = None
+    radius = half + (first - 1) * SEARCH_CHUNK if first else -1
+    ring = first
+    while radius < reach:
+        beside: tuple[int, Coord] | None = None
+        for top, left, height, width in _ring(game, near, ring):
+            for cell, numbered in _undecided(game, top, left, height, width):
+                if cell == skip:
+                    continue
+                distance = max(abs(cell[0] - near[0]), abs(cell[1] - near[1]))
+                if numbered and (beside is None or (distance, cell) < beside):
+                    beside = (distance, cell)
+                elif not numbered and (calm is None or (distance, cell) < calm):
+                    calm = (distance, cell)
+        radius = half + ring * SEARCH_CHUNK
+        ring += 1
+        if beside is not None:
+            return Search(beside[1], min(radius, reach), beside_numbers=True)
+        if clock() - started >= budget:
+            break
+    whole = radius >= reach
+    if calm is not None:
+        return Search(calm[1], min(radius, reach), whole_board=whole)
+    return Search(None, min(radius, reach), whole_board=whole)
+
+
+def _ring(game: Game, near: Coord, ring: int) -> Iterator[tuple[int, int, int, int]]:
+    """The squares (top, left, height, width) `ring` squares out from the one centred on
+    `near`, cut to the board; ring 0 is that one square."""
+    half = SEARCH_CHUNK // 2
+    for i in range(-ring, ring + 1):
+        for j in range(-ring, ring + 1):
+            if max(abs(i), abs(j)) != ring:
+                continue
+            top = near[0] - half + i * SEARCH_CHUNK
+            left = near[1] - half + j * SEARCH_CHUNK
+            bottom, right = min(game.rows, top + SEARCH_CHUNK), min(game.cols, left + SEARCH_CHUNK)
+            top, left = max(0, top), max(0, left)
+            if top < bottom and left < right:
+                yield top, left, bottom - top, right - left
+
+
+def _undecided(
+    game: Game, top: int, left: int, height: int, width: int
+) -> Iterator[tuple[Coord, bool]]:
+    """The closed, unflagged cells of a square that are not plainly mines, each with whether
+    it touches a revealed number. Read with two rings of context: the numbers just outside
+    then see all their neighbours."""
+    outer_top, outer_left = max(0, top - 2), max(0, left - 2)
+    bottom, right = min(game.rows, top + height + 2), min(game.cols, left + width + 2)
+    symbols = game.view(outer_top, outer_left, bottom - outer_top, right - outer_left).array
+    hidden = (symbols == _HIDDEN) | (symbols == _FLAG)
+    candidates = (symbols == _HIDDEN) & ~_plainly_mines(symbols, hidden)
+    inner = np.zeros_like(candidates)
+    inner[
+        top - outer_top : top - outer_top + height, left - outer_left : left - outer_left + width
+    ] = True
+    candidates &= inner
+    if not candidates.any():
+        return
+    numbered = dilate(_DIGITS[symbols] > 0)
+    for r, c in np.argwhere(candidates).tolist():
+        yield (outer_top + r, outer_left + c), bool(numbered[r, c])
+
+
+def search_reason(search: Search) -> str:
+    """The search's answer in a sentence."""
+    if search.cell is None:
+        where = "on the whole board" if search.whole_board else f"within {search.radius:,} cells"
+        return f"no closed cell is still to decide {where}."
+    if search.beside_numbers:
+        return "the nearest closed cell beside the numbers that is not plainly a mine."
+    return "the nearest closed cell still to decide; no number is beside it."
