@@ -59,7 +59,7 @@ def clock_time(seconds: float) -> str:
 
 def board_name(rows: int, cols: int, mines: int) -> str:
     """ "expert", or "30x60, 300 mines" for a board that is no preset."""
-    return preset_of(rows, cols, mines) or f"{rows}x{cols}, {mines} mines"
+    return preset_of(rows, cols, mines) or f"{rows}x{cols}, {mines} mine{'' if mines == 1 else 's'}"
 
 
 def describe_kept(record: GameRecord, saved_at: str) -> str:
