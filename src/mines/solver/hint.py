@@ -1,4 +1,4 @@
-"""`hint`: the next move a player could make, with the reasoning behind it in sentences."""
+"""`hint`: the next move a player could make and the facts behind it (`hint_words` tells them)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ from mines.errors import InvalidBoardError
 from mines.game import Game
 from mines.grid import block_around, count_around, dilate
 from mines.placement import PlacementRule
-from mines.solver.analysis import Counting, Position, Solved, mines_phrase, solve
+from mines.solver import hint_words as words
+from mines.solver.analysis import Counting, Position, Solved, solve
 from mines.solver.bot import Bot
 from mines.solver.counting import Counter, split_components
+from mines.solver.hint_words import Number, Step
 from mines.solver.rules import UNKNOWN, Constraint, DeductionRule, Reason, deduce
 from mines.solver.topology import neighbours
 from mines.symbols import Cell
@@ -33,9 +35,6 @@ HINT_SEARCH_SECONDS = 0.5
 """How long a hint looks for cells still to decide when there are none near the cursor."""
 FIND_SECONDS = 1.0
 """How long one `find_undecided` looks before it says how far it got."""
-STEPS_SPELLED_OUT = 3
-"""Chains of deductions up to this long are told step by step; longer ones by their numbers."""
-NUMBERS_LISTED = 8
 
 _DIGITS = np.full(256, UNKNOWN, dtype=np.int64)
 _DIGITS[ord("0") : ord("9")] = np.arange(9)
@@ -100,16 +99,10 @@ def first_click_hint(game: Game, near: Coord | None = None) -> Hint:
     rule = game.placer.rule
     cells = rows * cols
     opening_rules = {PlacementRule.OPENING, PlacementRule.NOGUESS}
-    promise = ""
-    if rule in opening_rules and mines <= cells - len(block_around(rows, cols, row, col)):
-        promise = f"first click and its neighbours free of mines, so ({row}, {col}) opens an area"
-    elif rule in opening_rules | {PlacementRule.SAFE} and mines < cells:
-        promise = (
-            f"first click free of a mine, so ({row}, {col}) is safe, though it may show a number"
-        )
-    if promise:
-        reason = f"Before the first click every cell is safe: this game's rule ({rule}) keeps the "
-        return Hint(row, col, True, Fraction(0), f"{reason}{promise}.")
+    opening = rule in opening_rules and mines <= cells - len(block_around(rows, cols, row, col))
+    if opening or (rule in opening_rules | {PlacementRule.SAFE} and mines < cells):
+        reason = words.first_click_reason(rule, (row, col), opening=opening)
+        return Hint(row, col, True, Fraction(0), reason)
     # No promise ("any", a fixed layout, a rule we do not know): every cell is as likely a
     # mine as any other, and a corner, with the fewest neighbours, most often opens an area.
     chance = Fraction(mines, cells)
@@ -117,23 +110,11 @@ def first_click_hint(game: Game, near: Coord | None = None) -> Hint:
         ((0, 0), (0, cols - 1), (rows - 1, 0), (rows - 1, cols - 1)),
         key=lambda corner: abs(corner[0] - row) + abs(corner[1] - col),
     )
-    return Hint(
-        row,
-        col,
-        False,
-        chance,
-        f"This game's rule ({rule}) promises nothing for the first click: every cell has the "
-        f"same chance of a mine, {_chance(chance)}. The corner ({row}, {col}) is the best "
-        "start, because a corner has the fewest neighbours and so most often opens an area.",
-    )
+    return Hint(row, col, False, chance, words.no_promise_reason(rule, (row, col), chance))
 
 
 def _clamp(cell: Coord, rows: int, cols: int) -> Coord:
     return max(0, min(cell[0], rows - 1)), max(0, min(cell[1], cols - 1))
-
-
-def _chance(chance: Fraction) -> str:
-    return f"{chance} (about {float(chance):.1%})"
 
 
 # --- whole boards ------------------------------------------------------------------------------
@@ -161,11 +142,7 @@ def _guess_hint(solved: Solved) -> Hint:
     guess = Bot(0, tolerance=0.0, endgame_cells=0, fifty_fifty_credit=0.0).guess(solved)
     row, col = divmod(guess.cell, solved.position.cols)
     chance = Fraction(solved.mine_weight(guess.cell), counts.total)
-    reason = (
-        f"No cell is certainly safe. ({row}, {col}) has the lowest chance of a mine, "
-        f"{_chance(chance)}, counted over every arrangement of "
-        f"{mines_phrase(solved.position.mines)} that fits the numbers."
-    )
+    reason = words.guess_reason((row, col), chance, solved.position.mines)
     return Hint(row, col, False, chance, reason)
 
 
@@ -231,115 +208,33 @@ class _Frame:
         chains = {cell: self.chain(cell) for cell in shortlist}
         cell = min(shortlist, key=lambda c: (len(chains[c]), distance(c), c))
         row, col = self.where(cell)
-        return Hint(row, col, True, Fraction(0), self.explain(chains[cell]))
+        return Hint(row, col, True, Fraction(0), words.explain(self.steps(chains[cell])))
 
-    def steps(self, chain: list[int]) -> list[list[int]]:
+    def steps(self, chain: list[int]) -> list[Step]:
         """The chain as steps: cells settled by one use of a rule go together, the hint last."""
         *before, last = chain
         groups: dict[int, list[int]] = {}
         for cell in before:
             groups.setdefault(id(self.reasons[cell]), []).append(cell)
-        return [*groups.values(), [last]]
+        return [self.step(cells) for cells in [*groups.values(), [last]]]
 
-    def explain(self, chain: list[int]) -> str:
-        steps = self.steps(chain)
-        last = chain[-1]
-        if len(steps) <= STEPS_SPELLED_OUT or self.reasons[last].rule is DeductionRule.COUNT:
-            return " ".join(self.sentence(cells) for cells in steps)
-        values = self.position.values
-        sources = sorted({s for cell in chain for s in self.reasons[cell].sources})
-        numbers = [f"the {values[s]} at {self.where(s)}" for s in sources[:NUMBERS_LISTED]]
-        if len(sources) > NUMBERS_LISTED:
-            numbers.append(f"{len(sources) - NUMBERS_LISTED} more")
-        return (
-            f"{self.where(last)} is {self.verdict(last)}: this follows from several numbers "
-            f"together, {_listing(numbers)}, in {len(steps)} steps."
-        )
-
-    def verdict(self, cell: int) -> str:
-        return "a mine" if self.known[cell] else "safe"
-
-    def sentence(self, cells: list[int]) -> str:
-        """One step: which numbers settle these cells (all by one use of a rule), and how."""
-        cell = cells[0]
-        reason, values = self.reasons[cell], self.position.values
-        where = _listing([str(self.where(c)) for c in cells])
-        mine = self.known[cell]
-        many = len(cells) > 1
-        verdict = ("are mines" if mine else "are safe") if many else f"is {self.verdict(cell)}"
-
-        def number(source: int) -> str:
-            return f"the {values[source]} at {self.where(source)}"
-
+    def step(self, cells: list[int]) -> Step:
+        """What one use of a rule stood on, as `hint_words` tells it."""
+        reason, values = self.reasons[cells[0]], self.position.values
+        numbers = tuple(Number(self.where(s), values[s]) for s in reason.sources)
+        mine = self.known[cells[0]]
+        where = tuple(self.where(c) for c in cells)
         if reason.rule is DeductionRule.SINGLE:
-            (source,) = reason.sources
             earlier = {p for c in cells for p in self.premises(c) if self.known[p]}
-            mines = [str(self.where(p)) for p in sorted(earlier, key=self.order.__getitem__)]
-            if mine:
-                return _capital(
-                    f"{number(source)} has no other room for its "
-                    f"{_its_mines(values[source])}, so {where} {verdict}."
-                )
-            if not mines:
-                return _capital(f"{number(source)} has no mine around it, so {where} {verdict}.")
-            return _capital(
-                f"{number(source)} already has its {_plural(len(mines), 'mine', count=False)} "
-                f"at {_listing(mines)}, so {where} {verdict}."
-            )
+            known = tuple(self.where(p) for p in sorted(earlier, key=self.order.__getitem__))
+            return Step(reason.rule, where, mine, numbers, known_mines=known)
         if reason.rule is DeductionRule.PAIR:
-            return self.pair_sentence(cells, where, verdict)
-        return _capital(
-            f"every arrangement of {mines_phrase(self.position.mines)} that fits all the "
-            f"numbers says {where} {verdict}."
-        )
-
-    def pair_sentence(self, cells: list[int], where: str, verdict: str) -> str:
-        """Two overlapping numbers: the first needs k more mines than the second, and has k cells
-        of its own, so those are mines and the second's own cells are safe."""
-        a, b = self.reasons[cells[0]].sources
-        values = self.position.values
-        earlier = [p for p in self.premises(cells[0]) if self.known[p]]
-
-        def needs(source: int) -> int:
-            return values[source] - sum(p in self.nbrs[source] for p in earlier)
-
-        first, second = f"the {values[a]} at {self.where(a)}", f"the {values[b]} at {self.where(b)}"
-        more = needs(a) - needs(b)
-        if self.known[cells[0]]:
-            return _capital(
-                f"{first} needs {_plural(more, 'mine')} more than {second}, and has just "
-                f"{_plural(more, 'cell')} that {second} does not touch, so {where} {verdict}."
+            earlier = [p for p in self.premises(cells[0]) if self.known[p]]
+            needs = tuple(
+                values[s] - sum(p in self.nbrs[s] for p in earlier) for s in reason.sources
             )
-        if more == 0:
-            return _capital(
-                f"every undecided cell around {first} also touches {second}, and both need "
-                f"{_plural(needs(a), 'more mine')}, so {second} has no mine elsewhere: "
-                f"{where} {verdict}."
-            )
-        return _capital(
-            f"{first} needs {_plural(more, 'mine')} more than {second}, and has just "
-            f"{_plural(more, 'cell')} that {second} does not touch, so those are mines and "
-            f"{second} has none elsewhere: {where} {verdict}."
-        )
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _plural(n: int, word: str, *, count: bool = True) -> str:
-    noun = word if n == 1 else f"{word}s"
-    return f"{n} {noun}" if count else noun
-
-
-def _its_mines(n: int) -> str:
-    return "mine" if n == 1 else f"{n} mines"
-
-
-def _listing(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+            return Step(reason.rule, where, mine, numbers, needs=needs)
+        return Step(reason.rule, where, mine, numbers, mines=self.position.mines)
 
 
 # --- big boards --------------------------------------------------------------------------------
@@ -359,7 +254,9 @@ def _window_hint(game: Game, near: Coord | None, clock: Callable[[], float]) -> 
     if not centres:
         centres.append((game.rows // 2, game.cols // 2))
     budget = HINT_SEARCH_SECONDS / len(centres)
-    searches = [find_undecided(game, c, budget=budget, clock=clock) for c in centres]
+    searches = [
+        find_undecided(game, c, budget=budget, clock=clock, beside_numbers=False) for c in centres
+    ]
     spots = [search.cell for search in searches if search.cell is not None]
     if not spots:
         (row, col), search = centres[0], searches[0]
@@ -495,23 +392,11 @@ def _window_guess(
     row, col = divmod(cell, width)
     row, col = top + row, left + col
     if density < chance:
-        blind = _blind_guess(game, (row, col), why="than any cell beside the numbers near it")
+        blind = _blind_guess(game, (row, col), lower=True)
         if blind is not None:
             return blind
-    return Hint(
-        row,
-        col,
-        False,
-        chance,
-        f"No cell near here is certainly safe. ({row}, {col}) has the lowest chance of a mine "
-        f"nearby, about {_percent(chance)}, estimated from the numbers around it with the "
-        f"rest of the board at the average density of its closed cells ({_percent(density)}).",
-        exact=False,
-    )
-
-
-def _percent(share: Fraction) -> str:
-    return f"{float(share) * 100:.3g}%"
+    reason = words.window_guess_reason((row, col), chance, density)
+    return Hint(row, col, False, chance, reason, exact=False)
 
 
 def _closed_density(game: Game) -> Fraction:
@@ -520,24 +405,16 @@ def _closed_density(game: Game) -> Fraction:
     return Fraction(game.mines, game.rows * game.cols - game.opened)
 
 
-def _blind_guess(game: Game, near: Coord, why: str = "") -> Hint | None:
+def _blind_guess(game: Game, near: Coord, *, lower: bool = False) -> Hint | None:
     """A hidden cell away from every number, which has the average chance of a mine of the
-    board's closed cells; None when every hidden cell near `near` touches a number."""
+    board's closed cells; None when every hidden cell near `near` touches a number. `lower`:
+    it is chosen over a cell beside the numbers, whose estimate is higher."""
     density = _closed_density(game)
     spot = _nearest(game, near, 33, unknown=False)
     if spot is None:
         return None
-    row, col = spot
-    lower = f", lower {why}" if why else ""
-    return Hint(
-        row,
-        col,
-        False,
-        density,
-        f"No cell near here is certainly safe. ({row}, {col}), away from the numbers, has "
-        f"about the average chance of a mine of the closed cells, {_percent(density)}{lower}.",
-        exact=False,
-    )
+    reason = words.blind_guess_reason(spot, density, lower=lower)
+    return Hint(spot[0], spot[1], False, density, reason, exact=False)
 
 
 # --- searching the board for what is left ------------------------------------------------------
@@ -558,7 +435,10 @@ class Search:
 
     @property
     def reason(self) -> str:
-        return search_reason(self)
+        """The search's answer in a sentence."""
+        return words.search_reason(
+            self.cell, self.radius, beside_numbers=self.beside_numbers, whole=self.whole_board
+        )
 
 
 def find_undecided(
@@ -569,12 +449,14 @@ def find_undecided(
     skip: Coord | None = None,
     budget: float = FIND_SECONDS,
     clock: Callable[[], float] = time.monotonic,
+    beside_numbers: bool = True,
 ) -> Search:
     """The nearest closed cell the solver can say something about: unflagged and not plainly
     a mine, beside a revealed number if one is found within `budget` seconds, else the
     nearest one away from every number. It reads the board in squares, ring by ring around
     `near`, only past `beyond` rows or columns from it (a search before went that far), and
-    stops when the budget is spent: then `radius` says how far it looked.
+    stops when the budget is spent: then `radius` says how far it looked. Without
+    `beside_numbers` the nearest of either kind is found.
 
     A player on a 10^6 x 10^6 board sees only a window; this is how they learn where the
     game goes on. It costs what the squares read cost: about 25 million cells a second.
@@ -599,8 +481,10 @@ def find_undecided(
                     calm = (distance, cell)
         radius = half + ring * SEARCH_CHUNK
         ring += 1
-        if beside is not None:
+        if beside is not None and (beside_numbers or calm is None or beside < calm):
             return Search(beside[1], min(radius, reach), beside_numbers=True)
+        if calm is not None and not beside_numbers:
+            return Search(calm[1], min(radius, reach))
         if clock() - started >= budget:
             break
     whole = radius >= reach
@@ -646,13 +530,3 @@ def _undecided(
     numbered = dilate(_DIGITS[symbols] > 0)
     for r, c in np.argwhere(candidates).tolist():
         yield (outer_top + r, outer_left + c), bool(numbered[r, c])
-
-
-def search_reason(search: Search) -> str:
-    """The search's answer in a sentence."""
-    if search.cell is None:
-        where = "on the whole board" if search.whole_board else f"within {search.radius:,} cells"
-        return f"no closed cell is still to decide {where}."
-    if search.beside_numbers:
-        return "the nearest closed cell beside the numbers that is not plainly a mine."
-    return "the nearest closed cell still to decide; no number is beside it."
