@@ -225,8 +225,8 @@ class _Frame:
         mine = self.known[cells[0]]
         where = tuple(self.where(c) for c in cells)
         if reason.rule is DeductionRule.SINGLE:
-            earlier = {p for c in cells for p in self.premises(c) if self.known[p]}
-            known = tuple(self.where(p) for p in sorted(earlier, key=self.order.__getitem__))
+            mines = {p for c in cells for p in self.premises(c) if self.known[p]}
+            known = tuple(self.where(p) for p in sorted(mines, key=self.order.__getitem__))
             return Step(reason.rule, where, mine, numbers, known_mines=known)
         if reason.rule is DeductionRule.PAIR:
             earlier = [p for p in self.premises(cells[0]) if self.known[p]]
