@@ -10,11 +10,10 @@ from mines.engine import CellChanges
 from mines.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
-from mines.replay import replay
 from mines.solver import hint
 from mines.status import GameStatus
 from mines.symbols import Cell
-from mines.tui.autosave import Autosave
+from mines.tui.autosave import Autosave, resume
 from mines.tui.store import RecordStore, Unfinished
 from mines.tui.words import describe_kept, mines_left_shown, plural, state_word, verdict
 
@@ -219,24 +218,17 @@ class LineGame:
             return
         chosen = self.kept[index]
         assert self.store is not None  # kept games come from it
-        claim = self.store.claim(chosen.path)
-        if claim is None:
-            self.say("error: that game is being played in another terminal")
-            return
-        saved, record = chosen.saved, chosen.saved.record
         try:
-            now = time.monotonic()
-            game = replay(record, clock=time.monotonic, started_at=now - record.elapsed)
+            autosave = resume(self.store, chosen, time.monotonic)
         except MinesError as error:
-            claim.release()
             self.say(f"error: that game cannot be resumed: {error}")
             return
+        if autosave is None:
+            self.say("error: that game is being played in another terminal")
+            return
+        game, saved, record = autosave.game, chosen.saved, chosen.saved.record
         self.autosave.close()
         self.kept.remove(chosen)
-        autosave = Autosave(
-            self.store, game, practice=saved.practice, hints=saved.hints,
-            moves=record.moves, claim=claim,
-        )  # fmt: skip
         self._start(game, autosave)
         if record.moves:
             last = record.moves[-1].move

@@ -21,12 +21,11 @@ from mines.errors import MinesError
 from mines.game import Game
 from mines.moves import Move
 from mines.presets import preset, preset_of
-from mines.replay import replay
 from mines.solver import Hint, Search
 from mines.solver import find_undecided as solver_find
 from mines.solver import hint as solver_hint
 from mines.status import GameStatus
-from mines.tui.autosave import Autosave
+from mines.tui.autosave import Autosave, resume
 from mines.tui.board import STILL_WORKING, Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
@@ -491,26 +490,16 @@ class MinesApp(App[None]):
     def _resume(self, chosen: Unfinished | None) -> None:
         if chosen is None or self._store is None:
             return
-        claim = self._store.claim(chosen.path)
-        if claim is None:
-            self.say("That game is being played in another terminal: here is a new one.")
-            return
-        saved, record = chosen.saved, chosen.saved.record
         try:
-            game = replay(record, clock=self.clock, started_at=self.clock() - record.elapsed)
+            autosave = resume(self._store, chosen, self.clock)
         except MinesError as error:
-            claim.release()
             self.say(f"The game left unfinished cannot be resumed: {error}")
             return
-        self.practice = saved.practice
-        autosave = Autosave(
-            self._store,
-            game,
-            practice=saved.practice,
-            hints=saved.hints,
-            moves=record.moves,
-            claim=claim,
-        )
+        if autosave is None:
+            self.say("That game is being played in another terminal: here is a new one.")
+            return
+        game, record = autosave.game, chosen.saved.record
+        self.practice = autosave.practice
         self._redo.clear()
         self._play(game, autosave)
         last = record.moves[-1].move if record.moves else None

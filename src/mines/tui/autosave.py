@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from mines.clock import Clock
 from mines.engine import CellChanges
 from mines.errors import MinesError
 from mines.game import Game
 from mines.moves import Move
 from mines.placement import MinePlacer, placer_for_rule
 from mines.record import GameRecord, TimedMove
-from mines.tui.store import Claim, RecordStore
+from mines.replay import replay
+from mines.tui.store import Claim, RecordStore, Unfinished
 
 
 def deals_again(placer: MinePlacer) -> bool:
@@ -156,3 +158,21 @@ class Autosave:
         if self._claim is not None:
             self._claim.release()
             self._claim = None
+
+
+def resume(store: RecordStore, kept: Unfinished, clock: Clock) -> Autosave | None:
+    """A kept game rebuilt to go on with, its timer reading on from where it stood on
+    `clock`, held by this process; None when another process plays it. A record that does
+    not replay raises its `MinesError`, and its file is left as it was."""
+    claim = store.claim(kept.path)
+    if claim is None:
+        return None
+    saved, record = kept.saved, kept.saved.record
+    try:
+        game = replay(record, clock=clock, started_at=clock() - record.elapsed)
+    except MinesError:
+        claim.release()
+        raise
+    return Autosave(
+        store, game, practice=saved.practice, hints=saved.hints, moves=record.moves, claim=claim
+    )
