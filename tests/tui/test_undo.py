@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,31 @@ async def test_redo_is_for_practice_games(make_app: AppMaker) -> None:
         await pilot.press("l", "space", "u", "U")
         assert app.game.started
         assert "practice" in message(app)
+
+
+async def test_a_resumed_game_with_its_layout_is_dealt_again_when_undone_to_the_start(
+    fake_time: FakeTime, tmp_path: Path
+) -> None:
+    """A kept file that lists its layout (as the one slot of earlier versions did) replays
+    on that layout; undone to before the first reveal, it is dealt again all the same."""
+    game = Game.from_id("16x30n99#5")
+    game.reveal(8, 15)
+    layout = game.record().layout
+    assert layout is not None
+    folder = tmp_path / "records" / "unfinished"
+    folder.mkdir(parents=True)
+    notes = {"at": "2026-01-02T03:04:05+00:00", "practice": True, "hints": 0}
+    (folder / "game.json").write_text(json.dumps({**game.record().to_dict(), "saved": notes}))
+    clock = PausableClock(fake_time)
+    app = practice_app(Game(16, 30, 99, clock=clock), clock, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        assert app.game.started, "resumed"
+        await pilot.press("u")
+        app.board.move_cursor(*layout[0])  # a mine of the layout the game was dealt first
+        await pilot.press("question_mark")
+        await hint_given(app, pilot)
+        assert "opens an area" in message(app)
+        await pilot.press("space")
+        assert app.game.status is not GameStatus.LOST
