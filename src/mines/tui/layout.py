@@ -9,9 +9,10 @@ from mines.tui.themes import CELL_WIDTH
 
 MIN_WIDTH, MIN_HEIGHT = 40, 10
 """Below this the board, its status and the footer cannot all be shown: a notice says so."""
-FOOTER_FROM_WIDTH = 100
-"""The least width for Textual's footer with every key: below it the key line stands in,
-with as many whole entries as fit, F1 Help always among them."""
+FOOTER_FROM_WIDTH = 108
+"""The least width for Textual's footer with every key of a practice game (106 columns):
+below it the key line stands in, with as many whole entries as fit, F1 Help always among
+them."""
 MESSAGE_LINES = (2, 3)
 """The message area's height: 2 lines, 3 on a terminal of `TALL` lines or more. It changes
 only with the terminal, never with a message; a longer message is cut, F1 shows it whole."""

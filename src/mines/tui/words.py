@@ -44,12 +44,6 @@ def describe(move: Move) -> str:
     return f"{_VERBS[move.kind]} ({move.row}, {move.col})"
 
 
-def a_or_an(word: str) -> str:
-    """ "an expert game", "a beginner game": the article a word takes (by its first letter,
-    which is right for the board names said here)."""
-    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
-
-
 def clock_time(seconds: float) -> str:
     """ "0:42", "12:05", "1:02:03": a time as a clock shows it."""
     minutes, secs = divmod(int(seconds), 60)
