@@ -20,21 +20,28 @@ which floods the whole sea), L fresh games each (3 by default), reported apart:
 - a key while it works: wall ms from `l`, pressed once the move is under way, to its
   answer ("Still working…"). Target: at most 100 ms: the move's thread does not starve
   the UI thread;
-- result: wall ms from space to the screen showing the opened board, against the engine's
-  own time for the same reveal without the app, measured in turn with each game (after one
-  untimed run: a process's first big allocations cost more). Target: at most 1.5 times the
-  engine's time plus 100 ms (the app adds little beyond the engine's work).
+- result: wall ms from space to the screen showing the opened board (and the game kept on
+  disk), against the engine's own time for the same reveal without the app, measured in
+  turn with each game (after one untimed run: a process's first big allocations cost
+  more). Target: at most 1.5 times the engine's time, or the engine's time plus 100 ms
+  where that is more (a quick move still needs its frames).
+
+Every app keeps its games on disk as `mines play` does (write, sync, rename after every
+move), in a temporary folder: the keys that move pay for it here as they do in play.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from textual import events
@@ -45,6 +52,7 @@ from mines import Game
 from mines.tui.app import MinesApp
 from mines.tui.board import STILL_WORKING
 from mines.tui.clock import PausableClock
+from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES
 
 SCREEN = (120, 40)
@@ -66,6 +74,7 @@ ANSWER_TARGET_MS = 100.0
 RATIO_TARGET = 2.0
 """How much more UI-thread CPU than on 100x100 a key may take on a big board."""
 RESULT_SLACK, RESULT_EXTRA_MS = 1.5, 100.0
+"""A long move's result: within 1.5 times the engine's time, or its time plus 100 ms."""
 
 
 class Repaints:
@@ -101,10 +110,17 @@ class Repaints:
             await self.wait()
 
 
+KEPT_IN: str | None = None
+"""The folder the apps keep their games in: a temporary one, removed when the run ends."""
+
+
 def new_app(rows: int, cols: int, mines: int) -> MinesApp:
     clock = PausableClock(lambda: 0.0)  # a still clock: no timer ticks during the measure
     game = Game(rows, cols, mines, seed=SEED, clock=clock)
-    return MinesApp(game, make_game=lambda r, c, m: game, clock=clock, theme=THEMES["classic"])
+    store = RecordStore(Path(tempfile.mkdtemp(prefix="game-", dir=KEPT_IN)))
+    return MinesApp(
+        game, make_game=lambda r, c, m: game, clock=clock, theme=THEMES["classic"], store=store
+    )
 
 
 def key(name: str) -> events.Key:
@@ -207,6 +223,14 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the best counts")
     parser.add_argument("--long", type=int, default=3, help="fresh games per long move")
     args = parser.parse_args()
+    global KEPT_IN
+    with tempfile.TemporaryDirectory(prefix="mines-bench-tui-") as folder:
+        KEPT_IN = folder
+        return measure(args)
+
+
+def measure(args: argparse.Namespace) -> int:
+    """Every figure and its verdict; the exit code."""
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {os.cpu_count()} cores")
     rounds = [
         {name: asyncio.run(press_times(*size, args.repeat)) for name, size in BOARDS.items()}
@@ -255,30 +279,37 @@ def main() -> int:
             moves.append(asyncio.run(long_move(*size)))
         engine = statistics.median(engine_times)
         answer = statistics.median(m.answer for m in moves)
-        during = statistics.median(m.key_while_working for m in moves)
+        # Only the games whose move still ran when the key came have a figure for it.
+        timed_keys = [m.key_while_working for m in moves if not math.isnan(m.key_while_working)]
+        during = statistics.median(timed_keys) if timed_keys else math.nan
         result = statistics.median(m.result for m in moves)
+        key_said = (
+            f"a key while it works answered after {during:.1f} ms "
+            f"({len(timed_keys)} of {len(moves)} games)"
+            if timed_keys
+            else "no key could be sent while it worked (the move was over within 50 ms)"
+        )
         print(
-            f"{name}: Working… shown after {answer:.1f} ms; a key while it works answered "
-            f"after {during:.1f} ms; result on screen after {result:.0f} ms "
-            f"(the engine alone: {engine:.0f} ms)"
+            f"{name}: Working… shown after {answer:.1f} ms; {key_said}; result on screen "
+            f"after {result:.0f} ms (the engine alone: {engine:.0f} ms)"
         )
         checks.report(
             f"{name} long move answered",
             answer <= ANSWER_TARGET_MS,
             f"{answer:.1f} ms to Working… (target <= {ANSWER_TARGET_MS:g} ms)",
         )
-        if during == during:  # not NaN: the move was still running when the key came
+        if timed_keys:
             checks.report(
                 f"{name} key while a long move works",
                 during <= ANSWER_TARGET_MS,
                 f"{during:.1f} ms (target <= {ANSWER_TARGET_MS:g} ms)",
             )
-        limit = RESULT_SLACK * engine + RESULT_EXTRA_MS
+        limit = max(RESULT_SLACK * engine, engine + RESULT_EXTRA_MS)
         checks.report(
             f"{name} long move's result on screen",
             result <= limit,
-            f"{result:.0f} ms vs the engine's {engine:.0f} ms "
-            f"(target <= {RESULT_SLACK:g} x engine + {RESULT_EXTRA_MS:g} ms = {limit:.0f} ms)",
+            f"{result:.0f} ms vs the engine's {engine:.0f} ms (target <= {RESULT_SLACK:g} x "
+            f"engine or engine + {RESULT_EXTRA_MS:g} ms, whichever is more: {limit:.0f} ms)",
         )
     return checks.exit_code
 

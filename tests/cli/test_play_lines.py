@@ -152,3 +152,48 @@ def test_big_counts_are_written_with_their_thousands_marked() -> None:
     opened = [line for line in out.splitlines() if "opened an area of" in line]
     assert opened
     assert "," in opened[0].split("of ")[1], opened[0]
+
+
+def test_line_mode_games_are_saved_and_counted_in_the_stats(data_folder: Path) -> None:
+    won = run_play("--game-id", "9x9n1#4", stdin=f"o 4 4\no {winning_cell()}\n")
+    assert "You won!" in won.stdout
+    assert "Saved: mines stats counts it." in won.stdout
+    game = Game.from_id("16x30n99#5")
+    game.reveal(8, 15)
+    layout = game.record().layout
+    assert layout is not None
+    mine = layout[0]
+    lost = run_play("--game-id", "16x30n99#5", stdin=f"o 8,15\no {mine[0]},{mine[1]}\n")
+    assert "Boom!" in lost.stdout
+    stats = subprocess.run(
+        [sys.executable, "-m", "mines.cli.main", "stats"],
+        capture_output=True, text=True, timeout=PATIENCE, check=True,
+    ).stdout  # fmt: skip
+    assert "9x9, 1 mine " in stats
+    assert "expert" in stats
+    assert not list((data_folder / "unfinished").glob("*.json")), "no game left unfinished"
+
+
+def winning_cell() -> str:
+    """The one safe cell the first click on 9x9n1#4 leaves closed (see the win test above)."""
+    game = Game.from_id("9x9n1#4")
+    game.reveal(4, 4)
+    layout = game.record().layout
+    assert layout is not None
+    hidden = np.argwhere(game.view().array == ord("H")).tolist()
+    (last,) = [(r, c) for r, c in hidden if (r, c) != tuple(layout[0])]
+    return f"{last[0]},{last[1]}"
+
+
+def test_a_line_mode_game_is_kept_after_every_move_and_resumed() -> None:
+    first = run_play("--game-id", "16x30n99#5", stdin="o 8,15\nf 0,0\n")  # then the input ends
+    assert "The game is kept" in first.stdout
+    again = run_play("--preset", "beginner", stdin="kept\nresume 1\nboard\nq\n")
+    out = again.stdout
+    assert "1 game left unfinished: type kept to list them" in out
+    assert "1. expert 16x30n99#5, 2 moves" in out
+    assert "Resumed expert 16x30n99#5" in out
+    assert "\n 0 F" in out.split("Resumed", 1)[1], "the flag at (0, 0) is back"
+    assert "The game is kept" in out
+    wrong = run_play(stdin="resume 7\nq\n")
+    assert "error: resume needs the number of a kept game from 1 to 1; got '7'" in wrong.stdout

@@ -9,7 +9,7 @@ import pytest
 
 from mines import BoardView, Cell, FixedPlacer, Game, GameStatus, InvalidBoardError
 from mines.placement import placer_for_rule
-from mines.solver import Hint, analyze, hint
+from mines.solver import Hint, analyze, find_undecided, hint
 
 
 def test_a_certainly_safe_cell_comes_with_its_rule() -> None:
@@ -213,3 +213,101 @@ def test_safe_hints_on_a_big_board_never_hit_a_mine() -> None:
                 break
             assert game.reveal(found.row, found.col) is not GameStatus.LOST
             cursor = (found.row, found.col)
+
+
+# --- what is left, beyond the screen ----------------------------------------------------------
+
+
+def two_mines_far_off(distance: int) -> Game:
+    """10^6 x 10^6 with two mines `distance` rows below the middle, a cell apart: the first
+    click floods the whole sea but the cell between them, which only numbers can decide."""
+    r, c = 500_000 + distance, 500_000
+    game = Game(10**6, 10**6, 2, placer=FixedPlacer([(r, c), (r, c + 2)]))
+    game.reveal(500_000, 500_000)
+    assert game.status is GameStatus.IN_PROGRESS
+    return game
+
+
+def still(clock: list[float] | None = None) -> float:
+    """A clock that never moves: a search with it runs until it finds or reaches the edges."""
+    return 0.0
+
+
+def test_a_hint_searches_beyond_the_cursor_for_what_is_left() -> None:
+    # 1,600 rows off: past the 3,000-cell square the hint used to scan, then gave up.
+    game = two_mines_far_off(1600)
+    found = hint(game, near=(500_000, 500_000), clock=still)
+    assert (found.row, found.col) == (501_600, 500_001)
+    assert found.safe
+    sentences_are_right(found)
+
+
+def test_the_search_stops_at_its_budget_and_goes_on_from_there() -> None:
+    game = two_mines_far_off(1600)
+    ticks = iter(range(1000))
+    first = find_undecided(game, (500_000, 500_000), budget=2, clock=lambda: next(ticks))
+    assert first.cell is None
+    assert not first.whole_board
+    assert 0 < first.radius < 1600, "stopped when its budget was spent"
+    assert "within" in first.reason
+    further = find_undecided(game, (500_000, 500_000), beyond=first.radius, clock=still)
+    assert further.cell == (501_600, 500_001)
+    assert further.beside_numbers
+    assert further.radius >= 1600
+
+
+def test_the_search_says_when_nothing_is_left_on_the_whole_board() -> None:
+    # Two lone mines on 300x300, and a safe corner flagged before the first click: the flood
+    # stops at the flag, and every other closed cell is plainly a mine.
+    game = Game(300, 300, 2, placer=FixedPlacer([(10, 10), (200, 200)]))
+    game.toggle_flag(0, 0)
+    game.reveal(150, 150)
+    assert game.status is GameStatus.IN_PROGRESS
+    search = find_undecided(game, (150, 150), clock=still)
+    assert search.cell is None
+    assert search.whole_board
+    assert search.reason == "no closed cell is still to decide on the whole board."
+    with pytest.raises(InvalidBoardError, match="no closed cell on the board is still to decide"):
+        hint(game, near=(150, 150), clock=still)
+
+
+def test_a_search_prefers_a_cell_beside_the_numbers_to_a_nearer_one_away_from_them() -> None:
+    # A closed region at the cursor, and the numbers of a lone 1 two hundred cells away.
+    game = Game.from_position(300, 300, [(100, 200)], revealed=[
+        (r, c) for r in range(99, 102) for c in range(199, 202) if (r, c) != (100, 200)
+    ])  # fmt: skip
+    found = find_undecided(game, (100, 0), skip=(100, 0), clock=still)
+    assert found.beside_numbers
+    assert max(abs(found.cell[0] - 100), abs(found.cell[1] - 200)) <= 2  # type: ignore[index]
+    either = find_undecided(game, (100, 0), beside_numbers=False, clock=still)
+    assert either.cell == (100, 0)
+
+
+def test_one_cell_of_its_own_is_one_cell_not_those() -> None:
+    # Expert, seed 0, opened at (8, 15), then 43 safe hints: the 44th rests on a pair of
+    # numbers, one of which has a single cell of its own.
+    game = Game.from_preset("expert", seed=0)
+    game.reveal(8, 15)
+    for _ in range(43):
+        step = hint(game)
+        game.reveal(step.row, step.col)
+    found = hint(game)
+    assert "just 1 cell that" in found.reason
+    assert "those are mines" not in found.reason
+    assert "so that cell is a mine" in found.reason
+    sentences_are_right(found)
+
+
+def test_a_long_chain_names_the_numbers_nearest_the_cell() -> None:
+    # Expert, seed 0: the 92nd hint rests on 14 numbers, some eleven columns off.
+    game = Game.from_preset("expert", seed=0)
+    game.reveal(8, 15)
+    for _ in range(91):
+        step = hint(game)
+        game.reveal(step.row, step.col)
+    found = hint(game)
+    assert "several numbers" in found.reason
+    listed = [(int(r), int(c)) for r, c in re.findall(r"the \d at \((\d+), (\d+)\)", found.reason)]
+    distances = [max(abs(r - found.row), abs(c - found.col)) for r, c in listed]
+    assert distances == sorted(distances), found.reason
+    assert "more further off" in found.reason

@@ -20,6 +20,13 @@ from tests.fake_time import FakeTime
 AppMaker = Callable[..., MinesApp]
 
 
+def drawn(app: MinesApp) -> list[str]:
+    """The screen as it is drawn now, line by line: the compositor's last picture of every
+    widget, so a part that was never repainted shows what it showed before (not what
+    `render_line` would draw afresh)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
 @pytest.fixture
 def fake_time() -> FakeTime:
     return FakeTime()

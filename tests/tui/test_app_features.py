@@ -88,7 +88,7 @@ async def test_undo_with_no_moves_says_so(make_app: AppMaker) -> None:
     app = make_app(4, 4, [(0, 0)], practice=True)
     async with app.run_test() as pilot:
         await pilot.press("u")
-        assert "nothing to undo" in message(app)
+        assert "Nothing to undo" in message(app)
 
 
 STAND_IN_HINT = Hint(

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Footer, Static
 
-from mines.tui.app import CUT, FOOTER_FROM_WIDTH
+from mines.tui.app import CUT
 from mines.tui.help import HelpScreen
 from mines.tui.keyline import KeyItem, KeyLine, fit
-from tests.tui.conftest import AppMaker
+from mines.tui.layout import FOOTER_FROM_WIDTH
+from tests.tui.conftest import AppMaker, drawn
 
 
 def item(action: str, keys: str, description: str) -> KeyItem:
@@ -61,6 +62,17 @@ async def test_a_wide_terminal_keeps_textuals_footer(make_app: AppMaker) -> None
         await pilot.pause()
         assert not app.query_one(Footer).display
         assert app.query_one("#keys").display
+
+
+async def test_the_footer_of_a_practice_game_fits_whole_where_it_shows(
+    make_app: AppMaker,
+) -> None:
+    app = make_app(9, 9, [(0, 0)], practice=True)
+    async with app.run_test(size=(FOOTER_FROM_WIDTH, 30)) as pilot:
+        await pilot.pause()
+        bottom = drawn(app)[-1].rstrip()
+        assert bottom.endswith("q Quit"), bottom
+        assert "U Redo" in bottom
 
 
 async def test_the_key_line_follows_the_bindings(make_app: AppMaker) -> None:

@@ -18,9 +18,10 @@ from mines.placement import placer_for_rule
 from mines.solver import Hint
 from mines.status import GameStatus
 from mines.symbols import Cell
-from mines.tui.app import MIN_HEIGHT, MIN_WIDTH, MinesApp
+from mines.tui.app import MinesApp
 from mines.tui.board import STILL_WORKING
 from mines.tui.clock import PausableClock
+from mines.tui.layout import MIN_HEIGHT, MIN_WIDTH
 from mines.tui.store import RecordStore
 from mines.tui.themes import MIN_CONTRAST, THEMES, contrast
 from tests.fake_time import FakeTime
@@ -177,7 +178,9 @@ async def test_quitting_during_a_long_move_does_not_wait_for_it(
         assert app._exit, "the app is leaving while the move still runs"
     assert not go_on.is_set()
     go_on.set()
-    assert not app.unfinished_saved
+    assert app.unfinished_saved, "the game before the move is kept: it was saved after it"
+    (kept,) = RecordStore(tmp_path / "records").unfinished()
+    assert len(kept.saved.record.moves) == 1, "the move being made when q came is not"
 
 
 async def test_the_clock_waits_while_a_long_move_works(
@@ -319,8 +322,8 @@ async def test_after_a_win_every_mine_shows_flagged_and_the_counter_reads_0(
         assert "Won!" in status
 
 
-@pytest.mark.parametrize("key", ["n", "1", "q"])
-async def test_abandoning_a_game_in_progress_asks_first(make_app: AppMaker, key: str) -> None:
+@pytest.mark.parametrize("key", ["n", "1"])
+async def test_leaving_a_game_in_progress_asks_first(make_app: AppMaker, key: str) -> None:
     app = make_app(4, 4, [(0, 0)])
     async with app.run_test() as pilot:
         await pilot.press("l", "space")
@@ -333,11 +336,7 @@ async def test_abandoning_a_game_in_progress_asks_first(make_app: AppMaker, key:
         await pilot.press(key)
         assert app.game is game, "asked again after another key"
         await pilot.press(key)
-        if key == "q":
-            await pilot.pause()
-            assert not app.is_running
-        else:
-            assert app.game is not game
+        assert app.game is not game
 
 
 # --- footer and themes ---------------------------------------------------------------------
@@ -403,47 +402,6 @@ async def test_mono_takes_the_colour_out_of_the_app_too(make_app: AppMaker) -> N
         assert app.theme == "mines-mono"
         await pilot.press("t")
         assert app.theme != "mines-mono"
-
-
-# --- unfinished games ----------------------------------------------------------------------
-
-
-async def test_a_game_left_at_quit_is_kept_and_resumed_next_time(
-    make_app: AppMaker, fake_time: FakeTime, tmp_path: Path
-) -> None:
-    app = make_app(4, 4, [(0, 0), (3, 3)])
-    async with app.run_test() as pilot:
-        await pilot.press("l", "space", "j", "f")
-        fake_time.now += 7
-        left = app.game.view().to_strings()
-        await pilot.press("q", "q")
-        await pilot.pause()
-    assert app.unfinished_saved
-    store = RecordStore(tmp_path / "records")
-    assert store.unfinished() is not None
-    games, _ = store.load()
-    assert games == [], "an unfinished game is not a finished one"
-
-    again = make_app(4, 4, [(0, 0), (3, 3)])
-    async with again.run_test() as pilot:
-        assert "left unfinished" in text_of(again, "#message")
-        assert "r" in await settled_footer(again, pilot)
-        await pilot.press("r")
-        assert again.game.view().to_strings() == left
-        assert again.game.elapsed == 7.0, "the timer goes on from where it stood"
-        assert store.unfinished() is None
-        assert "r" not in await settled_footer(again, pilot)
-        await pilot.press("j", "l", "space")
-        assert again.game.view(2, 2, 1, 1)[2, 2] is not Cell.HIDDEN, "it plays on"
-
-
-async def test_a_game_not_started_is_not_kept_at_quit(make_app: AppMaker, tmp_path: Path) -> None:
-    app = make_app(4, 4, [(0, 0)])
-    async with app.run_test() as pilot:
-        await pilot.press("q")
-        await pilot.pause()
-    assert not app.unfinished_saved
-    assert RecordStore(tmp_path / "records").unfinished() is None
 
 
 async def test_the_cells_a_chord_would_open_are_marked_around_a_number(

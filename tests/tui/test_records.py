@@ -18,7 +18,7 @@ from mines.tui.clock import PausableClock
 from mines.tui.stats import Kind, format_stats, is_new_best, tally
 from mines.tui.store import RecordStore, SavedGame, read_saved
 from mines.tui.themes import CELL_WIDTH, THEMES
-from mines.tui.undo import without_last_move
+from mines.tui.undo import rebuilt
 from tests.fake_time import FakeTime
 
 
@@ -190,7 +190,7 @@ def test_undo_rebuilds_the_game_without_the_last_move() -> None:
     time.now = 2.0
     game.toggle_flag(0, 0)
     time.now = 5.0
-    undone = without_last_move(game, time)
+    undone = rebuilt(game.record(), 1, time, game.elapsed, game.placer)
     assert undone.view(0, 0, 1, 2).to_strings() == ["H1"]
     assert undone.elapsed == 5.0
     assert game.view(0, 0, 1, 1)[0, 0] is Cell.FLAG, "the old game is left as it was"

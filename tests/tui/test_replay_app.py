@@ -46,3 +46,26 @@ async def test_full_stop_and_comma_step_as_documented() -> None:
         assert "move 2 of 3: flag (0, 0) at 1.50s" in str(app.query_one("#status").render())
         await pilot.press("comma")
         assert app.step == 1
+
+
+async def test_home_and_end_jump_and_plus_and_minus_change_the_speed() -> None:
+    app = ReplayApp(won_record(), THEMES["classic"], delay=8.0)
+    async with app.run_test() as pilot:
+        await pilot.press("end")
+        assert app.step == 3
+        assert "Won!" in str(app.query_one("#status").render())
+        await pilot.press("home")
+        assert app.step == 0
+        assert "0.125 moves/s" in str(app.query_one("#status").render())
+        await pilot.press("plus", "plus")
+        assert "0.5 moves/s" in str(app.query_one("#status").render())
+        await pilot.press("minus")
+        assert "0.25 moves/s" in str(app.query_one("#status").render())
+
+
+async def test_ctrl_c_quits_the_replay() -> None:
+    app = ReplayApp(won_record(), THEMES["classic"], delay=1000.0)
+    async with app.run_test() as pilot:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert not app.is_running

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterable
 from typing import TextIO
 
-from mines.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError
+from mines.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError, MinesError
 from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.solver import hint
 from mines.symbols import Cell
-from mines.tui.words import mines_left_shown, plural, state_word, verdict
+from mines.tui.autosave import Autosave, resume
+from mines.tui.store import RecordStore, Unfinished
+from mines.tui.words import describe_kept, mines_left_shown, plural, state_word, verdict
 
 WINDOW = (20, 40)
 """Rows and columns shown at once; a bigger board is shown through a window that `view` moves."""
@@ -21,8 +25,10 @@ HELP = """Commands, one per line:
   ? or hint      the safest cell to open, and why
   view ROW,COL   show the part of a big board around ROW,COL
   board          show the board (or its window) again
+  kept           list the games left unfinished, newest first
+  resume N       go on with the game numbered N in that list (this one is kept)
   help           this text
-  q              quit
+  q              quit (a game in progress is kept, after every move)
 Rows and columns count from 0. Symbols: H hidden, F flag, 0-8 revealed count; after a win
 every mine shows F; after a loss M mine, X the mine you hit, W a flag that was wrong."""
 
@@ -70,11 +76,20 @@ def render(game: Game, window: Window | None = None) -> str:
 
 
 class LineGame:
-    """A game read command by command; the window follows the moves and `view`."""
+    """A game read command by command; the window follows the moves and `view`. With a
+    store, the game is kept after every move and saved once over, as the app does."""
 
-    def __init__(self, game: Game, out: TextIO) -> None:
-        self.game = game
+    def __init__(self, game: Game, out: TextIO, store: RecordStore | None = None) -> None:
         self.out = out
+        self.store = store
+        self.kept: list[Unfinished] = store.unfinished() if store is not None else []
+        self.saved = False
+        """Whether a finished game was saved, for the line that says where."""
+        self._start(game, Autosave(store, game))
+
+    def _start(self, game: Game, autosave: Autosave) -> None:
+        self.game = game
+        self.autosave = autosave
         self.centre = (game.rows // 2, game.cols // 2)
 
     def say(self, text: str) -> None:
@@ -100,6 +115,10 @@ class LineGame:
             return False
         if word in {"help", "h"}:
             self.say(HELP)
+        elif word == "kept":
+            self.list_kept()
+        elif word == "resume":
+            self.resume(rest)
         elif word in {"?", "hint"}:
             self.hint()
         elif word == "board":
@@ -137,18 +156,25 @@ class LineGame:
             return
         self.say(f"Hint: {found.reason}")
         self.follow(found.row, found.col)
+        self.keep(self.autosave.hinted)
 
     def move(self, text: str) -> bool:
         game = self.game
         try:
             move = Move.parse(text)
-            # Safe cells opened, counted by the game: a move's changed cells include the mines
-            # shown at the end.
-            before = game.opened
-            game.play(move)
-        except (IllegalMoveError, InvalidMoveError) as error:
+        except InvalidMoveError as error:
             self.say(f"error: {error}")
             return True
+        # Safe cells opened, counted by the game: a move's changed cells include the mines
+        # shown at the end.
+        before, at = game.opened, game.elapsed
+        try:
+            game.play(move)
+        except IllegalMoveError as error:
+            self.say(f"error: {error}")
+            return True
+        if self.autosave.note(move, at):
+            self.keep(self.autosave.keep)
         self.follow(move.row, move.col)
         self.say(self.outcome(move, game.opened - before))
         self.show()
@@ -156,6 +182,56 @@ class LineGame:
             self.say(f"{verdict(game.status)} Time {game.elapsed:.1f}s.")
             return False
         return True
+
+    def keep(self, save: Callable[[], object]) -> None:
+        """Save as `save` does; a failure is said, and the game goes on."""
+        try:
+            saved = save()
+        except OSError as error:
+            self.say(f"error: could not save the game ({error}); it goes on")
+            return
+        self.saved = self.saved or saved is not None
+
+    def list_kept(self) -> None:
+        if not self.kept:
+            self.say("No game is kept unfinished.")
+            return
+        self.say(f"{plural(len(self.kept), 'game')} left unfinished, newest first:")
+        for number, kept in enumerate(self.kept, start=1):
+            self.say(f"  {number}. {describe_kept(kept.saved.record, kept.saved.saved_at)}")
+        self.say("Type resume and a number to go on with one (this game is kept).")
+
+    def resume(self, number: str) -> None:
+        index = int(number) - 1 if number.strip().isdigit() else -1
+        if not 0 <= index < len(self.kept):
+            allowed = f"from 1 to {len(self.kept)}" if self.kept else "(no game is kept)"
+            self.say(f"error: resume needs the number of a kept game {allowed}; got {number!r}")
+            return
+        chosen = self.kept[index]
+        assert self.store is not None  # kept games come from it
+        try:
+            autosave = resume(self.store, chosen, time.monotonic)
+        except MinesError as error:
+            self.say(f"error: that game cannot be resumed: {error}")
+            return
+        if autosave is None:
+            self.say("error: that game is being played in another terminal")
+            return
+        game, saved, record = autosave.game, chosen.saved, chosen.saved.record
+        self.autosave.close()
+        self.kept.remove(chosen)
+        self._start(game, autosave)
+        if record.moves:
+            last = record.moves[-1].move
+            self.centre = (last.row, last.col)
+        self.say(f"Resumed {describe_kept(record, saved.saved_at)}.")
+        self.show()
+
+    def close(self) -> bool:
+        """Stop saving; True when a game in progress is kept for next time."""
+        kept = self.autosave.path is not None and not self.game.status.is_over
+        self.autosave.close()
+        return kept
 
     def outcome(self, move: Move, changed: int) -> str:
         """One sentence on what the move did, said before the board for a screen reader."""
@@ -174,17 +250,32 @@ class LineGame:
         return f"{where} shows {cell.value}."
 
 
-def play_lines(game: Game, lines_in: TextIO, out: TextIO) -> int:
-    """Read commands line by line until the game ends, the input ends or the player quits."""
-    player = LineGame(game, out)
+def play_lines(
+    game: Game, lines_in: Iterable[str], out: TextIO, store: RecordStore | None = None
+) -> int:
+    """Read commands line by line until the game ends, the input ends or the player quits.
+    With a store, games are kept after every move and saved when over, as the app does."""
+    player = LineGame(game, out, store)
     size = f"{game.rows}x{game.cols}, {plural(game.mines, 'mine')}"
     print(f"New game {game.game_id or size}: type help for the commands, ? for a hint.", file=out)
+    if player.kept:
+        count = plural(len(player.kept), "game")
+        print(
+            f"{count} left unfinished: type kept to list them, resume 1 for the newest.", file=out
+        )
     player.show()
-    for line in lines_in:
-        text = line.strip()
-        if text and not player.command(text):
-            if game.status.is_over:
-                return 0
-            break
+    try:
+        for line in lines_in:
+            text = line.strip()
+            if text and not player.command(text):
+                if player.game.status.is_over:
+                    if player.saved:
+                        print("Saved: mines stats counts it.", file=out)
+                    return 0
+                break
+    finally:
+        kept = player.close()
+    if kept:
+        print("The game is kept: mines play offers it next time (type kept).", file=out)
     print("Bye.", file=out)
     return 0

@@ -8,9 +8,11 @@ from typing import Any
 
 from mines.cli.lines import play_lines
 from mines.cli.options import add_app_options, add_game_options, game_from_options
+from mines.datadir import data_dir
 from mines.extras import missing_extra
 from mines.game import Game
 from mines.placement import PlacementRule, placer_for_rule
+from mines.tui.store import RecordStore
 
 
 def register(subparsers: Any) -> None:
@@ -42,19 +44,22 @@ def run(args: argparse.Namespace) -> int:
     if args.no_guess:
         args.first_click = PlacementRule.NOGUESS
     if args.plain or not sys.stdout.isatty():
-        return play_lines(game_from_options(args), sys.stdin, sys.stdout)
+        return play_plain(args)
     if problem := missing_extra("tui", "the terminal app"):
         print(f"mines: {problem}; playing in line mode instead", file=sys.stderr)
-        return play_lines(game_from_options(args), sys.stdin, sys.stdout)
+        return play_plain(args)
     return play_app(args)
 
 
+def play_plain(args: argparse.Namespace) -> int:
+    """Line mode, its games kept and saved in the data folder as the app's are."""
+    return play_lines(game_from_options(args), sys.stdin, sys.stdout, RecordStore(data_dir()))
+
+
 def play_app(args: argparse.Namespace) -> int:
-    """Run the Textual game on a clock that `p` can stop; finished games go to the data folder."""
-    from mines.datadir import data_dir
+    """Run the Textual game on a clock that `p` can stop; games are kept in the data folder."""
     from mines.tui.app import MinesApp
     from mines.tui.clock import PausableClock
-    from mines.tui.store import RecordStore
     from mines.tui.themes import THEMES
 
     clock = PausableClock()
@@ -77,5 +82,5 @@ def play_app(args: argparse.Namespace) -> int:
     if app.saved:
         print(f"Finished games saved: {len(app.saved)}, in {data_dir()} (see mines stats).")
     if app.unfinished_saved:
-        print("The unfinished game is kept: mines play offers to resume it (r).")
+        print("The unfinished game is kept: mines play offers to resume it.")
     return 0

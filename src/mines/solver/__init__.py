@@ -8,7 +8,7 @@ from mines.placement import PlacementRule, register_rule
 from mines.solver.analysis import Analysis, analyze
 from mines.solver.bot import Bot
 from mines.solver.game_review import MoveReview, Review, Verdict, review
-from mines.solver.hint import Hint, hint
+from mines.solver.hint import Hint, Search, find_undecided, hint
 from mines.solver.noguess import NoGuessPlacer
 
 register_rule(PlacementRule.NOGUESS, NoGuessPlacer)
@@ -20,8 +20,10 @@ __all__ = [
     "MoveReview",
     "NoGuessPlacer",
     "Review",
+    "Search",
     "Verdict",
     "analyze",
+    "find_undecided",
     "hint",
     "review",
 ]

@@ -1,4 +1,4 @@
-"""`MinesApp`: the terminal game around a `Board`, with status, timer, hints, pause and undo."""
+"""`MinesApp`: the terminal game around a `Board`: status, timer, hints, pause, undo, saving."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import contextlib
 import textwrap
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import ClassVar
 
 from textual import events
@@ -13,33 +14,40 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Horizontal, Middle
 from textual.css.query import NoMatches
-from textual.geometry import Size
-from textual.message import Message
 from textual.theme import Theme as TextualTheme
 from textual.widgets import Footer, Static
 
 from mines.errors import MinesError
 from mines.game import Game
+from mines.moves import Move
 from mines.presets import preset, preset_of
-from mines.replay import replay
-from mines.solver import Hint
+from mines.solver import Hint, Search
+from mines.solver import find_undecided as solver_find
 from mines.solver import hint as solver_hint
 from mines.status import GameStatus
+from mines.tui.autosave import Autosave, resume
 from mines.tui.board import STILL_WORKING, Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
 from mines.tui.keyline import KeyLine
-from mines.tui.rulers import MapShape, Minimap, gutter_width
-from mines.tui.stats import Kind, board_name, is_new_best, kind_of
-from mines.tui.store import RecordStore, SavedGame
-from mines.tui.themes import CELL_WIDTH, THEMES, Theme
-from mines.tui.undo import without_last_move
-from mines.tui.words import mines_left_shown, state_word, verdict
+from mines.tui.layout import MIN_HEIGHT, MIN_WIDTH, Layout
+from mines.tui.resume import ResumeScreen
+from mines.tui.rulers import Minimap
+from mines.tui.stats import Kind, is_new_best, kind_of
+from mines.tui.store import RecordStore, SavedGame, Unfinished
+from mines.tui.themes import THEMES, Theme
+from mines.tui.undo import rebuilt
+from mines.tui.words import board_name, describe, mines_left_shown, state_word, verdict
 
+CUT = "… (F1: all of it)"
 HintMaker = Callable[[Game, tuple[int, int]], Hint]
 """The hint for a game near a cell (the cursor): the solver's, or a test's stand-in."""
+FinderMaker = Callable[[Game, tuple[int, int], int], Search]
+"""The search for the nearest cell still to decide from a cell, beyond a distance already
+searched: the solver's, or a test's stand-in."""
 WORKING = "Working…"
 THINKING = "Thinking…"
+SEARCHING = "Searching…"
 
 
 def solver_hint_near(game: Game, near: tuple[int, int]) -> Hint:
@@ -47,30 +55,18 @@ def solver_hint_near(game: Game, near: tuple[int, int]) -> Hint:
     return solver_hint(game, near=near)
 
 
+def solver_find_from(game: Game, near: tuple[int, int], beyond: int) -> Search:
+    """The solver's search for the nearest cell still to decide, past `beyond` cells away."""
+    return solver_find(game, near, beyond=beyond, skip=near)
+
+
 GameMaker = Callable[[int, int, int], Game]
 """Makes a new game of (rows, cols, mines) on the app's clock, for `n` and the preset keys."""
 
 SIZES = Binding.Group("Size", compact=True)
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
-FOOTER_FROM_WIDTH = 100
-"""The least width for Textual's footer with every key (practice and resume add two): below
-it the key line stands in, with as many whole entries as fit, F1 Help always among them."""
-MESSAGE_LINES = (2, 3)
-"""The message area's height: 2 lines, 3 on a terminal of `TALL` lines or more. It changes
-only with the terminal, never with a message; a longer message is cut, F1 shows it whole."""
-TALL = 24
-CUT = "… (F1: all of it)"
-MIN_WIDTH, MIN_HEIGHT = 40, 10
-"""Below this the board, its status and the footer cannot all be shown: a notice says so."""
-RULERS_FROM = (24, 8)
-"""The least space (text columns, lines) in which a board bigger than it gets rulers: below,
-the position line above the board says where the cursor is, and the cells keep the room."""
-MAP_FRAME = 6
-"""Columns the minimap takes beyond its map: its border, padding and margins (mines.tcss)."""
-MINIMAP_FROM_WIDTH = 80
-"""The least width for the minimap beside a board bigger than the screen."""
-ABANDONING = frozenset({"new_game", "preset", "quit"})
-"""Actions that would throw away a game in progress: they ask for the key a second time."""
+PRACTICE = frozenset({"undo", "redo"})
+"""Actions of practice games only: elsewhere `u` says what undo is for."""
 MONO_THEME = TextualTheme(
     name="mines-mono",
     primary="#ffffff",
@@ -129,18 +125,6 @@ def position_text(
     return f"({row}, {col})"
 
 
-class PlayArea(Horizontal):
-    """The space for the board and its minimap: its size decides whether rulers and map show."""
-
-    class Resized(Message):
-        def __init__(self, size: Size) -> None:
-            super().__init__()
-            self.size = size
-
-    def on_resize(self, event: events.Resize) -> None:
-        self.post_message(self.Resized(event.size))
-
-
 class MinesApp(App[None]):
     """Minesweeper in the terminal. The game lives in the engine; this only draws and asks."""
 
@@ -160,15 +144,23 @@ class MinesApp(App[None]):
         ),
         Binding("3", "preset('expert')", "16x30", tooltip="New expert game, 16x30", group=SIZES),
         Binding("question_mark", "hint", "Hint", key_display="?", tooltip="Hint: the safest cell"),
+        Binding(
+            "g",
+            "find",
+            "Find",
+            tooltip="Go to the nearest cell still to decide (again: look further)",
+        ),
         Binding("p", "pause", "Pause", tooltip="Pause: stop the timer and hide the board"),
         # Two bindings for u: the footer shows Undo only where it works (practice games);
-        # elsewhere the key still answers, saying what undo is for.
+        # elsewhere the key still answers, saying what undo is for. The help lists u once.
         Binding("u", "undo", "Undo", tooltip="Undo the last move (practice games only)"),
         Binding("u", "undo_elsewhere", "Undo", show=False),
-        Binding("r", "resume", "Resume", tooltip="Resume the game left unfinished last time"),
+        Binding("U,ctrl+r", "redo", "Redo", tooltip="Redo the move undone (practice games only)"),
         Binding("t", "next_theme", "Theme", tooltip="Next theme (classic, colorblind, mono)"),
         Binding("f1,i", "help", "Help"),
-        Binding("q", "quit", "Quit"),
+        Binding("q", "quit", "Quit", tooltip="Quit; a game in progress is kept for next time"),
+        # Ctrl-C quits as q does, as terminal users expect (Textual's own only says how to quit).
+        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
     ]
 
     def __init__(
@@ -181,47 +173,58 @@ class MinesApp(App[None]):
         store: RecordStore | None = None,
         practice: bool = False,
         hint: HintMaker = solver_hint_near,
+        find: FinderMaker = solver_find_from,
         cursor: tuple[int, int] | None = None,
         marks: bool = False,
     ) -> None:
-        """`cursor` is where the cursor starts: the middle of the board unless given."""
+        """`cursor` is where the cursor starts: the middle of the board unless given. With a
+        `store`, games are kept there after every move, and those left unfinished offered."""
         super().__init__()
         self.game = game
         self.clock = clock
         self.practice = practice
-        self.hints_used = 0
         self.saved: list[str] = []
+        """The files of the games finished in this run."""
         self._make_game = make_game
         self._theme = theme
         self._store = store
         self._hint = hint
+        self._find = find
         self._start_cursor = cursor
         self._marks = marks
+        self.autosave = Autosave(store, game, practice=practice)
         self._unsubscribe: Callable[[], None] = game.on_status(self._game_over)
         self._status_shown = ""
         # Counts moves and new games, so that a hint arriving after either is dropped.
         self._turn = 0
         self.hint_thread: threading.Thread | None = None
         self.busy = ""
-        """What runs off the UI thread ("Working…", "Thinking…"), or "" when nothing does."""
+        """What runs off the UI thread (Working…, Thinking…, Searching…), or "" if nothing."""
         self._elapsed_shown = 0.0
         """The game's time when last read: shown while a long move holds the game's lock."""
-        self._thinking = False
         self._paused = False
         self._ended: GameStatus | None = None
         self._pending: str | None = None
-        """An abandoning action asked once, waiting for its key again."""
+        """An action that asks for its key a second time, waiting for it."""
+        self._redo: list[Move] = []
+        """Moves undone, the next to redo last."""
+        self._searched: tuple[tuple[int, int], int] | None = None
+        """Where `g` last searched from and how far, to search further on the next press."""
         self.unfinished_saved = False
-        """Whether quitting kept the game in progress, for `mines play` to offer next time."""
-        self._resumable = store.unfinished() if store is not None else None
+        """Whether the game was in progress at quit, and so is kept for next time."""
         self.message = ""
         """The last message, whole: the message line may show only its start."""
-        self._message_lines = MESSAGE_LINES[1]
+        self.layout = Layout.of(80, 24, game.rows, game.cols)
+        """What shows at the terminal's size: set by `_fit` as the app starts and on resizes."""
+
+    @property
+    def hints_used(self) -> int:
+        return self.autosave.hints
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
         yield Static(id="position")
-        with PlayArea(id="play"):
+        with Horizontal(id="play"):
             with Middle(id="middle"), Center():
                 yield Board(self.game, self._theme, marks=self._marks, id="board")
                 yield Static("Paused. Press p to go on.", id="paused")
@@ -238,15 +241,9 @@ class MinesApp(App[None]):
         self.board.focus()
         self.update_status()
         self.say("Arrows/hjkl/WASD move, space reveals, f flags. F1 for help.")
-        if self._resumable is not None:
-            record = self._resumable.record
-            when = self._resumable.saved_at[:16].replace("T", " ")
-            self.say(
-                f"A {board_name(record.rows, record.cols, record.mines)} game left unfinished"
-                f"{' on ' + when if when else ''} is saved: r resumes it."
-            )
         self.set_interval(0.1, self.update_status)
         self._fit(self.size.width, self.size.height)
+        self._offer_kept_games()
 
     @property
     def board(self) -> Board:
@@ -256,26 +253,28 @@ class MinesApp(App[None]):
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
-        """Below the minimum size only a notice shows; above it, the game."""
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        """Show what `Layout` says for this terminal size: below the minimum only a notice."""
+        self.layout = layout = Layout.of(width, height, self.game.rows, self.game.cols)
+        small = layout.small
         notice = self.query_one("#too-small", Static)
         notice.update(
             f"Make the terminal at least {MIN_WIDTH}x{MIN_HEIGHT} to play "
             f"(it is {width}x{height}). q quits."
         )
         notice.display = small
-        for name in ("#status", "#position", "#play", "#middle", "#message"):
+        for name in ("#status", "#play", "#middle", "#message"):
             self.query_one(name).display = not small
         # Below the minimum the notice says which key quits: no footer then.
-        self.query_one(Footer).display = not small and width >= FOOTER_FROM_WIDTH
-        self.query_one("#keys").display = not small and width < FOOTER_FROM_WIDTH
-        self._message_lines = MESSAGE_LINES[height >= TALL]
-        self.query_one("#message").styles.height = self._message_lines
+        self.query_one(Footer).display = not small and layout.footer
+        self.query_one("#keys").display = not small and not layout.footer
+        self.query_one("#message").styles.height = layout.message_lines
         self._show_message()
-        if not small:
-            self.update_position()
+        self._arrange()
         self._status_shown = ""
         self.update_status()
+        if not small and not self._paused and self.screen is self.board.screen:
+            # The notice hid the board, and with it the focus: keys go to the board again.
+            self.board.focus()
 
     def update_status(self) -> None:
         try:
@@ -288,7 +287,7 @@ class MinesApp(App[None]):
         if not board.busy:
             self._elapsed_shown = self.game.elapsed
         text = status_text(
-            self.game, self._paused, width=self.size.width,
+            self.game, self._paused, width=self.layout.width,
             busy=self.busy, elapsed=self._elapsed_shown,
         )  # fmt: skip
         if text != self._status_shown:
@@ -298,41 +297,26 @@ class MinesApp(App[None]):
             status.set_class(self.game.status is GameStatus.LOST, "-lost")
             status.set_class(bool(self.busy), "-busy")
 
-    def on_play_area_resized(self, message: PlayArea.Resized) -> None:
-        self._arrange(message.size)
-
-    def _arrange(self, space: Size | None = None) -> None:
-        """On a board bigger than its space: rulers on the board, and the minimap beside it
-        when there is room for both; on a small terminal only the position line."""
-        space = space or self.query_one("#play").size
-        if not space.area:
-            return
-        game = self.game
-        bigger = game.cols * CELL_WIDTH > space.width or game.rows > space.height
-        shape = MapShape.of(game.rows, game.cols)
-        minimap = self.query_one("#minimap", Minimap)
-        minimap.display = (
-            bigger and space.width >= MINIMAP_FROM_WIDTH and space.height >= shape.height + 2
-        )
-        room = space.width - (shape.width + MAP_FRAME if minimap.display else 0)
-        wide, high = RULERS_FROM
-        self.board.show_rulers(
-            bigger and room - gutter_width(game.rows) >= wide and space.height >= high
-        )
+    def _arrange(self) -> None:
+        """The parts around a board bigger than its space, as the layout says: the position
+        line, rulers on the board, and the minimap beside it when there is room."""
+        layout = self.layout
+        self.query_one("#position").display = layout.bigger
+        self.query_one("#minimap", Minimap).display = layout.minimap
+        self.board.show_rulers(layout.rulers)
         self.update_position()
 
     def update_position(self) -> None:
-        """On a board bigger than its window: where the cursor is and which part is in sight."""
+        """On a board bigger than its space: where the cursor is and which part is in sight."""
+        if not self.layout.bigger:
+            return
         board, game = self.board, self.game
         window = board.window()
         position = self.query_one("#position", Static)
-        bigger = window[2:] != (game.rows, game.cols)
-        position.display = bigger and self.size.width >= MIN_WIDTH
-        if bigger:
-            position.update(position_text(board.cursor, window, game, self.size.width))
-            minimap = self.query_one("#minimap", Minimap)
-            if minimap.display:
-                minimap.show(game.rows, game.cols, window, board.cursor)
+        position.update(position_text(board.cursor, window, game, self.layout.width))
+        minimap = self.query_one("#minimap", Minimap)
+        if minimap.display:
+            minimap.show(game.rows, game.cols, window, board.cursor)
 
     def on_minimap_jump(self, message: Minimap.Jump) -> None:
         self.board.go_to(message.row, message.col)
@@ -348,8 +332,8 @@ class MinesApp(App[None]):
 
     def _show_message(self) -> None:
         """The message in its two lines; one too long for them ends in a pointer to F1."""
-        width = max(1, self.size.width - 2)  # the message's padding (mines.tcss)
-        lines, most = textwrap.wrap(self.message, width) or [""], self._message_lines
+        width = max(1, self.layout.width - 2)  # the message's padding (mines.tcss)
+        lines, most = textwrap.wrap(self.message, width) or [""], self.layout.message_lines
         if len(lines) > most:
             rest, room = " ".join(lines[most - 1 :]), width - len(CUT)
             # The last line cut at a word, with room for the pointer (on a terminal too
@@ -360,30 +344,39 @@ class MinesApp(App[None]):
 
     # --- the game ----------------------------------------------------------------------------
 
-    def _play(self, game: Game) -> None:
-        """Make `game` the one on screen, observed for its end."""
+    def _in_progress(self) -> bool:
+        return self.game.started and not self.game.status.is_over
+
+    def _play(self, game: Game, autosave: Autosave | None = None) -> None:
+        """Make `game` the one on screen, observed for its end; `autosave` keeps it (else the
+        one that kept the game before, which goes on with it: an undo's rebuild)."""
         self._unsubscribe()
+        if autosave is not None:
+            self.autosave.close()  # the game before stays on disk if it was in progress
+            self.autosave = autosave
         self.game = game
         self._unsubscribe = game.on_status(self._game_over)
         self._turn += 1
+        self._searched = None
         self.board.show_game(game)
-        self._arrange()
-        self.update_status()
+        self._fit(self.layout.width, self.layout.height)  # the board's size may have changed
+
+    def _keep(self) -> Path | None:
+        """Save the game as it stands (`Autosave.keep`); a failure is told, not fatal."""
+        try:
+            return self.autosave.keep()
+        except OSError as error:
+            self.say(f"Could not save the game: {error}. It goes on; saving is tried again.")
+            return None
 
     def _game_over(self, status: GameStatus) -> None:
         """Noted here, told in `on_board_moved`: a long move ends the game on its own thread."""
         self._ended = status
 
-    def _finish(self, status: GameStatus) -> None:
+    def _finish(self, status: GameStatus, path: Path | None, earlier: list[SavedGame]) -> None:
         best = ""
-        if self._store is not None:
-            try:
-                earlier, _ = self._store.load()
-                path = self._store.save(self.game, practice=self.practice, hints=self.hints_used)
-                self.saved.append(str(path))
-            except OSError as error:
-                self.say(f"Could not save the record: {error}")
-                return
+        if path is not None:
+            self.saved.append(str(path))
             saved = SavedGame(
                 self.game.record(),
                 practice=self.practice,
@@ -395,7 +388,10 @@ class MinesApp(App[None]):
                 no_guess = "no-guess " if kind_of(saved) is Kind.NO_GUESS else ""
                 best = f" A new best {no_guess}time for {board}!"
         undo = " u undoes the last move." if self.practice else ""
-        self.say(f"{verdict(status)} {self.game.elapsed:.1f}s.{best} n for a new game.{undo}")
+        said = self.message if self.message.startswith("Could not save") else ""
+        self.say(
+            f"{verdict(status)} {self.game.elapsed:.1f}s.{best} n for a new game.{undo} {said}"
+        )
 
     def on_board_busy(self, message: Board.Busy) -> None:
         if message.busy:
@@ -415,93 +411,112 @@ class MinesApp(App[None]):
         self._turn += 1
         self._pending = None
         self._stop_thinking()
-        if self._ended is not None:
-            ended, self._ended = self._ended, None
-            self._finish(ended)
+        ended, self._ended = self._ended, None
+        path = None
+        earlier: list[SavedGame] = []
+        if message.move is not None and self.autosave.note(message.move, message.at):
+            self._searched = None
+            # The move undone last, made again, is its redo; any other move starts a new line.
+            if self._redo and self._redo[-1] == message.move:
+                self._redo.pop()
+            else:
+                self._redo.clear()
+            if ended is not None and self._store is not None:
+                earlier = self._store.load()[0]
+            path = self._keep()
+        if ended is not None:
+            self._finish(ended, path, earlier)
         elif message.error is not None:
             self.say(
                 "The game is over: n starts a new one."
                 if self.game.status.is_over
                 else message.error
             )
-        elif not self.game.status.is_over:
+        elif not self.game.status.is_over and not self.message.startswith("Could not save"):
             self.say("")
         self.update_status()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "undo":
+        if action in PRACTICE:
             return self.practice and not self._paused
         if action == "undo_elsewhere":
             return not self.practice
-        if action == "resume":
-            return self._resumable is not None and not self._paused
         return not self._paused or action in WHILE_PAUSED
 
-    def _confirmed(self, action: str, key: str) -> bool:
-        """A game in progress is abandoned only when its key is pressed a second time."""
+    def _confirmed(self, key: str, then: str) -> bool:
+        """A game in progress is left only when its key is pressed a second time."""
         pending, self._pending = self._pending, None
-        if not (self.game.started and not self.game.status.is_over) or self.busy == WORKING:
-            return True
-        if pending == key:
+        if not self._in_progress() or self.busy == WORKING or pending == key:
             return True
         self._pending = key
-        if action == "quit":
-            then = "quit; it is kept, and offered next time" if self._store else "quit"
-        else:
-            then = "leave it for another game; it is not kept"
         self.say(f"This game is still going: press {key} again to {then}. Any other key plays on.")
         return False
 
+    def _leave(self) -> str:
+        """What becomes of the game in progress when the player leaves it."""
+        if self._store is None:
+            return "it is not kept"
+        return "it is kept, and offered when mines play starts"
+
     async def action_quit(self) -> None:
-        if not self._confirmed("quit", "q"):
+        """Quit. With a store the game in progress is on disk already (it is saved after every
+        move), so q and Ctrl-C quit at once; without one they ask first."""
+        if self._store is None and not self._confirmed("q", f"quit ({self._leave()})"):
             return
-        # During a long move the game is locked mid-move: quitting then keeps nothing (reading
-        # its record would wait for the move to end).
-        if (
-            self._store is not None
-            and not self.board.busy
-            and self.game.started
-            and not self.game.status.is_over
-        ):
-            try:
-                self._store.save_unfinished(
-                    self.game, practice=self.practice, hints=self.hints_used
-                )
-                self.unfinished_saved = True
-            except OSError as error:
-                self.say(f"Could not keep the game: {error}. Press q again to quit anyway.")
-                self._pending = "q"
-                return
+        if self.board.busy:
+            # The game is locked mid-move: what is kept is the game before that move.
+            self.unfinished_saved = self.autosave.path is not None
+        elif self._in_progress():
+            self._keep()
+            self.unfinished_saved = self.autosave.path is not None
+        self.autosave.close()
         self.exit()
 
-    def action_resume(self) -> None:
-        saved = self._resumable
-        if saved is None or not self._confirmed("resume", "r"):
+    # --- kept games --------------------------------------------------------------------------
+
+    def _offer_kept_games(self) -> None:
+        """As the app starts: the games left unfinished, to go on with one or play the new."""
+        if self._store is None:
             return
-        record = saved.record
+        kept = self._store.unfinished()
+        if not kept:
+            return
+        game = self.game
+        fresh = f"{board_name(game.rows, game.cols, game.mines)}" + (
+            f" {game.game_id}" if game.game_id else ""
+        )
+        self.push_screen(ResumeScreen(kept, fresh=fresh, forget=self._store.forget), self._resume)
+
+    def _resume(self, chosen: Unfinished | None) -> None:
+        if chosen is None or self._store is None:
+            return
         try:
-            game = replay(record, clock=self.clock, started_at=self.clock() - record.elapsed)
+            autosave = resume(self._store, chosen, self.clock)
         except MinesError as error:
-            self.say(f"The unfinished game cannot be resumed: {error}")
+            self.say(f"The game left unfinished cannot be resumed: {error}")
             return
-        self._resumable = None
-        if self._store is not None:
-            self._store.drop_unfinished()
-        self.practice, self.hints_used = saved.practice, saved.hints
-        self._play(game)
+        if autosave is None:
+            self.say("That game is being played in another terminal: here is a new one.")
+            return
+        game, record = autosave.game, chosen.saved.record
+        self.practice = autosave.practice
+        self._redo.clear()
+        self._play(game, autosave)
         last = record.moves[-1].move if record.moves else None
         if last is not None:
             self.board.move_cursor(last.row, last.col)
         self.refresh_bindings()
         self.say("Resumed: the timer goes on from where it stood.")
 
+    # --- new games ---------------------------------------------------------------------------
+
     def action_new_game(self) -> None:
-        if self._confirmed("new_game", "n"):
+        if self._confirmed("n", f"start a new game ({self._leave()})"):
             self._new(self.game.rows, self.game.cols, self.game.mines)
 
     def action_preset(self, name: str) -> None:
         keys = {"beginner": "1", "intermediate": "2", "expert": "3"}
-        if self._confirmed("preset", keys.get(name, name)):
+        if self._confirmed(keys.get(name, name), f"start a new game ({self._leave()})"):
             p = preset(name)
             self._new(p.rows, p.cols, p.mines)
 
@@ -509,71 +524,122 @@ class MinesApp(App[None]):
         if self.busy == WORKING:
             self.say(STILL_WORKING)
             return
-        self.hints_used = 0
-        self._play(self._make_game(rows, cols, mines))
+        game = self._make_game(rows, cols, mines)
+        self._redo.clear()
+        self._play(game, Autosave(self._store, game, practice=self.practice))
         self.board.move_cursor(rows // 2, cols // 2)
         self.say("New game. Good luck!")
 
-    def action_hint(self) -> None:
+    # --- thinking: hints and the search for what is left -------------------------------------
+
+    def _think(
+        self,
+        kind: str,
+        said: str,
+        work: Callable[[], object],
+        done: Callable[..., None],
+        refusal: str,
+    ) -> bool:
+        """Run `work` off the UI thread with the state `kind` (the clock stopped: the machine's
+        time is not the player's), then `done(result)` on it, unless the game moved meanwhile."""
         self._pending = None
         if self.busy:
-            self.say(STILL_WORKING if self.busy == WORKING else "Still thinking...")
-            return
+            self.say(STILL_WORKING if self.busy == WORKING else f"Still busy: {self.busy}")
+            return False
         if self.game.status.is_over:
             self.say("The game is over: n starts a new one.")
-            return
-        self.say("Thinking... (the clock stops while the solver thinks)")
-        self._thinking = True
-        self.busy = THINKING
+            return False
+        self.say(said)
+        self.busy = kind
         self._sync_clock()
         self.update_status()
-        # A daemon thread, not a Textual worker: quitting must not wait for the solver.
-        self.hint_thread = threading.Thread(
-            target=self._find_hint, args=(self.game, self._turn, self.board.cursor), daemon=True
-        )
-        self.hint_thread.start()
+        game, turn = self.game, self._turn
 
-    def _find_hint(self, game: Game, turn: int, cursor: tuple[int, int]) -> None:
-        try:
-            hint = self._hint(game, cursor)
-        except MinesError as error:
-            self._from_thread(self._no_hint, str(error), game, turn)
-            return
-        self._from_thread(self._show_hint, hint, game, turn)
+        def run() -> None:
+            try:
+                result: object = work()
+            except MinesError as error:
+                self._from_thread(self._thought, game, turn, None, f"{refusal}: {error}.")
+                return
+            self._from_thread(self._thought, game, turn, lambda: done(result), "")
+
+        # A daemon thread, not a Textual worker: quitting must not wait for the solver.
+        self.hint_thread = threading.Thread(target=run, daemon=True)
+        self.hint_thread.start()
+        return True
+
+    def _thought(self, game: Game, turn: int, then: Callable[[], None] | None, error: str) -> None:
+        if game is not self.game or turn != self._turn:
+            return  # the player moved on while the solver thought
+        self._stop_thinking()
+        self.update_status()
+        if then is None:
+            self.say(error)
+        else:
+            then()
 
     def _from_thread(self, callback: Callable[..., None], *args: object) -> None:
         with contextlib.suppress(RuntimeError):  # the app has closed meanwhile
             self.call_from_thread(callback, *args)
 
     def _stop_thinking(self) -> None:
-        if self._thinking:
-            self._thinking = False
+        if self.busy in (THINKING, SEARCHING):
             self.busy = ""
             self._sync_clock()
 
     def _sync_clock(self) -> None:
         """The clock stands still while the player pauses, while the solver thinks and while
         a long move works: the machine's time is not the player's."""
-        if self._paused or self._thinking or self.busy == WORKING:
+        if self._paused or self.busy:
             self.clock.pause()
         else:
             self.clock.resume()
 
-    def _no_hint(self, error: str, game: Game, turn: int) -> None:
-        if game is not self.game or turn != self._turn:
-            return
-        self._stop_thinking()
-        self.update_status()
-        self.say(f"No hint: {error}.")
+    def action_hint(self) -> None:
+        game, cursor = self.game, self.board.cursor
+        self._think(
+            THINKING,
+            "Thinking... (the clock stops while the solver thinks)",
+            lambda: self._hint(game, cursor),
+            self._show_hint,
+            "No hint",
+        )
 
-    def _show_hint(self, hint: Hint, game: Game, turn: int) -> None:
-        if game is not self.game or turn != self._turn:
-            return  # the player moved on while the solver thought
-        self._stop_thinking()
-        self.hints_used += 1
+    def _show_hint(self, hint: Hint) -> None:
+        try:
+            self.autosave.hinted()
+        except OSError as error:
+            self.say(f"Could not save the game: {error}.")
         self.board.move_cursor(hint.row, hint.col)
-        self.update_status()
         self.say(f"Hint: {hint.reason}")
+
+    def action_find(self) -> None:
+        """Go to the nearest cell still to decide; pressed again where nothing was found
+        (the cursor has not moved), it searches on beyond where it stopped."""
+        game, cursor = self.game, self.board.cursor
+        beyond = 0
+        if self._searched is not None and self._searched[0] == cursor:
+            beyond = self._searched[1]
+        self._think(
+            SEARCHING,
+            "Searching for the nearest cell still to decide (the clock waits)...",
+            lambda: self._find(game, cursor, beyond),
+            lambda search: self._found(cursor, search),
+            "Nothing found",
+        )
+
+    def _found(self, start: tuple[int, int], search: Search) -> None:
+        if search.cell is None:
+            self._searched = (start, search.radius)
+            self.say(
+                f"Nothing still to decide within {search.radius:,} cells of {start}: "
+                "g searches further."
+            )
+            return
+        self._searched = None
+        row, col = search.cell
+        self.board.move_cursor(row, col)
+        self.say(f"({row}, {col}): {search.reason}")
 
     def action_pause(self) -> None:
         self._pending = None
@@ -588,14 +654,38 @@ class MinesApp(App[None]):
 
     def action_undo(self) -> None:
         if self.busy:
-            self.say(STILL_WORKING)
+            self.say(STILL_WORKING if self.busy == WORKING else f"Still busy: {self.busy}")
             return
+        journal = self.autosave.journal
+        if not journal.moves:
+            self.say("Nothing to undo: no move has been made.")
+            return
+        record = journal.record()
+        *kept, undone = journal.moves
         try:
-            self._play(without_last_move(self.game, self.clock))
+            game = rebuilt(record, len(kept), self.clock, self.game.elapsed, self.game.placer)
         except MinesError as error:
-            self.say(str(error))
+            self.say(f"Cannot undo: {error}")
             return
-        self.say("Undone.")
+        self._redo.append(undone.move)
+        self._play(game)
+        try:
+            self.autosave.follow(game, kept)
+        except OSError as error:
+            self.say(f"Could not save the game: {error}.")
+        move = undone.move
+        self.board.move_cursor(move.row, move.col)
+        again = "" if kept else " The board is dealt again at the next first click."
+        self.say(f"Undone: {describe(move)}. U redoes it.{again}")
+
+    def action_redo(self) -> None:
+        if self.busy:
+            self.say(STILL_WORKING if self.busy == WORKING else f"Still busy: {self.busy}")
+            return
+        if not self._redo:
+            self.say("Nothing to redo: no move has been undone since the last one made.")
+            return
+        self.board.play(self._redo[-1])
 
     def action_undo_elsewhere(self) -> None:
         self.say("Undo is for practice games: start one with mines play --practice.")

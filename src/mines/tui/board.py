@@ -17,6 +17,7 @@ from textual.strip import Strip
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError
 from mines.game import Game
+from mines.moves import Move, MoveKind
 from mines.status import GameStatus
 from mines.symbols import Cell
 from mines.tui.rulers import column_ruler, gutter_width, row_label
@@ -60,11 +61,16 @@ class Board(ScrollView, can_focus=True):
     ]
 
     class Moved(Message):
-        """The player made a move (or tried to: `error` says why it was not allowed)."""
+        """The player made a move (or tried to: `error` says why it was not allowed).
 
-        def __init__(self, error: str | None) -> None:
+        `move` is the move tried, if any, and `at` the game's time just before it: the time
+        the game records it at."""
+
+        def __init__(self, error: str | None, move: Move | None = None, at: float = 0.0) -> None:
             super().__init__()
             self.error = error
+            self.move = move
+            self.at = at
 
     class Busy(Message):
         """A long move started (True) or ended (False) off the UI thread."""
@@ -77,12 +83,12 @@ class Board(ScrollView, can_focus=True):
         """The cursor or the window moved: for the position indicator."""
 
     class LongMoveDone(Message):
-        """A long move's thread has finished; `error` as for `Moved`."""
+        """A long move's thread has finished; the rest as for `Moved`."""
 
-        def __init__(self, game: Game, error: str | None) -> None:
+        def __init__(self, game: Game, moved: Board.Moved) -> None:
             super().__init__()
             self.game = game
-            self.error = error
+            self.moved = moved
 
     def __init__(
         self,
@@ -121,7 +127,13 @@ class Board(ScrollView, can_focus=True):
             self._unsubscribe()
         self._game = game
         self.marks = {}
-        self._unsubscribe = game.on_cells(self._cells_changed)
+        cells, status = game.on_cells(self._cells_changed), game.on_status(self._status_changed)
+
+        def unsubscribe() -> None:
+            cells()
+            status()
+
+        self._unsubscribe = unsubscribe
         self._frame()
         self.cursor = (min(self.cursor[0], game.rows - 1), min(self.cursor[1], game.cols - 1))
         self._visible = None
@@ -208,7 +220,11 @@ class Board(ScrollView, can_focus=True):
                 if col < view.left + view.width and codes[col - view.left] == _HIDDEN:
                     segments[col - view.left] = self._neighbour_segment
         if cursor_row == row and view.left <= cursor_col < view.left + view.width:
-            segments[cursor_col - view.left] = self._cursor_segments[codes[cursor_col - view.left]]
+            code = codes[cursor_col - view.left]
+            if code == _HIDDEN and cursor_col in self.marks.get(row, ()):
+                segments[cursor_col - view.left] = self._mark_segments[True]
+            else:
+                segments[cursor_col - view.left] = self._cursor_segments[code]
         skip = scroll_x - view.left * CELL_WIDTH
         cells = Strip(segments, len(segments) * CELL_WIDTH).crop(skip, skip + width)
         if not self._gutter:
@@ -271,6 +287,15 @@ class Board(ScrollView, can_focus=True):
         self._visible = None
         for row, (first, last) in spans.items():
             self.refresh(self._cell_region(row, first, last - first + 1))
+
+    def _status_changed(self, status: GameStatus) -> None:
+        """The game ended: every cell in sight is drawn again, not only the ones the last move
+        changed, for what a cell shows may depend on how the game ended (after a win, the
+        mines still hidden are drawn flagged)."""
+        if self.busy:
+            return  # on the long move's thread: the whole window is redrawn after it anyway
+        self._visible = None
+        self.refresh()
 
     # --- cursor ------------------------------------------------------------------------------
 
@@ -358,29 +383,38 @@ class Board(ScrollView, can_focus=True):
         row, col = self.cursor
         return self._game.view(row, col, 1, 1)[row, col]
 
-    def _play(self, move: Callable[[int, int], object], *, long: bool = False) -> None:
-        """Make a move; on a big board a reveal or chord that may flood (`long`) runs on its
-        own thread. One the engine will refuse at once (the game is over) is answered here.
+    def play(self, move: Move) -> None:
+        """Put the cursor on the move's cell and make it there (a redo)."""
+        if self._still_working():
+            return
+        self.move_cursor(move.row, move.col)
+        cell = self._cursor_cell()
+        self._play(move.kind, long=move.kind is not MoveKind.FLAG and _may_flood(cell))
+
+    def _play(self, kind: MoveKind, *, long: bool = False) -> None:
+        """Make a move at the cursor; on a big board a reveal or chord that may flood (`long`)
+        runs on its own thread. One the engine will refuse at once (the game is over) is
+        answered here.
 
         A plain daemon thread, not a Textual thread worker: those run in asyncio's default
         executor, whose threads are joined at exit, so quitting would wait for a long flood.
         """
-        big = self._game.rows * self._game.cols > LONG_MOVE_CELLS
-        if long and big and not self._game.status.is_over:
+        game = self._game
+        move = Move(kind, *self.cursor)
+        at = game.elapsed  # no long move runs (`_still_working`): the game's lock is free
+        big = game.rows * game.cols > LONG_MOVE_CELLS
+        if long and big and not game.status.is_over:
             self.busy = True
             self.post_message(self.Busy(True))
             threading.Thread(
-                target=self._play_off_thread, args=(move, self.cursor, self._game), daemon=True
+                target=self._play_off_thread, args=(game, move, at), daemon=True
             ).start()
             return
-        self.post_message(self.Moved(_attempt(move, self.cursor)))
+        self.post_message(self.Moved(_attempt(game, move), move, at))
 
-    def _play_off_thread(
-        self, move: Callable[[int, int], object], cell: tuple[int, int], game: Game
-    ) -> None:
-        self.post_message(
-            self.LongMoveDone(game, _attempt(move, cell))
-        )  # post_message is thread-safe
+    def _play_off_thread(self, game: Game, move: Move, at: float) -> None:
+        moved = self.Moved(_attempt(game, move), move, at)
+        self.post_message(self.LongMoveDone(game, moved))  # post_message is thread-safe
 
     def on_board_long_move_done(self, message: LongMoveDone) -> None:
         message.stop()
@@ -389,17 +423,15 @@ class Board(ScrollView, can_focus=True):
         self.refresh()
         self.post_message(self.Busy(False))
         if message.game is self._game:
-            self.post_message(self.Moved(message.error))
+            self.post_message(message.moved)
 
     def action_open(self) -> None:
         """Reveal the cursor's cell; on a revealed number, chord it (as the mouse does)."""
         if self._still_working():
             return
         cell = self._cursor_cell()
-        if cell.is_revealed_number:
-            self._play(self._game.chord, long=_may_flood(cell))
-        else:
-            self._play(self._game.reveal, long=_may_flood(cell))
+        kind = MoveKind.CHORD if cell.is_revealed_number else MoveKind.OPEN
+        self._play(kind, long=_may_flood(cell))
 
     def action_flag(self) -> None:
         """Flag or unflag; with marks on, a flag becomes a question mark, then hidden again."""
@@ -414,11 +446,11 @@ class Board(ScrollView, can_focus=True):
             return
         if self.marks_on and self._cursor_cell() is Cell.FLAG:
             self.marks.setdefault(row, set()).add(col)
-        self._play(self._game.toggle_flag)
+        self._play(MoveKind.FLAG)
 
     def action_chord(self) -> None:
         if not self._still_working():
-            self._play(self._game.chord, long=_may_flood(self._cursor_cell()))
+            self._play(MoveKind.CHORD, long=_may_flood(self._cursor_cell()))
 
     def on_click(self, event: events.Click) -> None:
         """Left click reveals (or chords a number), right click flags, middle click chords."""
@@ -452,10 +484,10 @@ def _may_flood(cell: Cell) -> bool:
     return cell is Cell.HIDDEN or (cell.is_revealed_number and cell is not Cell.ZERO)
 
 
-def _attempt(move: Callable[[int, int], object], cell: tuple[int, int]) -> str | None:
+def _attempt(game: Game, move: Move) -> str | None:
     """Make the move; None when it was allowed, else why not."""
     try:
-        move(*cell)
+        game.play(move)
     except IllegalMoveError as problem:
         return str(problem)
     return None

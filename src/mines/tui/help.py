@@ -19,16 +19,33 @@ MOUSE = [
     ("middle click", "chord: open around a number whose mines are all flagged"),
 ]
 
-_KEY_NAMES = {"question_mark": "?", "space": "space", "pageup": "PgUp", "pagedown": "PgDn"}
+_KEY_NAMES = {
+    "question_mark": "?",
+    "space": "space",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+    "ctrl+c": "Ctrl-C",
+    "ctrl+r": "Ctrl-R",
+    "full_stop": ".",
+    "comma": ",",
+    "plus": "+",
+    "equals_sign": "=",
+    "minus": "-",
+}
 
 
 def key_lines(bindings: Iterable[BindingType]) -> list[tuple[str, str]]:
-    """(keys, what they do) for each binding, keys as a player types them."""
+    """(keys, what they do) for each binding, keys as a player types them; keys bound twice
+    (to actions for different moments) are listed once, by their first binding."""
     lines = []
+    listed: set[str] = set()
     for binding in bindings:
         if not isinstance(binding, Binding):
             continue
         keys = [_KEY_NAMES.get(key.strip(), key.strip()) for key in binding.key.split(",")]
+        if listed.issuperset(keys):
+            continue  # a second binding of the same keys (u elsewhere than in practice)
+        listed.update(keys)
         lines.append((" ".join(keys), binding.tooltip or binding.description))
     return lines
 

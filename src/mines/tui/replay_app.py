@@ -18,6 +18,9 @@ from mines.tui.board import Board
 from mines.tui.themes import Theme
 from mines.tui.words import describe, state_word
 
+MIN_DELAY, MAX_DELAY = 0.01, 10.0
+"""The fastest and slowest playback: seconds between moves."""
+
 
 class ReplayApp(App[None]):
     """Steps through a record: forward on the same game, backward by replaying from the start."""
@@ -30,7 +33,12 @@ class ReplayApp(App[None]):
         # Textual names the keys "." and "," full_stop and comma.
         Binding("n,full_stop", "step(1)", "Next move", priority=True),
         Binding("b,comma", "step(-1)", "Back", priority=True),
-        Binding("q", "quit", "Quit"),
+        # Home and End would move the board's cursor: the replay's own keys come first.
+        Binding("home,g", "jump(0)", "Start", priority=True),
+        Binding("end,G", "jump(1)", "End", priority=True),
+        Binding("plus,equals_sign", "speed(2)", "Faster", key_display="+", priority=True),
+        Binding("minus", "speed(0.5)", "Slower", key_display="-", priority=True),
+        Binding("q,ctrl+c", "quit", "Quit", priority=True),
     ]
 
     def __init__(self, record: GameRecord, theme: Theme, *, delay: float = 0.5) -> None:
@@ -41,6 +49,8 @@ class ReplayApp(App[None]):
         self._delay = delay
         self._steps: Iterator[tuple[Game, TimedMove]] = iter(())
         self._timer: Timer | None = None
+        self._last: TimedMove | None = None
+        """The move last shown, for the header."""
 
     def _blank(self) -> Game:
         return Game(self.record.rows, self.record.cols, self.record.mines)
@@ -49,7 +59,11 @@ class ReplayApp(App[None]):
         yield Static(id="status")
         with Middle(id="middle"), Center():
             yield Board(self._blank(), self._theme, read_only=True, id="board")
-        yield Static("space plays or stops, n or . steps on, b or , steps back", id="message")
+        yield Static(
+            "space plays or stops, n or . steps on, b or , steps back, Home and End jump, "
+            "+ and - change the speed",
+            id="message",
+        )
         yield Footer()
 
     def on_mount(self) -> None:
@@ -65,7 +79,10 @@ class ReplayApp(App[None]):
             if self.step == total and self.record.status.is_over
             else ""
         )
-        self.query_one("#status", Static).update(f"Replay: move {self.step} of {total}{move}{end}")
+        speed = f"   {1 / self._delay:.3g} moves/s" if self._timer is not None else ""
+        self.query_one("#status", Static).update(
+            f"Replay: move {self.step} of {total}{move}{end}{speed}"
+        )
 
     def action_step(self, direction: int) -> None:
         board = self.query_one(Board)
@@ -85,7 +102,20 @@ class ReplayApp(App[None]):
                 board.show_game(game)
         if timed is not None:
             board.move_cursor(timed.move.row, timed.move.col)
+        self._last = timed
         self._show_status(timed)
+
+    def action_jump(self, end: int) -> None:
+        """To the start (0) or the end (1) of the record."""
+        self.action_step(len(self.record.moves) if end else -self.step)
+
+    def action_speed(self, factor: float) -> None:
+        """Play `factor` times as fast (the delay between moves divided by it)."""
+        self._delay = max(MIN_DELAY, min(MAX_DELAY, self._delay / factor))
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = self.set_interval(self._delay, self._advance)
+        self._show_status(self._last)
 
     def _advance(self) -> None:
         if self.step >= len(self.record.moves):
@@ -99,3 +129,4 @@ class ReplayApp(App[None]):
         else:
             self._timer.stop()
             self._timer = None
+        self._show_status(self._last)

@@ -8,11 +8,11 @@ from enum import StrEnum
 
 from mines.moves import MoveKind
 from mines.placement import PlacementRule
-from mines.presets import PRESETS, preset_of
+from mines.presets import PRESETS
 from mines.record import GameRecord
 from mines.status import GameStatus
 from mines.tui.store import SavedGame
-from mines.tui.words import plural
+from mines.tui.words import board_name, plural
 
 
 class Kind(StrEnum):
@@ -95,10 +95,6 @@ class Tally:
                 self.best_rate = rate if self.best_rate is None else max(self.best_rate, rate)
             efficiency = 100 * game.three_bv / max(1, clicks(record))
             self.best_efficiency = max(efficiency, self.best_efficiency or 0.0)
-
-
-def board_name(rows: int, cols: int, mines: int) -> str:
-    return preset_of(rows, cols, mines) or f"{rows}x{cols}, {mines} mines"
 
 
 def tally(games: Iterable[SavedGame]) -> tuple[list[Tally], int]:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from mines.gameid import GameId
 from mines.moves import Move, MoveKind
+from mines.presets import preset_of
+from mines.record import GameRecord
 from mines.status import GameStatus
 
 
@@ -37,3 +42,34 @@ _VERBS = {MoveKind.OPEN: "open", MoveKind.FLAG: "flag", MoveKind.CHORD: "chord"}
 def describe(move: Move) -> str:
     """A move in words: "open (3, 15)" rather than its notation O3,15."""
     return f"{_VERBS[move.kind]} ({move.row}, {move.col})"
+
+
+def clock_time(seconds: float) -> str:
+    """ "0:42", "12:05", "1:02:03": a time as a clock shows it."""
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def board_name(rows: int, cols: int, mines: int) -> str:
+    """ "expert", or "30x60, 300 mines" for a board that is no preset."""
+    return preset_of(rows, cols, mines) or f"{rows}x{cols}, {mines} mine{'' if mines == 1 else 's'}"
+
+
+def describe_kept(record: GameRecord, saved_at: str) -> str:
+    """A game in progress in one line, to choose it among others: "expert 16x30n99#4242,
+    37 moves, 1:23 played, left 2026-01-02 10:00"."""
+    name = board_name(record.rows, record.cols, record.mines)
+    if record.seed is not None:
+        name += f" {GameId(record.rows, record.cols, record.mines, record.seed, record.rule)}"
+    left = f", left {local_time(saved_at)}" if saved_at else ""
+    return f"{name}, {plural(len(record.moves), 'move')}, {clock_time(record.elapsed)} played{left}"
+
+
+def local_time(iso: str) -> str:
+    """ "2026-01-02 10:00": an ISO 8601 time (as saved, in UTC) in the local time zone."""
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso[:16].replace("T", " ")
+    return f"{moment.astimezone():%Y-%m-%d %H:%M}"
