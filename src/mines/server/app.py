@@ -70,7 +70,13 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     # a request over its rate is refused before its body is read.
     settings = service.settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
-    limiter = RateLimiter(settings.rates, settings.redis, prefix=settings.redis_prefix)
+    limiter = RateLimiter(
+        settings.rates,
+        settings.redis,
+        prefix=settings.redis_prefix,
+        timeout=settings.redis_timeout,
+    )
+    app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
     for module in (games, leaderboard, live, races, meta, replay, analysis):
