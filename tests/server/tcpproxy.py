@@ -11,14 +11,15 @@ from contextlib import contextmanager, suppress
 
 class TcpProxy:
     """Forwards every connection to `127.0.0.1:target`; `cut()` drops the live ones and refuses
-    new ones (as a network that went away), `stall()` keeps accepting but forwards nothing (as
-    a server that hangs), `restore()` lets them through again."""
+    new ones (as a network that went away), `stall()` accepts and holds every byte (as a server
+    that hangs), `restore()` lets them through again. `accepted` counts connections."""
 
     def __init__(self, target: int):
         self.target = target
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port: int = self.listener.getsockname()[1]
         self.open = True
+        self.accepted = 0
         self._flowing = threading.Event()
         self._flowing.set()
         self._live: set[socket.socket] = set()
@@ -38,7 +39,6 @@ class TcpProxy:
             _close(sock)
 
     def stall(self) -> None:
-        """Connections, new and live, stay open, but no byte goes through either way."""
         self._flowing.clear()
 
     def restore(self) -> None:
@@ -49,7 +49,7 @@ class TcpProxy:
     def close(self) -> None:
         self._closed = True
         self.cut()
-        self._flowing.set()  # the stalled pumps find their sockets closed and end
+        self._flowing.set()  # held pumps find their sockets closed and end
         _close(self.listener)
 
     def _accept(self) -> None:
@@ -58,6 +58,7 @@ class TcpProxy:
                 client, _ = self.listener.accept()
             except OSError:
                 return
+            self.accepted += 1
             with self._lock:
                 if not self.open:
                     _close(client)

@@ -8,12 +8,16 @@ import math
 import re
 import time
 from collections.abc import Awaitable, Callable
+from typing import cast
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter as SharedLimiter
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mines.server.errors import error
@@ -50,17 +54,9 @@ class RateLimiter:
         # In memory the counting is a few dictionary operations under a thread lock: no I/O,
         # so it runs on the event loop directly.
         self._local = MovingWindowRateLimiter(MemoryStorage())
-        self._storage: RedisStorage | None = None
-        self._shared: SharedLimiter | None = None
-        if redis is not None:
-            self._storage = RedisStorage(
-                f"async+{redis}",
-                implementation="redispy",
-                key_prefix=prefix,
-                socket_timeout=timeout,
-                socket_connect_timeout=timeout,
-            )
-            self._shared = SharedLimiter(self._storage)
+        self._redis = redis
+        self._prefix = prefix
+        self._clients: tuple[asyncio.AbstractEventLoop, Redis, SharedLimiter] | None = None
         self._timeout = timeout
         self._probe = probe
         self._rules: dict[str, list[RateLimitItem]] = {
@@ -80,11 +76,12 @@ class RateLimiter:
     async def refusal(self, kind: str, key: str) -> int | None:
         """None when one more request of `kind` for `key` is allowed (and count it), else the
         seconds until it would be."""
-        if self._shared is not None:
+        if self._redis is not None:
             if not self._failing:
+                _, shared = self._connection()
                 try:
                     return await asyncio.wait_for(
-                        self._count(self._shared.hit, self._shared.get_window_stats, kind, key),
+                        self._count(shared.hit, shared.get_window_stats, kind, key),
                         self._timeout,
                     )
                 except Exception as failure:  # down, hung or refusing: count here instead
@@ -92,6 +89,29 @@ class RateLimiter:
             else:
                 self._maybe_probe()
         return await self._count(self._local_hit, self._local_stats, kind, key)
+
+    def _connection(self) -> tuple[Redis, SharedLimiter]:
+        """The Redis client of the running event loop: an asyncio client's connections belong
+        to the loop that opened them (a server has one; a test client one per request)."""
+        assert self._redis is not None
+        loop = asyncio.get_running_loop()
+        if self._clients is None or self._clients[0] is not loop:
+            # One immediate retry (on a pooled connection Redis closed) and no backoff: the
+            # deadline is `timeout` in all.
+            client = Redis.from_url(
+                self._redis,
+                socket_timeout=self._timeout,
+                socket_connect_timeout=self._timeout,
+                retry=Retry(NoBackoff(), 1),
+            )
+            storage = RedisStorage(
+                f"async+{self._redis}",
+                implementation="redispy",
+                key_prefix=self._prefix,
+                connection_pool=client.connection_pool,  # type: ignore[arg-type]
+            )
+            self._clients = (loop, client, SharedLimiter(storage))
+        return self._clients[1], self._clients[2]
 
     async def _count(
         self,
@@ -124,36 +144,49 @@ class RateLimiter:
         self._failing = True
         self._next_probe = time.monotonic() + self._probe
 
+    def _recover(self) -> None:
+        if self._failing:
+            self._failing = False
+            log.warning("Redis answers again: rate limits are shared among processes again")
+
     def _maybe_probe(self) -> None:
         """Starts one ping of Redis, unless one runs or the last was under `probe` s ago."""
         if self._probing is not None or time.monotonic() < self._next_probe:
             return
         self._next_probe = time.monotonic() + self._probe
-        self._probing = asyncio.get_running_loop().create_task(self._ping())
+        self._probing = asyncio.get_running_loop().create_task(self._background_ping())
 
-    async def _ping(self) -> None:
+    async def _background_ping(self) -> None:
         try:
-            assert self._storage is not None
-            answered = await asyncio.wait_for(self._storage.check(), self._timeout)
-        except Exception:  # a timeout: still down
-            answered = False
+            await self.shared_check()
+        except TimeoutError:
+            pass  # still hung; logged when it began
         finally:
             self._probing = None
-        if answered and self._failing:
-            self._failing = False
-            log.warning("Redis answers again: rate limits are shared among processes again")
 
-    async def shared_check(self) -> bool:
-        """Whether the shared counting works: True without Redis, False while it fails."""
-        if self._storage is None:
-            return True
-        if self._failing:
-            self._maybe_probe()
-            return False
+    @property
+    def shared(self) -> bool:
+        """Whether the counts are shared through Redis."""
+        return self._redis is not None
+
+    async def shared_check(self) -> bool | None:
+        """Whether Redis answers a ping now; None when there is none. A ping unanswered within
+        the timeout raises `TimeoutError`. The limiter follows the answer (Redis again, or each
+        process on its own), so readiness and the limits agree."""
+        if self._redis is None:
+            return None
+        client, _ = self._connection()
         try:
-            return await asyncio.wait_for(self._storage.check(), self._timeout)
-        except Exception:
+            # redis-py types `ping` for its sync and async clients at once.
+            await asyncio.wait_for(cast(Awaitable[bool], client.ping()), self._timeout)
+        except TimeoutError as failure:
+            self._fail(failure)
+            raise
+        except Exception as failure:
+            self._fail(failure)
             return False
+        self._recover()
+        return True
 
 
 class RateLimit:
