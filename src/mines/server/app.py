@@ -20,8 +20,9 @@ from mines.server.hub import REFRESH, Hub
 from mines.server.middleware import BodyLimit, SecurityHeaders
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.ratelimit import RateLimit, RateLimiter
+from mines.server.reviews import ReviewService
 from mines.server.rooms import RoomService
-from mines.server.routers import analysis, games, leaderboard, live, meta, races, replay
+from mines.server.routers import analysis, games, leaderboard, live, meta, races, replay, review
 
 STATIC = Path(__file__).parent / "static"
 
@@ -30,6 +31,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
     race_rooms = rooms or RoomService(service.storage, cache=service.cache)
+    reviews = ReviewService(service)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -55,6 +57,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
             if stop is not None:
                 stop()
             race_rooms.close()
+            reviews.close()
 
     app = FastAPI(
         title="mines",
@@ -64,6 +67,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.state.service = service
     app.state.hub = game_hub
     app.state.rooms = race_rooms
+    app.state.reviews = reviews
     app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;
@@ -73,7 +77,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     limiter = RateLimiter(settings.rates, settings.redis, prefix=settings.redis_prefix)
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
-    for module in (games, leaderboard, live, races, meta, replay, analysis):
+    for module in (games, leaderboard, live, races, meta, replay, review, analysis):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets
