@@ -261,6 +261,9 @@ class Race:
         self.moves: list[RaceMove] = []
         """Every accepted move in order; `Race.replay` of them rebuilds this race exactly."""
         self._boards: list[_Board] = []
+        self._opening: _Board | None = None
+        """A duel's room board: the first click the room made for everyone, as a watcher sees
+        it (None before a duel starts, and in a shared race)."""
         self.finished: tuple[int, int] = (0, 0)
         """How many moves and events the log held when the last round ended."""
         self._lock = threading.RLock()
@@ -312,6 +315,7 @@ class Race:
                 self.rows, self.cols, self.mines, placer=placer_for_rule(self.rule, seed)
             )
             self._boards = []
+            self._opening = None
             self.state = RaceState.LOBBY
             self.starts_at = 0.0
             self.players = [Player(p.id, p.name) for p in self.players]
@@ -321,11 +325,12 @@ class Race:
     def _duel_boards(self) -> list[_Board]:
         """A board each with one layout, the first click made for everyone in the centre."""
         start = (self.rows // 2, self.cols // 2)
-        self._shared.reveal(*start)  # the room's rule places the mines around this click
-        layout = self._shared.record().layout or ()
+        self._opening = _Board(self._shared)
+        self._opening.open(ROOM, [start])  # the room's rule places the mines around this click
+        layout = sorted(self._opening.mines())
         boards = []
         for _ in self.players:
-            board = _Board(Game(self.rows, self.cols, self.mines, placer=FixedPlacer(list(layout))))
+            board = _Board(Game(self.rows, self.cols, self.mines, placer=FixedPlacer(layout)))
             board.open(ROOM, [start])
             boards.append(board)
         return boards
@@ -465,11 +470,15 @@ class Race:
                 who.frozen_until = self.moves[-1].at + self.settings.freeze_seconds
         public = tuple(changed) if self.settings.mode is RaceMode.SHARED else ()
         event = self._emit(EventKind.MINE if hit else EventKind.OPENED, who.id, public)
-        if any(b.cleared for b in self._boards) or all(p.out for p in self.players):
+        if self._cleared() or all(p.out for p in self.players):
             self.state = RaceState.OVER
             self._emit(EventKind.OVER, self.winner)
             self.finished = (len(self.moves), len(self.events))
         return event
+
+    def _cleared(self) -> bool:
+        """Whether a board has every safe cell open (shared: the board; duel: anyone's)."""
+        return any(board.cleared for board in self._boards)
 
     def _emit(
         self, kind: EventKind, player: int | None, cells: tuple[PublicCell, ...] = ()
@@ -492,7 +501,8 @@ class Race:
         with self._lock:
             games = {id(self._shared): self._shared} | {id(b.game): b.game for b in self._boards}
             boards = sum(game.footprint for game in games.values())
-            boards += sum(board.opener.nbytes for board in self._boards)
+            seen = [*self._boards, *([self._opening] if self._opening else [])]
+            boards += sum(board.opener.nbytes for board in seen)
             cells = sum(len(event.cells) for event in self.events)
             log = MOVE_BYTES * len(self.moves) + EVENT_BYTES * len(self.events)
             return ROOM_BYTES + boards + log + CELL_BYTES * cells
@@ -535,13 +545,13 @@ class Race:
             return [bytes(row).decode("ascii") for row in marks]
 
     def _seen_board(self, player: int | None) -> _Board | None:
-        """The board `player` sees: theirs; for a watcher the shared one (None: the lobby, or
-        a watcher of a duel, who sees the start)."""
+        """The board `player` sees: theirs; for a watcher the shared one, or in a duel the
+        room's opening (None: the lobby)."""
         if self._boards and player is not None:
             return self._board_of(player)
         if self._boards and self.settings.mode is RaceMode.SHARED:
             return self._boards[0]
-        return None
+        return self._opening
 
     def view(self, player: int | None) -> BoardView:
         """What `player` sees (a watcher passes None): the board, shown mines, their flags."""
@@ -561,7 +571,10 @@ class Race:
                     symbols[r, c] = ord(Cell.FLAG.value)
             status = GameStatus.IN_PROGRESS
             if self.state is RaceState.OVER:
-                status = GameStatus.WON if player == self.winner else GameStatus.LOST
+                # A player's view tells them whether they won; a watcher's, how the race ended:
+                # a board cleared, or every player out.
+                won = self._cleared() if player is None else player == self.winner
+                status = GameStatus.WON if won else GameStatus.LOST
             shown = len(board.exploded) if board else 0
             return BoardView.from_symbols(
                 symbols,

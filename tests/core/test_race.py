@@ -646,3 +646,55 @@ def test_the_lobbys_refusals_say_exactly_why() -> None:
     with pytest.raises(JoinRefusedError) as join:
         race.join("c")
     assert str(join.value) == "the race has started; you can watch it"
+
+
+def test_a_duel_watcher_sees_the_rooms_opening_opened_by_the_room() -> None:
+    race, _ = racing(players=2, settings=RaceSettings(mode=RaceMode.DUEL))
+    view = race.view(None)
+    opened = {(r, c) for r, c, cell in view.cells() if cell is not Cell.HIDDEN}
+    assert opened  # the centre's opening
+    openers = race.openers(None)
+    assert {(r, c) for r in range(9) for c in range(9) if openers[r][c] != "."} == opened
+    assert set("".join(openers)) == {"*", "."}
+    assert openers == race.openers(0) == race.openers(1)  # as the players saw it at the start
+    race.reveal(0, *hidden_safe(race, 0)[0])
+    assert race.openers(None) == openers  # the players' boards stay private
+
+
+def test_a_duels_footprint_counts_the_rooms_opening() -> None:
+    from mines.race import CELL_BYTES, EVENT_BYTES, MOVE_BYTES, ROOM_BYTES
+
+    race, _ = racing(
+        players=2, rows=40, cols=50, mines=100, settings=RaceSettings(mode=RaceMode.DUEL)
+    )
+    games = {id(race._shared): race._shared} | {id(b.game): b.game for b in race._boards}
+    known = ROOM_BYTES + sum(game.footprint for game in games.values())
+    known += MOVE_BYTES * len(race.moves) + EVENT_BYTES * len(race.events)
+    known += CELL_BYTES * sum(len(event.cells) for event in race.events)
+    # Who opened each cell: one byte a cell for each player's board and for the room's opening.
+    assert race.footprint - known == 3 * 40 * 50
+
+
+def test_a_players_view_says_whether_they_won_and_a_watchers_how_the_race_ended() -> None:
+    cleared, _ = racing(players=2)
+    cleared.reveal(0, 4, 4)
+    for cell in hidden_safe(cleared):
+        if cleared.state is RaceState.OVER:
+            break
+        cleared.reveal(1, *cell)
+    winner = cleared.winner
+    assert winner is not None
+    assert cleared.view(None).status is GameStatus.WON  # every safe cell is open
+    assert cleared.view(winner).status is GameStatus.WON
+    assert cleared.view(1 - winner).status is GameStatus.LOST
+    out, _ = racing(players=2)
+    out.reveal(0, 4, 4)
+    mines = sorted(layout_of(out))
+    out.reveal(1, *mines[0])
+    out.reveal(0, *mines[1])
+    assert out.state is RaceState.OVER
+    assert out.winner == 0  # the only score
+    assert out.view(None).status is GameStatus.LOST  # safe cells are left: nobody cleared
+    assert out.view(0).status is GameStatus.WON  # the winner won, cells left or not
+    assert out.view(1).status is GameStatus.LOST
+    assert racing(players=2)[0].view(None).status is GameStatus.IN_PROGRESS

@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future
-from typing import Any
+from typing import Any, cast
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -621,3 +622,75 @@ def test_a_finished_races_replay_has_the_frames_a_watcher_saw(
     assert len(replay["frames"]) == len(revealed)  # a flag or the lobby shows a watcher nothing
     assert replay["frames"][-1]["scores"] == replay["events"][-1]["scores"]
     assert replay["frames"][0]["openers"][0] == 1  # the guest's first reveal
+
+
+def test_a_race_board_is_capped_by_its_cells_not_by_each_side(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, _ = race_client
+    for rows, cols in ((100, 20), (1, 2_500), (2_500, 1)):
+        body = {"player": "a", "rows": rows, "cols": cols, "mines": 1}
+        created = client.post("/api/races", json=body)
+        assert created.status_code == 201, created.text
+        assert len(created.json()["room"]["view"]["cells"]) == rows
+    too_big = client.post("/api/races", json={"player": "a", "rows": 100, "cols": 26, "mines": 9})
+    assert (too_big.status_code, too_big.json()["code"]) == (422, "invalid_board")
+    assert too_big.json()["detail"] == (
+        "a race board has at most 2,500 cells (such as 50 x 50 or 20 x 125); 100 x 26 is 2,600"
+    )
+    side = client.post("/api/races", json={"player": "a", "rows": 2_501, "cols": 1, "mines": 1})
+    assert (side.status_code, side.json()["code"]) == (422, "validation_error")
+
+
+def finish_round(client: TestClient, room_id: str, token: str, seed: int) -> None:
+    """Open every safe cell of a 9x9 round dealt from `seed` (the first click at FIRST)."""
+    mines = layout(seed, 9, 9, 10, FIRST)
+    cells = [(r, c) for r in range(9) for c in range(9) if (r, c) not in mines]
+    for cell in [FIRST, *cells]:
+        answer = move(client, room_id, token, "reveal", cell)
+        assert answer.status_code == 200, answer.text
+        if answer.json()["state"] == "over":
+            return
+    raise AssertionError("the round did not end")
+
+
+def test_a_replays_frame_times_count_from_the_start_of_their_own_round(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, clock = race_client
+    room_id, tokens = started(client, clock, players=2)
+    clock.now += 2
+    finish_round(client, room_id, tokens[1], SEED)  # every reveal 2 s after the start
+    clock.now += 7
+    rematch = client.post(f"/api/races/{room_id}/rematch", headers=auth(tokens[0]))
+    assert rematch.status_code == 200
+    client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0]))
+    clock.now += 3 + 4
+    rooms: RoomService = cast(FastAPI, client.app).state.rooms
+    seed = rooms._room(room_id).race.seed  # the room tells it only once the round ends
+    finish_round(client, room_id, tokens[1], seed)  # 4 s after the second start
+    frames = client.get(f"/api/races/{room_id}/replay").json()["frames"]
+    [between] = [i for i, frame in enumerate(frames) if frame["move"] == "rematch"]
+    assert {frame["time"] for frame in frames[:between]} == {2.0}
+    assert frames[between]["time"] == 9.0  # the rematch, counted in the round it closes
+    assert {frame["time"] for frame in frames[between + 1 :]} == {4.0}
+
+
+def test_a_duel_watcher_sees_the_opening_the_room_made_for_everyone(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, _ = race_client
+    room_id, tokens = open_room(client, 2, mode="duel")
+    client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0]))
+    watcher = client.get(f"/api/races/{room_id}").json()
+    player = client.get(f"/api/races/{room_id}", headers=auth(tokens[0])).json()
+    cells, openers = watcher["view"]["cells"], watcher["openers"]
+    opened = {(r, c) for r, line in enumerate(cells) for c, s in enumerate(line) if s != "H"}
+    assert opened
+    marked = {
+        (r, c) for r, line in enumerate(openers) for c, mark in enumerate(line) if mark != "."
+    }
+    assert marked == opened
+    assert set("".join(openers)) == {"*", "."}
+    assert openers == player["openers"]
+    assert cells == player["view"]["cells"]

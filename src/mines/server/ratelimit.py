@@ -7,6 +7,7 @@ import math
 import re
 import time
 
+import anyio
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, RedisStorage, Storage
 from limits.strategies import MovingWindowRateLimiter
@@ -30,6 +31,7 @@ class RateLimiter:
         storage: Storage = (
             MemoryStorage() if redis is None else RedisStorage(redis, key_prefix=prefix)
         )
+        self._shared = None if redis is None else storage
         self._limiter = MovingWindowRateLimiter(storage)
         self._rules: dict[str, list[RateLimitItem]] = {
             "address": parse_many(limits.address),
@@ -53,6 +55,19 @@ class RateLimiter:
             return None
         self._failing = False
         return None
+
+    @property
+    def shared(self) -> bool:
+        """Whether the counts are shared through Redis."""
+        return self._shared is not None
+
+    async def shared_check(self) -> bool | None:
+        """Whether the shared counter (Redis) answers a ping now; None when there is none.
+        The caller bounds the wait: the client has no timeout of its own, and a cancelled wait
+        leaves its thread behind rather than hold the event loop's shutdown."""
+        if self._shared is None:
+            return None
+        return await anyio.to_thread.run_sync(self._shared.check, abandon_on_cancel=True)
 
 
 class RateLimit:

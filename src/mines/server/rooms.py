@@ -52,7 +52,8 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 ROOM_CELL_LIMIT = 2_500
-"""The largest race board (rows x cols): 50 x 50, past Expert's 16 x 30 with room to spare."""
+"""The largest race board in cells (rows x cols, either side up to all of it): 50 x 50, past
+Expert's 16 x 30 with room to spare."""
 COUNTDOWN = 3.0
 """Seconds from the host's start to the first move."""
 NOTE_WORKERS = 4
@@ -469,6 +470,8 @@ def _frames(spec: dict[str, Any], log: list[RaceMove]) -> dict[str, Any]:
     frames = []
     elapsed = 0.0
     for move in log:
+        # The round the move belongs to: a rematch's frame closes the round before it.
+        started = race.starts_at
         with clock.pinned_at(move.at):
             race.play(move)
         if move.action not in SEEN_MOVES:
@@ -477,7 +480,7 @@ def _frames(spec: dict[str, Any], log: list[RaceMove]) -> dict[str, Any]:
         rows, cols = np.nonzero(previous.array != view.array)
         openers = race.openers(None)
         cells = list(zip(rows.tolist(), cols.tolist(), strict=True))
-        elapsed = round(max(0.0, move.at - race.starts_at), 3)
+        elapsed = round(max(0.0, move.at - started), 3)
         frames.append(
             {
                 "move": move.action.value,
@@ -515,7 +518,7 @@ def _stored_spec(spec: RoomSpec) -> dict[str, Any]:
         rows, cols, mines = spec.rows, spec.cols, spec.mines
     if rows * cols > ROOM_CELL_LIMIT:
         raise InvalidBoardError(
-            f"a race board has at most {ROOM_CELL_LIMIT:,} cells (50 x 50); "
+            f"a race board has at most {ROOM_CELL_LIMIT:,} cells (such as 50 x 50 or 20 x 125); "
             f"{rows} x {cols} is {rows * cols:,}"
         )
     rows, cols, mines = check_board(rows, cols, mines)

@@ -189,6 +189,13 @@ class SqlStorage(ABC):
             cursor.execute(self.sql("INSERT INTO schema_version (version) VALUES (?)"), (0,))
         cursor.execute(self.sql("UPDATE schema_version SET version = ?"), (SCHEMA_VERSION,))
 
+    def ping(self) -> None:
+        """Read the schema version: a query that needs the database itself, not only a live
+        connection (a SQLite `SELECT 1` would not read the file at all)."""
+        with self.transaction(write=False) as cursor:
+            cursor.execute("SELECT version FROM schema_version")
+            cursor.fetchone()
+
     def mark_assisted(self, game_id: str) -> bool:
         """Record that the game's player had help; False when no game has this ID."""
         with self.transaction(write=True) as cursor:

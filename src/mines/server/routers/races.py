@@ -16,7 +16,7 @@ from mines.moves import MoveKind
 from mines.server.deps import error_responses, hub
 from mines.server.errors import classify
 from mines.server.games import SEED_LIMIT
-from mines.server.rooms import RoomService, RoomSpec
+from mines.server.rooms import ROOM_CELL_LIMIT, RoomService, RoomSpec
 from mines.server.routers.live import admitted, ignore_until_closed
 from mines.server.schemas import MoveTarget, PlayerName, PresetName
 
@@ -33,9 +33,10 @@ class NewRoom(BaseModel):
 
     player: Name
     preset: PresetName | None = None
-    rows: Annotated[int, Field(strict=True, ge=1, le=50)] | None = None
-    cols: Annotated[int, Field(strict=True, ge=1, le=50)] | None = None
-    mines: Annotated[int, Field(strict=True, ge=0, le=2_500)] | None = None
+    # Each side as long as the whole board may be: RoomService refuses past 2,500 cells.
+    rows: Annotated[int, Field(strict=True, ge=1, le=ROOM_CELL_LIMIT)] | None = None
+    cols: Annotated[int, Field(strict=True, ge=1, le=ROOM_CELL_LIMIT)] | None = None
+    mines: Annotated[int, Field(strict=True, ge=0, le=ROOM_CELL_LIMIT)] | None = None
     seed: Annotated[int, Field(strict=True, ge=0, le=SEED_LIMIT)] | None = None
     first_click: Literal["opening", "safe"] = "opening"
     no_guess: Annotated[bool, Field(strict=True)] = False
