@@ -22,8 +22,19 @@ from mines.server.middleware import BodyLimit, SecurityHeaders
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.ratelimit import RateLimit, RateLimiter
 from mines.server.readiness import Check, Readiness
+from mines.server.reviews import ReviewService
 from mines.server.rooms import RoomService
-from mines.server.routers import analysis, games, leaderboard, live, meta, probes, races, replay
+from mines.server.routers import (
+    analysis,
+    games,
+    leaderboard,
+    live,
+    meta,
+    probes,
+    races,
+    replay,
+    review,
+)
 from mines.server.storage import Storage
 
 STATIC = Path(__file__).parent / "static"
@@ -50,6 +61,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
     race_rooms = rooms or RoomService(service.storage, cache=service.cache)
+    reviews = ReviewService(service)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -75,6 +87,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
             if stop is not None:
                 stop()
             race_rooms.close()
+            reviews.close()
 
     app = FastAPI(
         title="mines",
@@ -84,6 +97,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.state.service = service
     app.state.hub = game_hub
     app.state.rooms = race_rooms
+    app.state.reviews = reviews
     app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;
@@ -100,7 +114,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
     app.state.readiness = readiness(service.storage, limiter)
-    for module in (games, leaderboard, live, races, meta, replay, analysis, probes):
+    for module in (games, leaderboard, live, races, meta, replay, review, analysis, probes):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets
