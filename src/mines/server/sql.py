@@ -164,6 +164,11 @@ class SqlStorage(ABC):
     def sql(self, query: str) -> str:
         return query.replace("?", self.placeholder)
 
+    @abstractmethod
+    def schema_lock(self, cursor: Cursor) -> None:
+        """Hold, until the transaction ends, the lock every creation and migration of tables
+        takes, so that servers starting together on one database never create a table twice."""
+
     def create_tables(self, cursor: Cursor) -> None:
         """Bring the tables to `SCHEMA_VERSION`, running each missing migration in order.
 
