@@ -24,6 +24,7 @@ from mines.errors import (
     NoGuessTooLargeError,
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
+from mines.server.metrics import ERRORS
 from mines.server.storage import StorageError
 
 log = logging.getLogger(__name__)
@@ -137,6 +138,7 @@ def error(
     """The answer to every error: `{"code", "detail"}` plus any `extra` fields."""
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
+    ERRORS.labels(str(status), code).inc()
     body = {"code": code, "detail": message, **extra}
     return JSONResponse(body, status_code=status, headers=headers)
 

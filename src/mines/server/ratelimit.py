@@ -57,6 +57,11 @@ class RateLimiter:
         return None
 
     @property
+    def fallback(self) -> bool:
+        """Whether the last count failed on the shared storage (so requests go uncounted)."""
+        return self._shared is not None and self._failing
+
+    @property
     def shared(self) -> bool:
         """Whether the counts are shared through Redis."""
         return self._shared is not None

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 MAX_CELLS = 1_000_000
 MEMORY = 1024 * 1024 * 1024
 SOCKETS_PER_ADDRESS = 32
+METRICS_ALLOW = ("127.0.0.0/8", "::1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,3 +66,5 @@ class Settings:
     redis_prefix: str = "mines"
     """The prefix of the rate limits' Redis keys."""
     no_guess: NoGuessLimits = field(default_factory=NoGuessLimits)
+    metrics_allow: tuple[str, ...] = METRICS_ALLOW
+    """The client addresses or networks `/metrics` answers; the others get 404."""
