@@ -24,6 +24,7 @@ from mines.server.observe import Observe
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.ratelimit import RateLimit, RateLimiter
 from mines.server.readiness import Check, Readiness
+from mines.server.reviews import ReviewService
 from mines.server.rooms import RoomService
 from mines.server.routers import (
     analysis,
@@ -34,6 +35,7 @@ from mines.server.routers import (
     probes,
     races,
     replay,
+    review,
     scrape,
 )
 from mines.server.storage import Storage
@@ -62,6 +64,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
     race_rooms = rooms or RoomService(service.storage, cache=service.cache)
+    reviews = ReviewService(service)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -87,6 +90,7 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
             if stop is not None:
                 stop()
             race_rooms.close()
+            reviews.close()
 
     app = FastAPI(
         title="mines",
@@ -96,13 +100,20 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.state.service = service
     app.state.hub = game_hub
     app.state.rooms = race_rooms
+    app.state.reviews = reviews
     app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;
     # a request over its rate is refused before its body is read.
     settings = service.settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
-    limiter = RateLimiter(settings.rates, settings.redis, prefix=settings.redis_prefix)
+    limiter = RateLimiter(
+        settings.rates,
+        settings.redis,
+        prefix=settings.redis_prefix,
+        timeout=settings.redis_timeout,
+    )
+    app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(Observe)  # outermost: it sees every answer, and all of its time
@@ -119,10 +130,10 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
             cache_used=lambda: service.cache.used,
             websockets=lambda: sockets.total,
             workers=service.worker_pools,
-            fallback=lambda: limiter.fallback,
+            fallback=lambda: limiter.failing,
         )
     )
-    for module in (games, leaderboard, live, races, meta, replay, analysis, probes, scrape):
+    for module in (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets

@@ -15,6 +15,7 @@ from mines.server.settings import (
     MAX_CELLS,
     MEMORY,
     METRICS_ALLOW,
+    REDIS_TIMEOUT,
     SOCKETS_PER_ADDRESS,
     RateLimits,
     Settings,
@@ -58,6 +59,16 @@ def _number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds above 0 and up to 60, got {text!r}")
     return value
 
 
@@ -127,6 +138,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--redis-prefix", default="mines", help="prefix of the Redis keys")
     parser.add_argument(
+        "--redis-timeout",
+        type=_seconds,
+        default=REDIS_TIMEOUT,
+        help="seconds to wait for Redis before counting the rate limits in this process alone "
+        "(default %(default)s)",
+    )
+    parser.add_argument(
         "--sockets-per-address",
         type=_number,
         default=SOCKETS_PER_ADDRESS,
@@ -170,6 +188,7 @@ def run(args: argparse.Namespace) -> int:
         rates=RateLimits(args.rate_limit_address, args.rate_limit_create, args.rate_limit_game),
         redis=args.redis,
         redis_prefix=args.redis_prefix,
+        redis_timeout=args.redis_timeout,
         sockets_per_address=args.sockets_per_address,
         metrics_allow=args.metrics_allow,
     )
