@@ -26,6 +26,7 @@ from mines.errors import (
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
 from mines.server.storage import StorageError
+from mines.solver.game_review import ReviewTooLargeError
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +83,11 @@ class ServerFullError(RetryLaterError):
     """The server's memory budget has no room for another game now (HTTP 503)."""
 
 
+class WorkerDiedError(RetryLaterError):
+    """A worker process ended without an answer (killed, crashed): nothing is wrong with the
+    request, and trying it again may work (HTTP 503)."""
+
+
 class NoGuessTimeoutError(InvalidRequestError):
     """A no-guess board that was not found within the time budget (HTTP 422)."""
 
@@ -100,6 +106,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (InvalidViewError, 422, "invalid_view"),
     (NoGuessTooLargeError, 422, "no_guess_too_large"),
     (NoGuessTimeoutError, 422, "no_guess_timeout"),
+    (ReviewTooLargeError, 422, "review_too_large"),
     (InvalidBoardError, 422, "invalid_board"),
     (InvalidRequestError, 422, "invalid_request"),
     (GameNotFoundError, 404, "game_not_found"),
@@ -108,6 +115,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (ForbiddenError, 403, "forbidden"),
     (RateLimitedError, 429, "rate_limited"),
     (ServerFullError, 503, "server_full"),
+    (WorkerDiedError, 503, "worker_died"),
     (StorageError, 503, "storage_unavailable"),
 )
 """Each error the server raises on purpose: its HTTP status and stable code (docs/server.md)."""
