@@ -22,6 +22,7 @@ from mines.errors import (
     MinesError,
     MinesNotPlacedError,
     NoGuessTooLargeError,
+    OffBoardError,
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
 from mines.server.metrics import ERRORS
@@ -100,6 +101,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (MinesNotPlacedError, 409, "mines_not_placed"),
     (JoinRefusedError, 409, "join_refused"),
     (LobbyRefusedError, 409, "lobby_refused"),
+    (OffBoardError, 422, "invalid_request"),  # no state of the game would allow it
     (IllegalMoveError, 409, "illegal_move"),
     (InvalidMoveError, 422, "invalid_move"),
     (InvalidViewError, 422, "invalid_view"),
