@@ -22,8 +22,10 @@ from mines.errors import (
     MinesError,
     MinesNotPlacedError,
     NoGuessTooLargeError,
+    OffBoardError,
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
+from mines.server.metrics import ERRORS
 from mines.server.storage import StorageError
 from mines.solver.game_review import ReviewTooLargeError
 
@@ -99,6 +101,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (MinesNotPlacedError, 409, "mines_not_placed"),
     (JoinRefusedError, 409, "join_refused"),
     (LobbyRefusedError, 409, "lobby_refused"),
+    (OffBoardError, 422, "invalid_request"),  # no state of the game would allow it
     (IllegalMoveError, 409, "illegal_move"),
     (InvalidMoveError, 422, "invalid_move"),
     (InvalidViewError, 422, "invalid_view"),
@@ -145,6 +148,7 @@ def error(
     """The answer to every error: `{"code", "detail"}` plus any `extra` fields."""
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
+    ERRORS.labels(str(status), code).inc()
     body = {"code": code, "detail": message, **extra}
     return JSONResponse(body, status_code=status, headers=headers)
 
