@@ -18,7 +18,9 @@ from mines.server.errors import install_handlers
 from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
+from mines.server.metrics import Live, networks, registry
 from mines.server.middleware import BodyLimit, SecurityHeaders
+from mines.server.observe import Observe
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.ratelimit import RateLimit, RateLimiter
 from mines.server.readiness import Check, Readiness
@@ -34,6 +36,7 @@ from mines.server.routers import (
     races,
     replay,
     review,
+    scrape,
 )
 from mines.server.storage import Storage
 
@@ -113,8 +116,24 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Observe)  # outermost: it sees every answer, and all of its time
     app.state.readiness = readiness(service.storage, limiter)
-    for module in (games, leaderboard, live, races, meta, replay, review, analysis, probes):
+    app.state.metrics_allow = networks(settings.metrics_allow)
+    sockets: live.SocketCounts = app.state.sockets
+    app.state.metrics = registry(
+        Live(
+            cache=lambda: (
+                ("room" if key.startswith(ANNOUNCE_PREFIX) else "game", weight)
+                for key, weight in service.cache.weights()
+            ),
+            cache_budget=service.cache.budget,
+            cache_used=lambda: service.cache.used,
+            websockets=lambda: sockets.total,
+            workers=service.worker_pools,
+            fallback=lambda: limiter.failing,
+        )
+    )
+    for module in (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets
