@@ -158,7 +158,7 @@ def test_moves_need_the_games_token(server: Server) -> None:
         ({"rows": 3, "cols": 3, "mines": 9}, "mines must be"),
         ({"rows": 3000, "cols": 3000, "mines": 1}, "at most 1,000,000"),
         ({"preset": "expert", "rows": 3, "cols": 3, "mines": 1}, "not both"),
-        ({"rows": 3, "cols": 3}, "all of"),
+        ({"rows": 3, "cols": 3}, "all three"),
         ({"preset": "huge"}, "preset"),
         ({"preset": "beginner", "seed": -1}, "seed"),
         ({"preset": "beginner", "first_click": "corner"}, "first_click"),
