@@ -35,6 +35,7 @@ class RateLimiter:
             "address": parse_many(limits.address),
             "create": parse_many(limits.create),
             "game": parse_many(limits.game),
+            "signin": parse_many(limits.signin),
         }
         self._failing = False
 
