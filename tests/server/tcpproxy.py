@@ -1,4 +1,5 @@
-"""A TCP proxy a test controls, between a browser and the server: cut it to drop the network."""
+"""A TCP proxy a test controls, between a client and a server: cut it to drop the network,
+stall it to make the server behind it hang."""
 
 from __future__ import annotations
 
@@ -10,13 +11,17 @@ from contextlib import contextmanager, suppress
 
 class TcpProxy:
     """Forwards every connection to `127.0.0.1:target`; `cut()` drops the live ones and refuses
-    new ones (as a network that went away), `restore()` lets them through again."""
+    new ones (as a network that went away), `stall()` accepts and holds every byte (as a server
+    that hangs), `restore()` lets them through again. `accepted` counts connections."""
 
     def __init__(self, target: int):
         self.target = target
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port: int = self.listener.getsockname()[1]
         self.open = True
+        self.accepted = 0
+        self._flowing = threading.Event()
+        self._flowing.set()
         self._live: set[socket.socket] = set()
         self._lock = threading.Lock()
         self._closed = False
@@ -33,13 +38,18 @@ class TcpProxy:
         for sock in live:
             _close(sock)
 
+    def stall(self) -> None:
+        self._flowing.clear()
+
     def restore(self) -> None:
         with self._lock:
             self.open = True
+        self._flowing.set()
 
     def close(self) -> None:
         self._closed = True
         self.cut()
+        self._flowing.set()  # held pumps find their sockets closed and end
         _close(self.listener)
 
     def _accept(self) -> None:
@@ -48,6 +58,7 @@ class TcpProxy:
                 client, _ = self.listener.accept()
             except OSError:
                 return
+            self.accepted += 1
             with self._lock:
                 if not self.open:
                     _close(client)
@@ -65,6 +76,7 @@ class TcpProxy:
     def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                self._flowing.wait()
                 sink.sendall(data)
         except OSError:
             pass

@@ -270,10 +270,10 @@ def test_sign_ins_from_one_address_are_limited(sqlite_url: str, clock: FakeClock
         server.close()
 
 
-def test_a_database_of_schema_4_gains_accounts(tmp_path: Path, clock: FakeClock) -> None:
-    # schema_v4.sql is a database made by the server at schema version 4: a Beginner game
+def test_a_database_of_schema_5_gains_accounts(tmp_path: Path, clock: FakeClock) -> None:
+    # schema_v5.sql is a database made by the server at schema version 5: a Beginner game
     # won by "Ann" in 32.5 s (ranked) and a game by "Bea" not yet begun.
-    path = database_from_dump("schema_v4.sql", tmp_path / "v4.sqlite3")
+    path = database_from_dump("schema_v5.sql", tmp_path / "v5.sqlite3")
     server = Server(f"sqlite:///{path}", clock)
     try:
         board = server.client.get("/api/leaderboard?preset=beginner").json()["entries"]

@@ -186,8 +186,12 @@ def test_malformed_json_is_422(server: Server) -> None:
 def test_move_errors(server: Server) -> None:
     game = server.create()
     outside = server.move(game, "reveal", 9, 0)
-    assert outside.status_code == 422
-    assert "outside the 9x9 board" in outside.json()["detail"]
+    assert (outside.status_code, outside.json()["code"]) == (422, "invalid_request")
+    assert (
+        outside.json()["detail"] == "cannot reveal (9, 0): outside the board (rows 0..8, cols 0..8)"
+    )
+    for verb in ("flag", "chord"):  # the core's refusal, worded for the move
+        assert server.move(game, verb, 0, 9).json()["detail"].startswith(f"cannot {verb} (0, 9)")
     server.move(game, "flag", 1, 1)
     flagged = server.move(game, "reveal", 1, 1)
     assert flagged.status_code == 409

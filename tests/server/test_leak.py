@@ -76,6 +76,7 @@ def test_no_payload_leaks_a_mine_before_the_end(server: Server) -> None:
                 for extra in (
                     server.client.get(f"/api/games/{game['id']}"),
                     server.client.get(f"/api/games/{game['id']}/record"),
+                    server.client.get(f"/api/games/{game['id']}/review"),
                 ):
                     check_payload(extra.json(), mines)
                     payloads += 1

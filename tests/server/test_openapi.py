@@ -26,3 +26,4 @@ def test_every_operation_lists_the_common_error_answers(server: Server) -> None:
     assert {"POST /api/games", "GET /api/meta", "GET /api/leaderboard"} <= set(checked)
     assert "GET /api/games/{game_id}/summary" in checked
     assert "POST /api/games/{game_id}/hint" in checked
+    assert "GET /api/games/{game_id}/review" in checked

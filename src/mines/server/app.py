@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
@@ -22,6 +23,8 @@ from mines.server.middleware import BodyLimit, CrossSite, SecurityHeaders
 from mines.server.names import skeletons
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.ratelimit import RateLimit, RateLimiter
+from mines.server.readiness import Check, Readiness
+from mines.server.reviews import ReviewService
 from mines.server.rooms import RoomService
 from mines.server.routers import (
     accounts,
@@ -30,11 +33,31 @@ from mines.server.routers import (
     leaderboard,
     live,
     meta,
+    probes,
     races,
     replay,
+    review,
 )
+from mines.server.storage import Storage
 
 STATIC = Path(__file__).parent / "static"
+
+
+def readiness(storage: Storage, limiter: RateLimiter) -> Readiness:
+    """The checks of `/readyz`: the database, and Redis when the rate limits are shared."""
+
+    async def database() -> None:
+        # A hung database keeps this thread, not the event loop's shutdown (one at a time).
+        await anyio.to_thread.run_sync(storage.ping, abandon_on_cancel=True)
+
+    async def redis() -> None:
+        if not await limiter.shared_check():
+            raise ConnectionError("Redis did not answer the ping")
+
+    checks: dict[str, Check] = {"database": database}
+    if limiter.shared:
+        checks["redis"] = redis
+    return Readiness(checks)
 
 
 def create_app(
@@ -46,6 +69,7 @@ def create_app(
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
     race_rooms = rooms or RoomService(service.storage, cache=service.cache)
+    reviews = ReviewService(service)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -73,6 +97,7 @@ def create_app(
             if stop is not None:
                 stop()
             race_rooms.close()
+            reviews.close()
 
     app = FastAPI(
         title="mines",
@@ -82,6 +107,7 @@ def create_app(
     app.state.service = service
     app.state.hub = game_hub
     app.state.rooms = race_rooms
+    app.state.reviews = reviews
     app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
     app.state.accounts = account_service or AccountService(service.storage)
     install_handlers(app)
@@ -90,11 +116,18 @@ def create_app(
     settings = service.settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
     app.add_middleware(CrossSite)
-    limiter = RateLimiter(settings.rates, settings.redis, prefix=settings.redis_prefix)
+    limiter = RateLimiter(
+        settings.rates,
+        settings.redis,
+        prefix=settings.redis_prefix,
+        timeout=settings.redis_timeout,
+    )
     app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
-    for module in (games, leaderboard, live, races, meta, replay, analysis, accounts):
+    app.state.readiness = readiness(service.storage, limiter)
+    routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, accounts)
+    for module in routers:
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets

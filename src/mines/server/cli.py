@@ -10,7 +10,14 @@ from typing import Any
 
 from mines.extras import require_extra
 from mines.server.database import default_database
-from mines.server.settings import MAX_CELLS, MEMORY, SOCKETS_PER_ADDRESS, RateLimits, Settings
+from mines.server.settings import (
+    MAX_CELLS,
+    MEMORY,
+    REDIS_TIMEOUT,
+    SOCKETS_PER_ADDRESS,
+    RateLimits,
+    Settings,
+)
 
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame the protocol layer accepts; past it the socket closes with 1009."""
@@ -50,6 +57,16 @@ def _number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds above 0 and up to 60, got {text!r}")
     return value
 
 
@@ -106,6 +123,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--redis-prefix", default="mines", help="prefix of the Redis keys")
     parser.add_argument(
+        "--redis-timeout",
+        type=_seconds,
+        default=REDIS_TIMEOUT,
+        help="seconds to wait for Redis before counting the rate limits in this process alone "
+        "(default %(default)s)",
+    )
+    parser.add_argument(
         "--sockets-per-address",
         type=_number,
         default=SOCKETS_PER_ADDRESS,
@@ -148,6 +172,7 @@ def run(args: argparse.Namespace) -> int:
         ),
         redis=args.redis,
         redis_prefix=args.redis_prefix,
+        redis_timeout=args.redis_timeout,
         sockets_per_address=args.sockets_per_address,
     )
     service = GameService(open_storage(settings.database), settings)

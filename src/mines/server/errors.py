@@ -23,9 +23,11 @@ from mines.errors import (
     MinesError,
     MinesNotPlacedError,
     NoGuessTooLargeError,
+    OffBoardError,
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
 from mines.server.storage import StorageError
+from mines.solver.game_review import ReviewTooLargeError
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +100,11 @@ class NotSignedInError(MinesError):
     """A request that needs a signed-in account came without a live session (HTTP 401)."""
 
 
+class WorkerDiedError(RetryLaterError):
+    """A worker process ended without an answer (killed, crashed): nothing is wrong with the
+    request, and trying it again may work (HTTP 503)."""
+
+
 class NoGuessTimeoutError(InvalidRequestError):
     """A no-guess board that was not found within the time budget (HTTP 422)."""
 
@@ -110,11 +117,13 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (MinesNotPlacedError, 409, "mines_not_placed"),
     (JoinRefusedError, 409, "join_refused"),
     (LobbyRefusedError, 409, "lobby_refused"),
+    (OffBoardError, 422, "invalid_request"),  # no state of the game would allow it
     (IllegalMoveError, 409, "illegal_move"),
     (InvalidMoveError, 422, "invalid_move"),
     (InvalidViewError, 422, "invalid_view"),
     (NoGuessTooLargeError, 422, "no_guess_too_large"),
     (NoGuessTimeoutError, 422, "no_guess_timeout"),
+    (ReviewTooLargeError, 422, "review_too_large"),
     (InvalidBoardError, 422, "invalid_board"),
     (InvalidRequestError, 422, "invalid_request"),
     (InvalidNameError, 422, "invalid_name"),
@@ -127,6 +136,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (ForbiddenError, 403, "forbidden"),
     (RateLimitedError, 429, "rate_limited"),
     (ServerFullError, 503, "server_full"),
+    (WorkerDiedError, 503, "worker_died"),
     (StorageError, 503, "storage_unavailable"),
 )
 """Each error the server raises on purpose: its HTTP status and stable code (docs/server.md)."""

@@ -15,7 +15,7 @@ from mines.clock import PinnedClock
 from mines.engine import CellChanges
 from mines.engine_choice import DENSE_CELL_LIMIT
 from mines.errors import GameInProgressError, IllegalMoveError, MinesError
-from mines.game import Game
+from mines.game import Game, check_cell
 from mines.moves import Move, MoveKind
 from mines.params import check_board
 from mines.placement import MinePlacer, PlacementRule, placer_for_rule
@@ -385,11 +385,8 @@ class GameService:
         stored = self._load(game_id)
         check_token(token, stored.token_hash)
         row, col = move.row, move.col
-        if not (0 <= row < stored.rows and 0 <= col < stored.cols):
-            raise InvalidRequestError(
-                f"({row}, {col}) is outside the {stored.rows}x{stored.cols} board "
-                f"(rows 0..{stored.rows - 1}, cols 0..{stored.cols - 1})"
-            )
+        # The core's refusal, before the window is centred on the cell (422, as in a race).
+        check_cell(move.kind.verb, row, col, stored.rows, stored.cols)
         box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
         with self._cache.working(self._work(stored)):
             return self._apply(stored, move, box, watched, cancelled)

@@ -152,3 +152,30 @@ class ErrorOut(BaseModel):
     """Validation errors only: the first few problems."""
     error_count: int | None = None
     """Validation errors only: how many problems there were in all."""
+
+
+CheckState = Literal["ok", "timeout", "error"]
+"""A dependency's state in a readiness probe: it answered, it did not within the timeout, or
+it answered with an error."""
+
+
+class HealthOut(BaseModel):
+    status: Literal["ok"]
+
+
+class ReadyOut(BaseModel):
+    status: Literal["ready"]
+    failing: list[str]
+    """Empty: every dependency answered."""
+    checks: dict[str, CheckState]
+    """Each dependency checked (`database`, and `redis` with `--redis`) and its state."""
+
+
+class UnreadyOut(BaseModel):
+    code: Literal["unready"]
+    detail: str
+    """Which dependencies failed and how, in words a person can read."""
+    status: Literal["unready"]
+    failing: list[str]
+    """The dependencies that did not answer, or answered with an error."""
+    checks: dict[str, CheckState]

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 MAX_CELLS = 1_000_000
 MEMORY = 1024 * 1024 * 1024
 SOCKETS_PER_ADDRESS = 32
+REDIS_TIMEOUT = 0.1
+"""Seconds a rate-limit check waits for Redis before counting in the process's memory."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,4 +69,6 @@ class Settings:
     """`redis://host:port/db` to share the rate limits among server processes."""
     redis_prefix: str = "mines"
     """The prefix of the rate limits' Redis keys."""
+    redis_timeout: float = REDIS_TIMEOUT
+    """Seconds to connect to Redis, and for one rate-limit check, before counting in memory."""
     no_guess: NoGuessLimits = field(default_factory=NoGuessLimits)

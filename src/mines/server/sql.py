@@ -92,7 +92,15 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     (compact_layouts,),
     # 4: moves asked for that changed nothing (not stored), for the end-of-game figures.
     ("ALTER TABLE games ADD COLUMN wasted INTEGER NOT NULL DEFAULT 0",),
-    # 5: accounts, their names unique by both look-alike skeletons, and their sign-in sessions.
+    # 5: finished games' reviews, computed once; `format` tells an old review from a current.
+    (
+        """CREATE TABLE IF NOT EXISTS reviews (
+            game_id TEXT PRIMARY KEY REFERENCES games (id),
+            format INTEGER NOT NULL,
+            body TEXT NOT NULL
+        )""",
+    ),
+    # 6: accounts, their names unique by both look-alike skeletons, and their sign-in sessions.
     (
         """CREATE TABLE accounts (
             id TEXT PRIMARY KEY,
@@ -209,6 +217,13 @@ class SqlStorage(ABC):
             cursor.execute(self.sql("INSERT INTO schema_version (version) VALUES (?)"), (0,))
         cursor.execute(self.sql("UPDATE schema_version SET version = ?"), (SCHEMA_VERSION,))
 
+    def ping(self) -> None:
+        """Read the schema version: a query that needs the database itself, not only a live
+        connection (a SQLite `SELECT 1` would not read the file at all)."""
+        with self.transaction(write=False) as cursor:
+            cursor.execute("SELECT version FROM schema_version")
+            cursor.fetchone()
+
     def mark_assisted(self, game_id: str) -> bool:
         """Record that the game's player had help; False when no game has this ID."""
         with self.transaction(write=True) as cursor:
@@ -324,6 +339,26 @@ class SqlStorage(ABC):
                 continue
             return found is not None and (found[0], float(found[1])) == (move.move, move.at)
         return False
+
+    def load_review(self, game_id: str, version: int) -> str | None:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql("SELECT body FROM reviews WHERE game_id = ? AND format = ?"),
+                (game_id, version),
+            )
+            found = cursor.fetchone()
+        return None if found is None else str(found[0])
+
+    def store_review(self, game_id: str, version: int, body: str) -> None:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO reviews (game_id, format, body) VALUES (?, ?, ?) "
+                    "ON CONFLICT (game_id) DO UPDATE SET format = excluded.format, "
+                    "body = excluded.body"
+                ),
+                (game_id, version, body),
+            )
 
     def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
         with self.transaction(write=False) as cursor:

@@ -130,6 +130,14 @@ class Storage(Protocol):
         """Count a move asked for in a game in progress that changed nothing."""
         ...
 
+    def load_review(self, game_id: str, version: int) -> str | None:
+        """A game's stored review (JSON), if one was stored in this format `version`."""
+        ...
+
+    def store_review(self, game_id: str, version: int, body: str) -> None:
+        """Keep a finished game's review (JSON) in format `version`, replacing any other."""
+        ...
+
     def listen(self, on_move: Callable[[str], None]) -> Callable[[], None] | None:
         """Call `on_move(game_id)` from another thread when another process stores a move;
         returns a stop function, or None where the database cannot tell (SQLite)."""
@@ -158,5 +166,9 @@ class Storage(Protocol):
         ...
 
     def end_session(self, token_hash: str) -> None: ...
+
+    def ping(self) -> None:
+        """Return once the database answers a query; raise `StorageError` when it fails."""
+        ...
 
     def close(self) -> None: ...

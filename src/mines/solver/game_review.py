@@ -376,6 +376,17 @@ class Review:
         return " ".join(parts)
 
 
+def check_size(rows: int, cols: int, moves: int) -> None:
+    """Refuse, before any work, a game past `WORK_LIMIT` (`ReviewTooLargeError`)."""
+    cells = rows * cols
+    if cells * moves > WORK_LIMIT:
+        raise ReviewTooLargeError(
+            f"an exact review judges every move on the whole board: {moves:,} moves on "
+            f"{cells:,} cells is {cells * moves:,} cell-moves, over the limit of "
+            f"{WORK_LIMIT:,} (about 10 s of work): games this big are not reviewed"
+        )
+
+
 def review(record: GameRecord) -> Review:
     """Judge every move of a finished game from the view just before it, exactly.
 
@@ -389,13 +400,7 @@ def review(record: GameRecord) -> Review:
         raise GameInProgressError(
             "a review needs a finished game: this one is still in progress (finish it first)"
         )
-    cells, moves = record.rows * record.cols, len(record.moves)
-    if cells * moves > WORK_LIMIT:
-        raise ReviewTooLargeError(
-            f"an exact review judges every move on the whole board: {moves:,} moves on "
-            f"{cells:,} cells is {cells * moves:,} cell-moves, over the limit of "
-            f"{WORK_LIMIT:,} (about 10 s of work): games this big are not reviewed"
-        )
+    check_size(record.rows, record.cols, len(record.moves))
     judge = _Judge(record)
     start = replay(record, stop=0)
     before = start.view()

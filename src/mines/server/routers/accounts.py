@@ -60,7 +60,7 @@ def session_token(request: Request) -> str | None:
     return request.cookies.get(COOKIE) or None
 
 
-def check_rate(request: Request, name: str | None) -> None:
+async def check_rate(request: Request, name: str | None) -> None:
     """Count one sign-in (or new account) against the client's address and, given a name,
     against every sign-in to that name (by its skeleton), from wherever they come."""
     limiter: RateLimiter = request.app.state.limiter
@@ -69,7 +69,7 @@ def check_rate(request: Request, name: str | None) -> None:
     if name is not None:
         keys.append(f"name {skeletons(name)[0]}")
     for key in keys:
-        wait = limiter.refusal("signin", key)
+        wait = await limiter.refusal("signin", key)
         if wait is not None:
             what = "this name" if key.startswith("name") else "your address"
             raise RateLimitedError(
@@ -102,7 +102,7 @@ def signed_in(request: Request, done: SignedIn, status: int) -> JSONResponse:
     summary="Create an account (and sign in)",
 )
 async def create_account(body: Credentials, request: Request) -> JSONResponse:
-    check_rate(request, None)
+    await check_rate(request, None)
     done = await run_in_threadpool(
         accounts(request).create, body.name, body.password, session_token(request)
     )
@@ -116,7 +116,7 @@ async def create_account(body: Credentials, request: Request) -> JSONResponse:
     summary="Sign in",
 )
 async def sign_in(body: Credentials, request: Request) -> JSONResponse:
-    check_rate(request, body.name)
+    await check_rate(request, body.name)
     done = await run_in_threadpool(
         accounts(request).sign_in, body.name, body.password, session_token(request)
     )

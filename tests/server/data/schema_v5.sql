@@ -66,7 +66,12 @@ CREATE TABLE results (
         finished_at DOUBLE PRECISION NOT NULL
     );
 INSERT INTO "results" VALUES('3e1edc68523290d7','beginner',0,'Ann',32.5,1700000033.5);
+CREATE TABLE reviews (
+            game_id TEXT PRIMARY KEY REFERENCES games (id),
+            format INTEGER NOT NULL,
+            body TEXT NOT NULL
+        );
 CREATE TABLE schema_version (version INTEGER NOT NULL);
-INSERT INTO "schema_version" VALUES(4);
+INSERT INTO "schema_version" VALUES(5);
 CREATE INDEX results_rank ON results (preset, no_guess, time);
 COMMIT;
