@@ -19,8 +19,10 @@ from mines.server.errors import install_handlers
 from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
+from mines.server.metrics import Live, networks, registry
 from mines.server.middleware import BodyLimit, CrossSite, SecurityHeaders
 from mines.server.names import skeletons
+from mines.server.observe import Observe
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.ratelimit import RateLimit, RateLimiter
 from mines.server.readiness import Check, Readiness
@@ -37,6 +39,7 @@ from mines.server.routers import (
     races,
     replay,
     review,
+    scrape,
 )
 from mines.server.storage import Storage
 
@@ -125,9 +128,25 @@ def create_app(
     app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Observe)  # outermost: it sees every answer, and all of its time
     app.state.readiness = readiness(service.storage, limiter)
-    routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, accounts)
-    for module in routers:
+    app.state.metrics_allow = networks(settings.metrics_allow)
+    sockets: live.SocketCounts = app.state.sockets
+    app.state.metrics = registry(
+        Live(
+            cache=lambda: (
+                ("room" if key.startswith(ANNOUNCE_PREFIX) else "game", weight)
+                for key, weight in service.cache.weights()
+            ),
+            cache_budget=service.cache.budget,
+            cache_used=lambda: service.cache.used,
+            websockets=lambda: sockets.total,
+            workers=service.worker_pools,
+            fallback=lambda: limiter.failing,
+        )
+    )
+    routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape)
+    for module in (*routers, accounts):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import gc
+import ipaddress
 import os
 from typing import Any
 
@@ -13,6 +14,7 @@ from mines.server.database import default_database
 from mines.server.settings import (
     MAX_CELLS,
     MEMORY,
+    METRICS_ALLOW,
     REDIS_TIMEOUT,
     SOCKETS_PER_ADDRESS,
     RateLimits,
@@ -94,6 +96,19 @@ def _rate(text: str) -> str:
     return text
 
 
+def _networks(text: str) -> tuple[str, ...]:
+    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    try:
+        for name in names:
+            ipaddress.ip_network(name, strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            "expected addresses or networks separated by commas, such as "
+            f"127.0.0.1,10.0.0.0/8 (or an empty value for nobody), got {text!r}"
+        ) from None
+    return names
+
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("serve", help="run the game server and the browser client")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
@@ -135,6 +150,13 @@ def register(subparsers: Any) -> None:
         default=SOCKETS_PER_ADDRESS,
         help="live WebSockets one client address may hold at once (default %(default)s)",
     )
+    parser.add_argument(
+        "--metrics-allow",
+        type=_networks,
+        default=METRICS_ALLOW,
+        help="client addresses or networks /metrics answers, separated by commas; others get "
+        f"404 (default {','.join(METRICS_ALLOW)}; empty for nobody)",
+    )
     defaults = RateLimits()
     for name, text in (
         ("address", "every API request from one address"),
@@ -174,6 +196,7 @@ def run(args: argparse.Namespace) -> int:
         redis_prefix=args.redis_prefix,
         redis_timeout=args.redis_timeout,
         sockets_per_address=args.sockets_per_address,
+        metrics_allow=args.metrics_allow,
     )
     service = GameService(open_storage(settings.database), settings)
     host = f"[{args.host}]" if ":" in args.host else args.host

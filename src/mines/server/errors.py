@@ -26,6 +26,7 @@ from mines.errors import (
     OffBoardError,
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
+from mines.server.metrics import ERRORS
 from mines.server.storage import StorageError
 from mines.solver.game_review import ReviewTooLargeError
 
@@ -171,6 +172,7 @@ def error(
     """The answer to every error: `{"code", "detail"}` plus any `extra` fields."""
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
+    ERRORS.labels(str(status), code).inc()
     body = {"code": code, "detail": message, **extra}
     return JSONResponse(body, status_code=status, headers=headers)
 

@@ -39,6 +39,7 @@ from mines.server.errors import (
 from mines.server.finished import Read
 from mines.server.generation import NoGuessWorkers, WorkerPlacer, check_no_guess
 from mines.server.layouts import KeepingPlacer
+from mines.server.metrics import count_move
 from mines.server.present import (
     Box,
     Changed,
@@ -173,6 +174,11 @@ class GameCache:
     def used(self) -> int:
         return self._bytes
 
+    def weights(self) -> list[tuple[str, int]]:
+        """The key and weight of every entry, for the metrics."""
+        with self._lock:
+            return [(key, weight) for key, (_, weight) in self._games.items()]
+
     def get(self, game_id: str) -> Held | None:
         with self._lock:
             entry = self._games.get(game_id)
@@ -279,6 +285,11 @@ class GameService:
             finished.READ_WORKERS, memory=finished.READ_MEMORY, name="mines-reader"
         )
 
+    def worker_pools(self) -> list[tuple[str, int, int]]:
+        """(pool, busy, slots) of the worker processes: no-guess generation, finished reads."""
+        pools = (("no_guess", self._no_guess.workers), ("reader", self._readers))
+        return [(name, pool.busy, pool.slots) for name, pool in pools]
+
     @property
     def cache(self) -> GameCache:
         """The live games, and the race rooms that share their memory budget."""
@@ -359,7 +370,9 @@ class GameService:
         for _ in range(STALE_RETRIES):
             try:
                 move = Move(kind, *cell)
-                return self._move_once(game_id, token, move, window, watched, cancelled)
+                result = self._move_once(game_id, token, move, window, watched, cancelled)
+                count_move(kind, "game")
+                return result
             except StaleGameError:
                 self._cache.drop(game_id)
             except BaseException as error:

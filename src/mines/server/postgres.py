@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import psycopg
 from psycopg import sql
 
+from mines.server.metrics import STORAGE_ERRORS
 from mines.server.sql import Cursor, SqlStorage
 from mines.server.storage import StorageError
 
@@ -53,6 +54,7 @@ class PostgresStorage(SqlStorage):
                     sql.SQL("SET search_path TO {}").format(sql.Identifier(self._schema))
                 )
         except psycopg.Error as error:
+            STORAGE_ERRORS.inc()
             raise StorageError(f"cannot connect to PostgreSQL: {error}") from None
         return connection
 
@@ -65,6 +67,7 @@ class PostgresStorage(SqlStorage):
                 with connection.transaction(), connection.cursor() as cursor:
                     yield cursor
             except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+                STORAGE_ERRORS.inc()
                 raise StorageError(f"the PostgreSQL database failed: {error}") from error
             finally:
                 if connection.closed or connection.broken:

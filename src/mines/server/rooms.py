@@ -42,6 +42,7 @@ from mines.race import (
 from mines.server.auth import ForbiddenError, NotAuthenticatedError, hash_token, new_token
 from mines.server.errors import RoomNotFoundError, echo_id
 from mines.server.games import GameCache
+from mines.server.metrics import count_move
 from mines.server.present import view_json
 from mines.server.race_store import ANNOUNCE_PREFIX, Note, RaceStore, RoomRow, note_of
 from mines.server.settings import MEMORY
@@ -199,6 +200,7 @@ class RoomService:
             return None
 
         flagged, answer = self._act(room_id, token, move)
+        count_move(kind, "race")
         if flagged is not None:
             answer["flagged"] = flagged
         return answer

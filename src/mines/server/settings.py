@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 MAX_CELLS = 1_000_000
 MEMORY = 1024 * 1024 * 1024
 SOCKETS_PER_ADDRESS = 32
+METRICS_ALLOW = ("127.0.0.0/8", "::1")
 REDIS_TIMEOUT = 0.1
 """Seconds a rate-limit check waits for Redis before counting in the process's memory."""
 
@@ -72,3 +73,5 @@ class Settings:
     redis_timeout: float = REDIS_TIMEOUT
     """Seconds to connect to Redis, and for one rate-limit check, before counting in memory."""
     no_guess: NoGuessLimits = field(default_factory=NoGuessLimits)
+    metrics_allow: tuple[str, ...] = METRICS_ALLOW
+    """The client addresses or networks `/metrics` answers; the others get 404."""

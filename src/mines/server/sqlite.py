@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from mines.server.metrics import STORAGE_ERRORS
 from mines.server.sql import Cursor, SqlStorage
 from mines.server.storage import StorageError
 
@@ -64,6 +65,7 @@ class SqliteStorage(SqlStorage):
                     raise
                 connection.execute("COMMIT")
             except sqlite3.Error as error:
+                STORAGE_ERRORS.inc()
                 raise StorageError(f"the SQLite database failed: {error}") from error
 
     # One SQLite file serves one server process: there is no one to tell or hear.
