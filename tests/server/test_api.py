@@ -371,3 +371,22 @@ def test_a_failing_database_is_503_and_says_so(sqlite_url: str, clock: FakeClock
     assert answer.status_code == 503
     assert "SQLite database failed" in answer.json()["detail"]
     assert broken.client.get(f"/api/games/{game['id']}").status_code == 503
+
+
+def test_a_move_that_changes_nothing_is_answered_but_not_stored(server: Server) -> None:
+    game = server.create(preset="beginner", seed=4242)
+    first = server.move(game, "reveal", 4, 4).json()
+    assert first["view"]["version"] == 1
+    hidden = next(
+        (r, c)
+        for r, line in enumerate(first["view"]["cells"])
+        for c, s in enumerate(line)
+        if s == "H"
+    )
+    for kind, cell in (("reveal", (4, 4)), ("chord", (4, 4)), ("chord", hidden)):
+        same = server.move(game, kind, *cell)
+        assert same.status_code == 200, (kind, cell)
+        assert same.json()["changed"] == []
+        assert same.json()["view"]["version"] == 1, (kind, cell)
+    assert len(server.service.storage.moves_after(game["id"], 0)) == 1
+    assert server.client.get(f"/api/games/{game['id']}").json()["view"]["version"] == 1
