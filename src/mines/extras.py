@@ -11,6 +11,8 @@ EXTRAS: dict[str, dict[str, str]] = {
         "uvicorn": "uvicorn",
         "psycopg": "psycopg",
         "limits": "limits",
+        "prometheus_client": "prometheus-client",
+        "confusable_homoglyphs": "confusable-homoglyphs",
     },
     "gym": {"gymnasium": "Gymnasium", "pettingzoo": "PettingZoo"},
     "rl": {
