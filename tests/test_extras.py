@@ -104,7 +104,7 @@ def core_only(folder: Path) -> dict[str, str]:
     """An environment in which Python finds what `pip install mines` brings and nothing more:
     the standard library, numpy, scipy and mines (run it with `python -S`, without site)."""
     for package in (numpy, scipy):
-        home = Path(package.__file__).parent
+        home = Path(str(package.__file__)).parent
         for name in (home.name, f"{home.name}.libs"):  # .libs: the wheels' shared libraries
             if (home.parent / name).exists():
                 (folder / name).symlink_to(home.parent / name)

@@ -164,6 +164,7 @@ def register(subparsers: Any) -> None:
         ("address", "every API request from one address"),
         ("create", "new games from one address"),
         ("game", "moves in one game"),
+        ("signin", "sign-ins and new accounts per name and per address"),
     ):
         parser.add_argument(
             f"--rate-limit-{name}",
@@ -187,7 +188,12 @@ def run(args: argparse.Namespace) -> int:
         database=args.db or default_database(),
         max_cells=args.max_cells,
         memory=args.memory,
-        rates=RateLimits(args.rate_limit_address, args.rate_limit_create, args.rate_limit_game),
+        rates=RateLimits(
+            args.rate_limit_address,
+            args.rate_limit_create,
+            args.rate_limit_game,
+            args.rate_limit_signin,
+        ),
         redis=args.redis,
         redis_prefix=args.redis_prefix,
         redis_timeout=args.redis_timeout,
