@@ -13,6 +13,7 @@ EXTRAS: dict[str, dict[str, str]] = {
         "limits": "limits",
         "prometheus_client": "prometheus-client",
         "confusable_homoglyphs": "confusable-homoglyphs",
+        "argon2": "argon2-cffi",
     },
     "gym": {"gymnasium": "Gymnasium", "pettingzoo": "PettingZoo"},
     "rl": {
