@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from mines import InvalidBoardError, board_size
 from mines.moves import MoveKind
 from mines.race import RaceAction, RaceMove
 from mines.server.app import create_app
@@ -755,3 +756,24 @@ def test_a_given_seed_fixes_the_first_round_and_a_rematch_draws_its_own(
     assert client.get(f"/api/races/{room_id}").json()["seed"] == drawn
     moves = client.get(f"/api/races/{room_id}/replay").json()["moves"]
     assert [m["seed"] for m in moves if m["action"] == "rematch"] == [drawn]
+
+
+@pytest.mark.parametrize(
+    "size",
+    [
+        {"preset": "expert", "rows": 16, "cols": 30, "mines": 99},  # both, even when they agree
+        {"rows": 9, "cols": 9},
+        {"preset": "beginner", "mines": 3},
+        {"rows": 3, "cols": 3, "mines": 9},
+    ],
+)
+def test_games_and_rooms_refuse_a_board_request_with_the_cores_words(
+    race_client: tuple[TestClient, FakeClock], size: dict[str, Any]
+) -> None:
+    client, _ = race_client
+    with pytest.raises(InvalidBoardError) as core:
+        board_size(**size)
+    for url, body in (("/api/games", size), ("/api/races", {"player": "a", **size})):
+        answer = client.post(url, json=body)
+        assert (answer.status_code, answer.json()["code"]) == (422, "invalid_board"), url
+        assert answer.json()["detail"] == str(core.value), url

@@ -14,13 +14,15 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from mines.server.accounts import AccountService
 from mines.server.assets import Assets
 from mines.server.errors import install_handlers
 from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.metrics import Live, networks, registry
-from mines.server.middleware import BodyLimit, SecurityHeaders
+from mines.server.middleware import BodyLimit, CrossSite, SecurityHeaders
+from mines.server.names import skeletons
 from mines.server.observe import Observe
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.ratelimit import RateLimit, RateLimiter
@@ -28,6 +30,7 @@ from mines.server.readiness import Check, Readiness
 from mines.server.reviews import ReviewService
 from mines.server.rooms import RoomService
 from mines.server.routers import (
+    accounts,
     analysis,
     games,
     leaderboard,
@@ -61,7 +64,12 @@ def readiness(storage: Storage, limiter: RateLimiter) -> Readiness:
     return Readiness(checks)
 
 
-def create_app(service: GameService, rooms: RoomService | None = None) -> FastAPI:
+def create_app(
+    service: GameService,
+    rooms: RoomService | None = None,
+    *,
+    account_service: AccountService | None = None,
+) -> FastAPI:
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
     race_rooms = rooms or RoomService(service.storage, cache=service.cache)
@@ -84,7 +92,9 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
 
         race_rooms.publish = publish_race
         stop = service.storage.listen(moved_elsewhere)
-        await run_in_threadpool(lambda: None)  # the first request need not import its backend
+        # The first request need not import its backend, nor the first sign-up build the
+        # table of look-alike letters (about a second).
+        await run_in_threadpool(skeletons, "")
         try:
             yield
         finally:
@@ -103,11 +113,13 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.state.rooms = race_rooms
     app.state.reviews = reviews
     app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
+    app.state.accounts = account_service or AccountService(service.storage)
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;
     # a request over its rate is refused before its body is read.
     settings = service.settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
+    app.add_middleware(CrossSite)
     limiter = RateLimiter(
         settings.rates,
         settings.redis,
@@ -139,7 +151,8 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
             fallback=lambda: limiter.failing,
         )
     )
-    for module in (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape):
+    routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape)
+    for module in (*routers, accounts):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets

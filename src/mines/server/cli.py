@@ -86,6 +86,8 @@ def _bytes(text: str) -> int:
 
 
 def _rate(text: str) -> str:
+    # argparse reads the defaults through here too, before `run` could say what is missing.
+    require_extra("server", "mines serve")
     from limits import parse_many
 
     try:
@@ -189,6 +191,7 @@ def register(subparsers: Any) -> None:
         ("address", "every API request from one address"),
         ("create", "new games from one address"),
         ("game", "moves in one game"),
+        ("signin", "sign-ins and new accounts per name and per address"),
     ):
         parser.add_argument(
             f"--rate-limit-{name}",
@@ -214,7 +217,12 @@ def run(args: argparse.Namespace) -> int:
         database=args.db or default_database(),
         max_cells=args.max_cells,
         memory=args.memory,
-        rates=RateLimits(args.rate_limit_address, args.rate_limit_create, args.rate_limit_game),
+        rates=RateLimits(
+            args.rate_limit_address,
+            args.rate_limit_create,
+            args.rate_limit_game,
+            args.rate_limit_signin,
+        ),
         redis=args.redis,
         redis_prefix=args.redis_prefix,
         redis_timeout=args.redis_timeout,

@@ -17,9 +17,8 @@ from mines.engine_choice import DENSE_CELL_LIMIT
 from mines.errors import GameInProgressError, IllegalMoveError, MinesError
 from mines.game import Game, check_cell
 from mines.moves import Move, MoveKind
-from mines.params import check_board
 from mines.placement import MinePlacer, PlacementRule, placer_for_rule
-from mines.presets import preset, preset_of
+from mines.presets import BoardSize, board_size, preset, preset_of
 from mines.replay import RecordedPlacer
 from mines.server import finished, layouts, leaderboard
 from mines.server.auth import (
@@ -512,18 +511,16 @@ class GameService:
 
     # --- internals ---------------------------------------------------------------------------
 
-    def _size(self, spec: GameSpec) -> tuple[int, int, int]:
-        if spec.preset is not None:
-            p = preset(spec.preset)
-            return p.rows, p.cols, p.mines
-        if spec.rows is None or spec.cols is None or spec.mines is None:
-            raise InvalidRequestError('give a "preset", or all of "rows", "cols" and "mines"')
-        if spec.rows * spec.cols > self.settings.max_cells:
+    def _size(self, spec: GameSpec) -> BoardSize:
+        """The board asked for, by the core's one rule for board requests, within this
+        server's largest board (a custom one: the presets are all far below it)."""
+        size = board_size(preset=spec.preset, rows=spec.rows, cols=spec.cols, mines=spec.mines)
+        if spec.preset is None and size.rows * size.cols > self.settings.max_cells:
             raise InvalidRequestError(
-                f"a {spec.rows}x{spec.cols} board has {spec.rows * spec.cols:,} cells; "
+                f"a {size.rows}x{size.cols} board has {size.rows * size.cols:,} cells; "
                 f"this server allows at most {self.settings.max_cells:,}"
             )
-        return check_board(spec.rows, spec.cols, spec.mines)
+        return size
 
     def _rule(self, spec: GameSpec) -> str:
         if not spec.no_guess:

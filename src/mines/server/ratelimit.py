@@ -63,6 +63,7 @@ class RateLimiter:
             "address": parse_many(limits.address),
             "create": parse_many(limits.create),
             "game": parse_many(limits.game),
+            "signin": parse_many(limits.signin),
         }
         self._failing = False
         self._next_probe = 0.0

@@ -22,6 +22,9 @@ class RateLimits:
     """New games (and race rooms) from one client address: each costs memory and storage."""
     game: str = "100/second"
     """Moves in one game, whoever sends them."""
+    signin: str = "10/minute;100/hour"
+    """Sign-ins (and new accounts) per name and per client address: each guess at a password
+    costs the guesser one request and the server one Argon2id hash."""
 
 
 @dataclass(frozen=True, slots=True)

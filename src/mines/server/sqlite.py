@@ -68,6 +68,10 @@ class SqliteStorage(SqlStorage):
                 STORAGE_ERRORS.inc()
                 raise StorageError(f"the SQLite database failed: {error}") from error
 
+    # A write transaction (BEGIN IMMEDIATE) already locks the whole file.
+    def schema_lock(self, cursor: Cursor) -> None:
+        return None
+
     # One SQLite file serves one server process: there is no one to tell or hear.
     def announce(self, cursor: Cursor, game_id: str) -> None:
         return None
