@@ -14,6 +14,7 @@ from mines.errors import (
     MinesError,
     MinesNotPlacedError,
     NoGuessTooLargeError,
+    OffBoardError,
     ViewTooLargeError,
 )
 from mines.game import Game
@@ -67,6 +68,7 @@ __all__ = [
     "Move",
     "MoveKind",
     "NoGuessTooLargeError",
+    "OffBoardError",
     "PlacementRule",
     "Preset",
     "RandomPlacer",

@@ -31,6 +31,15 @@ class IllegalMoveError(MinesError, ValueError):
     """A move that the rules do not allow now; the message says why."""
 
 
+class OffBoardError(IllegalMoveError):
+    """A move on a cell that is not on the board; the message gives the board's rows and cols.
+
+    An `IllegalMoveError` (the game refuses the move and stays as it was), set apart because
+    no state of the game would allow it: a server answers it as a bad request (422), not as a
+    conflict with the game's state (409).
+    """
+
+
 class EngineLimitError(IllegalMoveError):
     """A move the rules allow but the engine cannot carry out at this board's size or density.
 

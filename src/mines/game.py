@@ -18,6 +18,7 @@ from mines.errors import (
     InvalidBoardError,
     InvalidViewError,
     MinesNotPlacedError,
+    OffBoardError,
     ViewTooLargeError,
 )
 from mines.gameid import GameId
@@ -52,7 +53,7 @@ def check_cell(verb: str, row: int, col: int, rows: int, cols: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise IllegalMoveError(f"{name} must be an integer, got {value!r}")
     if not (0 <= row < rows and 0 <= col < cols):
-        raise IllegalMoveError(
+        raise OffBoardError(
             f"cannot {verb} ({row}, {col}): outside the board "
             f"(rows 0..{rows - 1}, cols 0..{cols - 1})"
         )

@@ -16,6 +16,11 @@ class MoveKind(StrEnum):
     FLAG = "F"
     CHORD = "C"
 
+    @property
+    def verb(self) -> str:
+        """The word refusals use for this kind of move: reveal, flag or chord."""
+        return {"O": "reveal", "F": "flag", "C": "chord"}[self.value]
+
 
 _MOVE = re.compile(r"\s*([OFCofc])\s*(\d+)\s*[, ]\s*(\d+)\s*")
 

@@ -18,6 +18,7 @@ from mines import (
     InvalidSettingsError,
     JoinRefusedError,
     LobbyRefusedError,
+    OffBoardError,
     register_rule,
 )
 from mines.race import (
@@ -698,3 +699,76 @@ def test_a_players_view_says_whether_they_won_and_a_watchers_how_the_race_ended(
     assert out.view(0).status is GameStatus.WON  # the winner won, cells left or not
     assert out.view(1).status is GameStatus.LOST
     assert racing(players=2)[0].view(None).status is GameStatus.IN_PROGRESS
+
+
+def test_a_score_is_the_cells_opened_less_each_penalty_taken_at_once() -> None:
+    settings = RaceSettings(on_mine=OnMine.FREEZE, freeze_seconds=1, freeze_penalty=3)
+    race, clock = racing(players=2, settings=settings)
+    race.reveal(0, 4, 4)
+    opened = "".join(race.openers(None)).count("0")
+    assert opened > 3
+    race.reveal(0, *sorted(layout_of(race))[0])
+    assert race.players[0].score == opened - 3
+    clock.now += 1
+    race.reveal(0, *hidden_safe(race)[0])
+    now_open = "".join(race.openers(None)).count("0")
+    assert now_open > opened
+    assert race.players[0].score == now_open - 3  # cells opened after the penalty count in full
+    safe_open = sum(line.count("0") + line.count("1") for line in race.openers(None))
+    assert sum(p.score for p in race.players) == safe_open - 3
+
+
+def test_a_player_who_is_out_keeps_their_score_and_the_scores_add_up_to_the_cells_open() -> None:
+    race, _ = racing(players=3)
+    race.reveal(0, 4, 4)
+    race.reveal(1, *hidden_safe(race)[0])
+    before = race.players[1].score
+    assert before > 0
+    race.reveal(1, *sorted(layout_of(race))[0])
+    assert race.players[1].out
+    assert race.players[1].score == before  # the mine takes nothing away, and scores nothing
+    openers = "".join(race.openers(None))
+    assert [p.score for p in race.players] == [openers.count(str(i)) for i in range(3)]
+
+
+def test_equal_scores_go_to_the_one_set_first_then_to_the_lowest_id() -> None:
+    settings = RaceSettings(on_mine=OnMine.FREEZE, freeze_penalty=1000)
+    race, _ = racing(players=3, settings=settings)
+    race.reveal(0, 4, 4)
+    race.reveal(0, *sorted(layout_of(race))[0])  # the penalty takes it all: 0, set just now
+    assert [p.score for p in race.players] == [0, 0, 0]
+    assert race.players[0].reached_at > 0
+    assert race.winner == 1  # players 1 and 2 were at 0 from the start; 1 has the lower id
+    duel, _ = racing(players=2, settings=RaceSettings(mode=RaceMode.DUEL))
+    mines = sorted(duel._boards[0].mines())
+    duel.reveal(0, *mines[0])
+    duel.reveal(1, *mines[1])  # everyone out, neither scored: the lowest id
+    assert duel.state is RaceState.OVER
+    assert duel.winner == 0
+
+
+def test_moves_that_change_nothing_are_not_logged_and_make_no_event() -> None:
+    race, _ = racing(players=2)
+    race.reveal(0, 4, 4)
+    hidden = hidden_safe(race)[0]
+    assert race.toggle_flag(1, *hidden) is True
+    number = next(
+        (r, c)
+        for r, c, cell in race.view(0).cells()
+        if cell.number and any(race.view(0)[n] is Cell.HIDDEN for n in neighbours(r, c))
+    )
+    moves, events = len(race.moves), len(race.events)
+    assert race.reveal(1, 4, 4) is None  # an open cell
+    assert race.reveal(1, *hidden) is None  # the player's own flag
+    assert race.chord(1, *hidden) is None  # not a number
+    assert race.chord(0, *number) is None  # no flags around it
+    assert race.chord(0, 4, 4) is None  # nothing hidden around it
+    assert (len(race.moves), len(race.events)) == (moves, events)
+
+
+def test_a_cell_off_the_board_is_an_off_board_error() -> None:
+    race, _ = racing(players=2)
+    for verb, move in (("reveal", race.reveal), ("flag", race.toggle_flag), ("chord", race.chord)):
+        with pytest.raises(OffBoardError, match=rf"^cannot {verb} \(9, 0\): outside the board"):
+            move(0, 9, 0)
+    assert issubclass(OffBoardError, IllegalMoveError)

@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mines.placement import RandomPlacer
+from mines.server.accounts import AccountService
 from mines.server.app import create_app
 from mines.server.database import open_storage
 from mines.server.games import GameService
@@ -21,7 +22,12 @@ from mines.server.settings import RateLimits, Settings
 DUMPS = Path(__file__).parent / "data"
 """SQL dumps of databases made by earlier versions of the server (`schema_v1.sql`, ...)."""
 
-UNLIMITED = RateLimits(address="1000000/second", create="1000000/second", game="1000000/second")
+UNLIMITED = RateLimits(
+    address="1000000/second",
+    create="1000000/second",
+    game="1000000/second",
+    signin="1000000/second",
+)
 
 
 def database_from_dump(dump: str, path: Path) -> Path:
@@ -54,7 +60,8 @@ class Server:
         self.next_seed = 1000
         storage = open_storage(database)
         self.service = GameService(storage, self.settings, wall=clock, seeds=self._seed)
-        self.client = TestClient(create_app(self.service))
+        self.accounts = AccountService(storage, wall=clock)
+        self.client = TestClient(create_app(self.service, account_service=self.accounts))
 
     def _seed(self) -> int:
         """The seeds the server draws for games created without one, in an order tests know."""

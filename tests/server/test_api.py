@@ -158,7 +158,7 @@ def test_moves_need_the_games_token(server: Server) -> None:
         ({"rows": 3, "cols": 3, "mines": 9}, "mines must be"),
         ({"rows": 3000, "cols": 3000, "mines": 1}, "at most 1,000,000"),
         ({"preset": "expert", "rows": 3, "cols": 3, "mines": 1}, "not both"),
-        ({"rows": 3, "cols": 3}, "all of"),
+        ({"rows": 3, "cols": 3}, "all three"),
         ({"preset": "huge"}, "preset"),
         ({"preset": "beginner", "seed": -1}, "seed"),
         ({"preset": "beginner", "first_click": "corner"}, "first_click"),
@@ -186,8 +186,12 @@ def test_malformed_json_is_422(server: Server) -> None:
 def test_move_errors(server: Server) -> None:
     game = server.create()
     outside = server.move(game, "reveal", 9, 0)
-    assert outside.status_code == 422
-    assert "outside the 9x9 board" in outside.json()["detail"]
+    assert (outside.status_code, outside.json()["code"]) == (422, "invalid_request")
+    assert (
+        outside.json()["detail"] == "cannot reveal (9, 0): outside the board (rows 0..8, cols 0..8)"
+    )
+    for verb in ("flag", "chord"):  # the core's refusal, worded for the move
+        assert server.move(game, verb, 0, 9).json()["detail"].startswith(f"cannot {verb} (0, 9)")
     server.move(game, "flag", 1, 1)
     flagged = server.move(game, "reveal", 1, 1)
     assert flagged.status_code == 409
@@ -367,3 +371,22 @@ def test_a_failing_database_is_503_and_says_so(sqlite_url: str, clock: FakeClock
     assert answer.status_code == 503
     assert "SQLite database failed" in answer.json()["detail"]
     assert broken.client.get(f"/api/games/{game['id']}").status_code == 503
+
+
+def test_a_move_that_changes_nothing_is_answered_but_not_stored(server: Server) -> None:
+    game = server.create(preset="beginner", seed=4242)
+    first = server.move(game, "reveal", 4, 4).json()
+    assert first["view"]["version"] == 1
+    hidden = next(
+        (r, c)
+        for r, line in enumerate(first["view"]["cells"])
+        for c, s in enumerate(line)
+        if s == "H"
+    )
+    for kind, cell in (("reveal", (4, 4)), ("chord", (4, 4)), ("chord", hidden)):
+        same = server.move(game, kind, *cell)
+        assert same.status_code == 200, (kind, cell)
+        assert same.json()["changed"] == []
+        assert same.json()["view"]["version"] == 1, (kind, cell)
+    assert len(server.service.storage.moves_after(game["id"], 0)) == 1
+    assert server.client.get(f"/api/games/{game['id']}").json()["view"]["version"] == 1

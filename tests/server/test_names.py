@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from mines.server.errors import InvalidNameError
 from mines.server.names import (
     NAME_RULE,
-    InvalidNameError,
+    check_scripts,
     is_ignorable,
     prototype,
     skeletons,
@@ -79,6 +80,7 @@ def test_different_names_stay_apart(one: str, other: str) -> None:
 )
 def test_a_name_is_stored_in_its_normal_form(raw: str, stored: str) -> None:
     assert stored_name(raw) == stored
+    check_scripts(stored)
 
 
 @pytest.mark.parametrize(
@@ -102,7 +104,7 @@ def test_a_name_is_stored_in_its_normal_form(raw: str, stored: str) -> None:
 )
 def test_a_bad_name_is_refused_with_the_rule_in_words(raw: str, words: str) -> None:
     with pytest.raises(InvalidNameError) as refused:
-        stored_name(raw)
+        check_scripts(stored_name(raw))
     assert words in str(refused.value)
 
 

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
 
+from mines.server.race_store import RaceStore
 from tests.patience import PATIENCE
 from tests.server.conftest import PG_URL, FakeClock, Server, layout, safe_cells
 from tests.server.processes import get, patient_client, post, server_process
@@ -106,3 +108,31 @@ def test_watchers_hear_of_moves_made_through_another_process(pg_url: str) -> Non
             assert local["changed"] == [[1, 1, "F"]]
         view = get(f"{two.url}/api/games/{game['id']}").json()["view"]
         assert view["cells"][0][0] == "F"
+
+
+def test_servers_starting_together_on_a_new_schema_all_come_up(pg_url: str) -> None:
+    import psycopg
+
+    from mines.server.postgres import PostgresStorage
+
+    # Each storage made first (the games' tables, one after the other under their lock), then
+    # the race tables by all at once: the moment two `CREATE TABLE IF NOT EXISTS` collide.
+    starters = 4
+    for attempt in range(5):
+        schema = f"{pg_url.partition('?schema=')[2]}_{attempt}"
+        storages = [PostgresStorage(PG_URL, schema=schema) for _ in range(starters)]
+        barrier = threading.Barrier(starters)
+
+        def start(storage: Any, barrier: threading.Barrier = barrier) -> None:
+            barrier.wait()
+            RaceStore(storage)
+
+        try:
+            with ThreadPoolExecutor(starters) as pool:
+                for started in [pool.submit(start, storage) for storage in storages]:
+                    started.result()  # a UniqueViolation on `races` raises here
+        finally:
+            for storage in storages:
+                storage.close()
+            with psycopg.connect(PG_URL, autocommit=True) as admin:
+                admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')

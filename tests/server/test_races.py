@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from mines import InvalidBoardError, board_size
 from mines.moves import MoveKind
 from mines.race import RaceAction, RaceMove
 from mines.server.app import create_app
@@ -618,6 +619,9 @@ def test_a_finished_races_replay_has_the_frames_a_watcher_saw(
             mark = watcher["openers"][r][c]  # who opened it, as the room says at the end
             assert opener == (-1 if mark == "." else int(mark))
     assert ["".join(line) for line in cells] == watcher["view"]["cells"] == replay["final"]["cells"]
+    # The log has every move, the private flag too (a chord's effect depends on its flags).
+    flags = [(m["player"], m["row"], m["col"]) for m in replay["moves"] if m["action"] == "flag"]
+    assert flags == [(0, *sorted(mines)[0])]
     revealed = [m for m in replay["moves"] if m["action"] in ("open", "chord")]
     assert len(replay["frames"]) == len(revealed)  # a flag or the lobby shows a watcher nothing
     assert replay["frames"][-1]["scores"] == replay["events"][-1]["scores"]
@@ -694,3 +698,82 @@ def test_a_duel_watcher_sees_the_opening_the_room_made_for_everyone(
     assert set("".join(openers)) == {"*", "."}
     assert openers == player["openers"]
     assert cells == player["view"]["cells"]
+
+
+def test_moves_refused_or_changing_nothing_answer_as_the_docs_say(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, clock = race_client
+    room_id, tokens = open_room(client, 3, on_mine="freeze", freeze_seconds=5)
+    client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0]))
+    clock.now += 3
+    off = move(client, room_id, tokens[0], "chord", (0, 9))
+    assert (off.status_code, off.json()["code"]) == (422, "invalid_request")
+    assert off.json()["detail"] == "cannot chord (0, 9): outside the board (rows 0..8, cols 0..8)"
+    seq = move(client, room_id, tokens[0], "reveal", FIRST).json()["seq"]
+    rooms: RoomService = cast(FastAPI, client.app).state.rooms
+    logged = len(rooms._room(room_id).race.moves)
+    hidden = next(cell for cell in safe_cells() if cell not in opened(client, room_id))
+    for verb, cell in (("reveal", FIRST), ("chord", hidden), ("chord", FIRST)):
+        same = move(client, room_id, tokens[1], verb, cell)
+        assert same.status_code == 200, (verb, cell)
+        assert same.json()["seq"] == seq
+    assert len(rooms._room(room_id).race.moves) == logged  # nothing stored either
+    mines = sorted(layout(SEED, 9, 9, 10, FIRST))
+    assert move(client, room_id, tokens[1], "reveal", mines[0]).status_code == 200
+    frozen = move(client, room_id, tokens[1], "reveal", hidden)
+    assert (frozen.status_code, frozen.json()["code"]) == (409, "illegal_move")
+    assert frozen.json()["detail"] == "cannot reveal: you are frozen for 5.0 s"
+    out_room, out_tokens = started(client, clock, players=2)
+    move(client, out_room, out_tokens[0], "reveal", FIRST)
+    move(client, out_room, out_tokens[1], "reveal", mines[0])
+    out = move(client, out_room, out_tokens[1], "reveal", hidden)
+    assert (out.status_code, out.json()["code"]) == (409, "illegal_move")
+    assert out.json()["detail"] == "cannot reveal: you are out of this race"
+
+
+def opened(client: TestClient, room_id: str) -> set[tuple[int, int]]:
+    cells = client.get(f"/api/races/{room_id}").json()["view"]["cells"]
+    return {
+        (r, c) for r, line in enumerate(cells) for c, symbol in enumerate(line) if symbol != "H"
+    }
+
+
+def test_a_given_seed_fixes_the_first_round_and_a_rematch_draws_its_own(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, clock = race_client
+    room_id, tokens = started(client, clock, players=2)
+    finish_round(client, room_id, tokens[1], SEED)
+    assert client.get(f"/api/races/{room_id}").json()["seed"] == SEED
+    client.post(f"/api/races/{room_id}/rematch", headers=auth(tokens[0]))
+    client.post(f"/api/races/{room_id}/start", headers=auth(tokens[0]))
+    clock.now += 3
+    rooms: RoomService = cast(FastAPI, client.app).state.rooms
+    drawn = rooms._room(room_id).race.seed
+    assert drawn != SEED
+    finish_round(client, room_id, tokens[1], drawn)
+    assert client.get(f"/api/races/{room_id}").json()["seed"] == drawn
+    moves = client.get(f"/api/races/{room_id}/replay").json()["moves"]
+    assert [m["seed"] for m in moves if m["action"] == "rematch"] == [drawn]
+
+
+@pytest.mark.parametrize(
+    "size",
+    [
+        {"preset": "expert", "rows": 16, "cols": 30, "mines": 99},  # both, even when they agree
+        {"rows": 9, "cols": 9},
+        {"preset": "beginner", "mines": 3},
+        {"rows": 3, "cols": 3, "mines": 9},
+    ],
+)
+def test_games_and_rooms_refuse_a_board_request_with_the_cores_words(
+    race_client: tuple[TestClient, FakeClock], size: dict[str, Any]
+) -> None:
+    client, _ = race_client
+    with pytest.raises(InvalidBoardError) as core:
+        board_size(**size)
+    for url, body in (("/api/games", size), ("/api/races", {"player": "a", **size})):
+        answer = client.post(url, json=body)
+        assert (answer.status_code, answer.json()["code"]) == (422, "invalid_board"), url
+        assert answer.json()["detail"] == str(core.value), url

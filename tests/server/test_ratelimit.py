@@ -3,16 +3,22 @@ processes through Redis."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import socket
+import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mines.server.ratelimit import RateLimiter
 from mines.server.settings import RateLimits
+from tests.patience import PATIENCE
 from tests.server.conftest import FakeClock, Server
-from tests.server.processes import post, server_process
+from tests.server.processes import get, post, server_process
+from tests.server.tcpproxy import proxy_to
 
 REDIS = "redis://127.0.0.1:6379/0"
 
@@ -63,12 +69,31 @@ def test_every_request_counts_against_the_address(sqlite_url: str, clock: FakeCl
         server.close()
 
 
-def test_a_failing_redis_does_not_refuse_everyone() -> None:
+def closed_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    limiter = RateLimiter(RateLimits(create="1/minute"), f"redis://127.0.0.1:{port}/0")
-    assert limiter.refusal("create", "a") is None  # nobody listens there: serve, and log
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def hits(limiter: RateLimiter, count: int, kind: str = "create", key: str = "a") -> list[bool]:
+    """Whether each of `count` requests in a row was allowed."""
+
+    async def run() -> list[bool]:
+        return [await limiter.refusal(kind, key) is None for _ in range(count)]
+
+    return asyncio.run(run())
+
+
+def test_a_redis_that_is_down_leaves_the_limits_to_each_process(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    limiter = RateLimiter(RateLimits(create="3/minute"), f"redis://127.0.0.1:{closed_port()}/0")
+    with caplog.at_level(logging.WARNING, logger="mines.server.ratelimit"):
+        # Nobody listens there: the rate is counted in memory, not dropped.
+        assert hits(limiter, 5) == [True] * 3 + [False] * 2
+    assert limiter.failing
+    assert [record.message.startswith("Redis failed") for record in caplog.records] == [True]
 
 
 def redis_or_skip() -> None:
@@ -94,3 +119,59 @@ def test_two_processes_share_the_rate_through_redis(tmp_path: Path) -> None:
             for url in (one.url, two.url, one.url, two.url)
         ]
     assert statuses == [201, 201, 201, 429]
+
+
+def test_a_hung_redis_neither_freezes_the_server_nor_lifts_the_limits(tmp_path: Path) -> None:
+    redis_or_skip()
+    prefix = f"mines-test-{uuid.uuid4().hex[:8]}"
+    with proxy_to(6379) as proxy:
+        options = ["--redis", f"redis://127.0.0.1:{proxy.port}/0", "--redis-prefix", prefix]
+        options += ["--rate-limit-create", "5/minute"]
+        with server_process(f"sqlite:///{tmp_path / 'games.sqlite3'}", extra=options) as server:
+            assert post(f"{server.url}/api/games", json={"preset": "beginner"}).status_code == 201
+            proxy.stall()  # Redis accepts and never answers
+            # Each of these would wait for Redis for ever without the timeout.
+            statuses = [
+                post(f"{server.url}/api/games", json={"preset": "beginner"}).status_code
+                for _ in range(7)
+            ]
+            assert get(f"{server.url}/").status_code == 200
+            assert get(f"{server.url}/api/leaderboard").status_code == 200
+    # Counted in the process's memory from the outage on: five more, then refused.
+    assert statuses == [201] * 5 + [429] * 2
+
+
+def test_the_limiter_goes_back_to_redis_and_logs_the_outage_twice(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    redis_or_skip()
+    prefix = f"mines-test-{uuid.uuid4().hex[:8]}"
+    rates = RateLimits(create="3/minute")
+
+    async def run(proxy_port: int, stall: Any, restore: Any) -> list[bool]:
+        through = RateLimiter(rates, f"redis://127.0.0.1:{proxy_port}/0", prefix=prefix, probe=0)
+        other = RateLimiter(rates, REDIS, prefix=prefix)  # another process, on Redis directly
+        assert await through.refusal("create", "before") is None
+        stall()
+        for _ in range(3):
+            await through.refusal("create", "during")
+        assert through.failing
+        restore()
+        deadline = time.monotonic() + PATIENCE
+        while through.failing and time.monotonic() < deadline:
+            await through.refusal("create", "after-probe")
+            await asyncio.sleep(0.05)
+        assert not through.failing
+        # Shared again: the two count together.
+        return [
+            await limiter.refusal("create", "after") is None
+            for limiter in (through, other, through, other)
+        ]
+
+    with proxy_to(6379) as proxy, caplog.at_level(logging.WARNING, "mines.server.ratelimit"):
+        allowed = asyncio.run(run(proxy.port, proxy.stall, proxy.restore))
+    assert allowed == [True, True, True, False]
+    messages = [record.message for record in caplog.records]
+    assert len(messages) == 2
+    assert messages[0].startswith("Redis failed")
+    assert messages[1].startswith("Redis answers again")

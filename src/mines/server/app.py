@@ -12,19 +12,25 @@ import anyio
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from mines.server.accounts import AccountService
 from mines.server.assets import Assets
 from mines.server.errors import install_handlers
 from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
-from mines.server.middleware import BodyLimit, SecurityHeaders
+from mines.server.metrics import Live, networks, registry
+from mines.server.middleware import BodyLimit, CrossSite, SecurityHeaders
+from mines.server.names import skeletons
+from mines.server.observe import Observe
 from mines.server.race_store import ANNOUNCE_PREFIX
 from mines.server.ratelimit import RateLimit, RateLimiter
 from mines.server.readiness import Check, Readiness
 from mines.server.reviews import ReviewService
 from mines.server.rooms import RoomService
 from mines.server.routers import (
+    accounts,
     analysis,
     games,
     leaderboard,
@@ -34,6 +40,7 @@ from mines.server.routers import (
     races,
     replay,
     review,
+    scrape,
 )
 from mines.server.storage import Storage
 
@@ -57,7 +64,12 @@ def readiness(storage: Storage, limiter: RateLimiter) -> Readiness:
     return Readiness(checks)
 
 
-def create_app(service: GameService, rooms: RoomService | None = None) -> FastAPI:
+def create_app(
+    service: GameService,
+    rooms: RoomService | None = None,
+    *,
+    account_service: AccountService | None = None,
+) -> FastAPI:
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
     race_rooms = rooms or RoomService(service.storage, cache=service.cache)
@@ -80,7 +92,9 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
 
         race_rooms.publish = publish_race
         stop = service.storage.listen(moved_elsewhere)
-        await run_in_threadpool(lambda: None)  # the first request need not import its backend
+        # The first request need not import its backend, nor the first sign-up build the
+        # table of look-alike letters (about a second).
+        await run_in_threadpool(skeletons, "")
         try:
             yield
         finally:
@@ -99,16 +113,46 @@ def create_app(service: GameService, rooms: RoomService | None = None) -> FastAP
     app.state.rooms = race_rooms
     app.state.reviews = reviews
     app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
+    app.state.accounts = account_service or AccountService(service.storage)
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;
     # a request over its rate is refused before its body is read.
     settings = service.settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
-    limiter = RateLimiter(settings.rates, settings.redis, prefix=settings.redis_prefix)
+    app.add_middleware(CrossSite)
+    limiter = RateLimiter(
+        settings.rates,
+        settings.redis,
+        prefix=settings.redis_prefix,
+        timeout=settings.redis_timeout,
+    )
+    app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
+    trusted = networks(settings.forwarded_allow_ips)
+    # The client's address from a trusted proxy's X-Forwarded-For, for every middleware below
+    # (rate limits, WebSocket caps, /metrics) and the access line.
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=[str(n) for n in trusted])
+    # Outermost: it sees every answer and all of its time, and the proxy's own address.
+    app.add_middleware(Observe, trusted=trusted)
     app.state.readiness = readiness(service.storage, limiter)
-    for module in (games, leaderboard, live, races, meta, replay, review, analysis, probes):
+    app.state.metrics_allow = networks(settings.metrics_allow)
+    sockets: live.SocketCounts = app.state.sockets
+    app.state.metrics = registry(
+        Live(
+            cache=lambda: (
+                ("room" if key.startswith(ANNOUNCE_PREFIX) else "game", weight)
+                for key, weight in service.cache.weights()
+            ),
+            cache_budget=service.cache.budget,
+            cache_used=lambda: service.cache.used,
+            websockets=lambda: sockets.total,
+            workers=service.worker_pools,
+            fallback=lambda: limiter.failing,
+        )
+    )
+    routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape)
+    for module in (*routers, accounts):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets

@@ -5,12 +5,22 @@ from __future__ import annotations
 import argparse
 import ctypes
 import gc
+import ipaddress
 import os
 from typing import Any
 
 from mines.extras import require_extra
 from mines.server.database import default_database
-from mines.server.settings import MAX_CELLS, MEMORY, SOCKETS_PER_ADDRESS, RateLimits, Settings
+from mines.server.logs import LOG_FORMATS, LOG_LEVELS
+from mines.server.settings import (
+    MAX_CELLS,
+    MEMORY,
+    METRICS_ALLOW,
+    REDIS_TIMEOUT,
+    SOCKETS_PER_ADDRESS,
+    RateLimits,
+    Settings,
+)
 
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame the protocol layer accepts; past it the socket closes with 1009."""
@@ -53,6 +63,16 @@ def _number(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds above 0 and up to 60, got {text!r}")
+    return value
+
+
 def _bytes(text: str) -> int:
     units = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
     number, unit = text[:-1], text[-1:].upper()
@@ -66,6 +86,8 @@ def _bytes(text: str) -> int:
 
 
 def _rate(text: str) -> str:
+    # argparse reads the defaults through here too, before `run` could say what is missing.
+    require_extra("server", "mines serve")
     from limits import parse_many
 
     try:
@@ -75,6 +97,20 @@ def _rate(text: str) -> str:
             f"expected a rate such as 100/second or 10/second;300/minute, got {text!r}"
         ) from None
     return text
+
+
+def _networks(text: str) -> tuple[str, ...]:
+    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    try:
+        for name in names:
+            if name != "*":
+                ipaddress.ip_network(name, strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            "expected addresses or networks separated by commas, such as "
+            f"127.0.0.1,10.0.0.0/8 (* for every address, empty for none), got {text!r}"
+        ) from None
+    return names
 
 
 def register(subparsers: Any) -> None:
@@ -106,16 +142,56 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--redis-prefix", default="mines", help="prefix of the Redis keys")
     parser.add_argument(
+        "--redis-timeout",
+        type=_seconds,
+        default=REDIS_TIMEOUT,
+        help="seconds to wait for Redis before counting the rate limits in this process alone "
+        "(default %(default)s)",
+    )
+    parser.add_argument(
         "--sockets-per-address",
         type=_number,
         default=SOCKETS_PER_ADDRESS,
         help="live WebSockets one client address may hold at once (default %(default)s)",
+    )
+    parser.add_argument(
+        "--metrics-allow",
+        type=_networks,
+        default=METRICS_ALLOW,
+        help="client addresses or networks /metrics answers, separated by commas; others get "
+        f"404 (default {','.join(METRICS_ALLOW)}; empty for nobody)",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        type=_networks,
+        default=(),
+        help="addresses or networks of the reverse proxies whose X-Forwarded-For, "
+        "X-Forwarded-Proto and X-Request-ID are taken, separated by commas (default: none)",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default="text",
+        help="log lines as text or as one JSON object each (default %(default)s)",
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default="info",
+        help="the least severe records logged; warning drops the access log (default %(default)s)",
+    )
+    parser.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="log one line per request (default: on)",
     )
     defaults = RateLimits()
     for name, text in (
         ("address", "every API request from one address"),
         ("create", "new games from one address"),
         ("game", "moves in one game"),
+        ("signin", "sign-ins and new accounts per name and per address"),
     ):
         parser.add_argument(
             f"--rate-limit-{name}",
@@ -133,16 +209,26 @@ def run(args: argparse.Namespace) -> int:
     from mines.server.app import create_app
     from mines.server.database import open_storage
     from mines.server.games import GameService
+    from mines.server.logs import configure
 
+    configure(args.log_level, args.log_format, access=args.access_log)
     fix_mmap_threshold()
     settings = Settings(
         database=args.db or default_database(),
         max_cells=args.max_cells,
         memory=args.memory,
-        rates=RateLimits(args.rate_limit_address, args.rate_limit_create, args.rate_limit_game),
+        rates=RateLimits(
+            args.rate_limit_address,
+            args.rate_limit_create,
+            args.rate_limit_game,
+            args.rate_limit_signin,
+        ),
         redis=args.redis,
         redis_prefix=args.redis_prefix,
+        redis_timeout=args.redis_timeout,
         sockets_per_address=args.sockets_per_address,
+        metrics_allow=args.metrics_allow,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     service = GameService(open_storage(settings.database), settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
@@ -157,7 +243,10 @@ def run(args: argparse.Namespace) -> int:
             app,
             host=args.host,
             port=args.port,
-            log_level="warning",
+            log_config=None,  # the logging `configure` set up above
+            log_level=args.log_level,
+            access_log=False,  # the app writes its own, with the request ID and the route
+            proxy_headers=False,  # applied in the app, from --forwarded-allow-ips only
             ws_max_size=WS_MAX_SIZE,
         )
     finally:

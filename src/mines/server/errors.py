@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from mines.errors import (
     GameInProgressError,
@@ -22,8 +23,10 @@ from mines.errors import (
     MinesError,
     MinesNotPlacedError,
     NoGuessTooLargeError,
+    OffBoardError,
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError
+from mines.server.metrics import ERRORS
 from mines.server.storage import StorageError
 from mines.solver.game_review import ReviewTooLargeError
 
@@ -82,6 +85,22 @@ class ServerFullError(RetryLaterError):
     """The server's memory budget has no room for another game now (HTTP 503)."""
 
 
+class InvalidNameError(MinesError):
+    """An account name that is empty, invisible, mixed-script or outside the rule (HTTP 422)."""
+
+
+class NameTakenError(MinesError):
+    """An account name that is, or looks like, another account's (HTTP 409)."""
+
+
+class SignInFailedError(MinesError):
+    """A name and password that do not sign in, whichever was wrong (HTTP 401)."""
+
+
+class NotSignedInError(MinesError):
+    """A request that needs a signed-in account came without a live session (HTTP 401)."""
+
+
 class WorkerDiedError(RetryLaterError):
     """A worker process ended without an answer (killed, crashed): nothing is wrong with the
     request, and trying it again may work (HTTP 503)."""
@@ -99,6 +118,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (MinesNotPlacedError, 409, "mines_not_placed"),
     (JoinRefusedError, 409, "join_refused"),
     (LobbyRefusedError, 409, "lobby_refused"),
+    (OffBoardError, 422, "invalid_request"),  # no state of the game would allow it
     (IllegalMoveError, 409, "illegal_move"),
     (InvalidMoveError, 422, "invalid_move"),
     (InvalidViewError, 422, "invalid_view"),
@@ -107,6 +127,10 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (ReviewTooLargeError, 422, "review_too_large"),
     (InvalidBoardError, 422, "invalid_board"),
     (InvalidRequestError, 422, "invalid_request"),
+    (InvalidNameError, 422, "invalid_name"),
+    (NameTakenError, 409, "name_taken"),
+    (SignInFailedError, 401, "sign_in_failed"),
+    (NotSignedInError, 401, "not_signed_in"),
     (GameNotFoundError, 404, "game_not_found"),
     (RoomNotFoundError, 404, "room_not_found"),
     (NotAuthenticatedError, 401, "not_authenticated"),
@@ -117,6 +141,9 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (StorageError, 503, "storage_unavailable"),
 )
 """Each error the server raises on purpose: its HTTP status and stable code (docs/server.md)."""
+
+METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
+"""The methods a 405's `Allow` may list."""
 
 HTTP_CODES = {
     404: "not_found",
@@ -145,6 +172,7 @@ def error(
     """The answer to every error: `{"code", "detail"}` plus any `extra` fields."""
     if status == 401:
         headers = {**(headers or {}), "WWW-Authenticate": "Bearer"}
+    ERRORS.labels(str(status), code).inc()
     body = {"code": code, "detail": message, **extra}
     return JSONResponse(body, status_code=status, headers=headers)
 
@@ -163,6 +191,17 @@ def validation_answer(problems: Sequence[Mapping[str, Any]]) -> JSONResponse:
     if len(problems) > len(shown):
         message += f"; and {len(problems) - len(shown):,} more"
     return error(422, "validation_error", message, errors=shown, error_count=max(len(problems), 1))
+
+
+def allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at the request's path: Starlette's 405 lists only the
+    first route's, and `/api/session` has two (POST signs in, DELETE signs out)."""
+    allowed = []
+    for method in METHODS:
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] is Match.FULL for route in request.app.router.routes):
+            allowed.append(method)
+    return allowed
 
 
 def install_handlers(app: FastAPI) -> None:
@@ -185,7 +224,10 @@ def install_handlers(app: FastAPI) -> None:
             # FastAPI answers a body it cannot even decode with 400; malformed input is 422 here.
             return validation_answer([{"loc": ("body",), "msg": str(exc.detail)}])
         code = HTTP_CODES.get(exc.status_code, "http_error")
-        return error(exc.status_code, code, str(exc.detail), exc.headers)
+        headers = exc.headers
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(request))}
+        return error(exc.status_code, code, str(exc.detail), headers)
 
     async def on_unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s %s", request.method, request.url.path)

@@ -15,11 +15,10 @@ from mines.clock import PinnedClock
 from mines.engine import CellChanges
 from mines.engine_choice import DENSE_CELL_LIMIT
 from mines.errors import GameInProgressError, IllegalMoveError, MinesError
-from mines.game import Game
+from mines.game import Game, check_cell
 from mines.moves import Move, MoveKind
-from mines.params import check_board
 from mines.placement import MinePlacer, PlacementRule, placer_for_rule
-from mines.presets import preset, preset_of
+from mines.presets import BoardSize, board_size, preset, preset_of
 from mines.replay import RecordedPlacer
 from mines.server import finished, layouts, leaderboard
 from mines.server.auth import (
@@ -39,6 +38,7 @@ from mines.server.errors import (
 from mines.server.finished import Read
 from mines.server.generation import NoGuessWorkers, WorkerPlacer, check_no_guess
 from mines.server.layouts import KeepingPlacer
+from mines.server.metrics import count_move
 from mines.server.present import (
     Box,
     Changed,
@@ -173,6 +173,11 @@ class GameCache:
     def used(self) -> int:
         return self._bytes
 
+    def weights(self) -> list[tuple[str, int]]:
+        """The key and weight of every entry, for the metrics."""
+        with self._lock:
+            return [(key, weight) for key, (_, weight) in self._games.items()]
+
     def get(self, game_id: str) -> Held | None:
         with self._lock:
             entry = self._games.get(game_id)
@@ -279,6 +284,11 @@ class GameService:
             finished.READ_WORKERS, memory=finished.READ_MEMORY, name="mines-reader"
         )
 
+    def worker_pools(self) -> list[tuple[str, int, int]]:
+        """(pool, busy, slots) of the worker processes: no-guess generation, finished reads."""
+        pools = (("no_guess", self._no_guess.workers), ("reader", self._readers))
+        return [(name, pool.busy, pool.slots) for name, pool in pools]
+
     @property
     def cache(self) -> GameCache:
         """The live games, and the race rooms that share their memory budget."""
@@ -359,7 +369,9 @@ class GameService:
         for _ in range(STALE_RETRIES):
             try:
                 move = Move(kind, *cell)
-                return self._move_once(game_id, token, move, window, watched, cancelled)
+                result = self._move_once(game_id, token, move, window, watched, cancelled)
+                count_move(kind, "game")
+                return result
             except StaleGameError:
                 self._cache.drop(game_id)
             except BaseException as error:
@@ -385,11 +397,8 @@ class GameService:
         stored = self._load(game_id)
         check_token(token, stored.token_hash)
         row, col = move.row, move.col
-        if not (0 <= row < stored.rows and 0 <= col < stored.cols):
-            raise InvalidRequestError(
-                f"({row}, {col}) is outside the {stored.rows}x{stored.cols} board "
-                f"(rows 0..{stored.rows - 1}, cols 0..{stored.cols - 1})"
-            )
+        # The core's refusal, before the window is centred on the cell (422, as in a race).
+        check_cell(move.kind.verb, row, col, stored.rows, stored.cols)
         box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
         with self._cache.working(self._work(stored)):
             return self._apply(stored, move, box, watched, cancelled)
@@ -502,18 +511,16 @@ class GameService:
 
     # --- internals ---------------------------------------------------------------------------
 
-    def _size(self, spec: GameSpec) -> tuple[int, int, int]:
-        if spec.preset is not None:
-            p = preset(spec.preset)
-            return p.rows, p.cols, p.mines
-        if spec.rows is None or spec.cols is None or spec.mines is None:
-            raise InvalidRequestError('give a "preset", or all of "rows", "cols" and "mines"')
-        if spec.rows * spec.cols > self.settings.max_cells:
+    def _size(self, spec: GameSpec) -> BoardSize:
+        """The board asked for, by the core's one rule for board requests, within this
+        server's largest board (a custom one: the presets are all far below it)."""
+        size = board_size(preset=spec.preset, rows=spec.rows, cols=spec.cols, mines=spec.mines)
+        if spec.preset is None and size.rows * size.cols > self.settings.max_cells:
             raise InvalidRequestError(
-                f"a {spec.rows}x{spec.cols} board has {spec.rows * spec.cols:,} cells; "
+                f"a {size.rows}x{size.cols} board has {size.rows * size.cols:,} cells; "
                 f"this server allows at most {self.settings.max_cells:,}"
             )
-        return check_board(spec.rows, spec.cols, spec.mines)
+        return size
 
     def _rule(self, spec: GameSpec) -> str:
         if not spec.no_guess:

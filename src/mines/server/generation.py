@@ -50,6 +50,10 @@ class NoGuessWorkers:
         self.limits = limits
         self._workers = Workers(limits.workers, memory=limits.memory, name="mines-noguess")
 
+    @property
+    def workers(self) -> Workers:
+        return self._workers
+
     def place(
         self,
         seed: int,

@@ -1,7 +1,10 @@
-"""ASGI middleware every request passes: the body size cap and the security headers."""
+"""ASGI middleware every request passes: the body size cap, security headers, cross-site writes."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mines.server.errors import error
@@ -92,3 +95,54 @@ class BodyLimit:
             {"Connection": "close"},
         )
         await answer(scope, receive, send)
+
+
+SESSION_COOKIE = "mines_session"
+SIGN_IN_PATHS = ("/api/session", "/api/accounts")
+"""Refused cross-site even without a cookie: another site must not sign a visitor in to an
+account of its choosing (login CSRF)."""
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+SAME_ORIGIN_FETCH = frozenset({"same-origin", "none"})
+"""`Sec-Fetch-Site` values of a request the page itself (or the person, typing) made."""
+
+
+def cross_site(headers: Headers) -> bool:
+    """Whether a browser says the request came from a page of another origin.
+
+    `Sec-Fetch-Site` where the browser sends it (all current ones), else `Origin` against
+    `Host`; a request with neither comes from a program, not from a page in a browser.
+    """
+    fetch_site = headers.get("sec-fetch-site")
+    if fetch_site is not None:
+        return fetch_site not in SAME_ORIGIN_FETCH
+    origin = headers.get("origin")
+    if origin is None:
+        return False
+    return origin == "null" or urlsplit(origin).netloc != headers.get("host", "")
+
+
+class CrossSite:
+    """Refuses with 403 `cross_site` a request that would change something with the
+    session cookie (or sign in) when a page of another site sent it: SameSite=Lax keeps the
+    cookie from other sites' forms, this also from a sibling subdomain's pages."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        path: str = scope.get("path", "")
+        with_session = f"{SESSION_COOKIE}=" in headers.get("cookie", "")
+        if (with_session or path in SIGN_IN_PATHS) and cross_site(headers):
+            answer = error(
+                403,
+                "cross_site",
+                "a page of another site cannot act for a signed-in player; "
+                "use this site's own pages, or an API client without the session cookie",
+            )
+            await answer(scope, receive, send)
+            return
+        await self.app(scope, receive, send)

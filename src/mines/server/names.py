@@ -8,7 +8,7 @@ from functools import cache
 from confusable_homoglyphs import categories, confusables
 from pydantic import TypeAdapter, ValidationError
 
-from mines.errors import MinesError
+from mines.server.errors import InvalidNameError
 from mines.server.schemas import PlayerName
 
 DEFAULT_IGNORABLE = (
@@ -54,10 +54,6 @@ mix, such as Cyrillic with Latin, is how look-alike names are made."""
 _name_check: TypeAdapter[str] = TypeAdapter(PlayerName)
 
 
-class InvalidNameError(MinesError):
-    """A name that is empty, invisible, mixed-script or outside the rule (HTTP 422)."""
-
-
 def is_ignorable(char: str) -> bool:
     code = ord(char)
     return any(low <= code <= high for low, high in DEFAULT_IGNORABLE)
@@ -75,7 +71,8 @@ def shown(name: str) -> str:
 
 def stored_name(raw: str) -> str:
     """A new account's name as it is stored and shown: NFKC, invisible characters removed,
-    the ends trimmed; `InvalidNameError`, saying which rule, when it breaks one."""
+    the ends trimmed; `InvalidNameError`, saying which rule, when it breaks one (but for the
+    scripts it mixes: `check_scripts`)."""
     text = without_ignorables(unicodedata.normalize("NFKC", raw)).strip()
     if not text:
         raise InvalidNameError(
@@ -89,13 +86,22 @@ def stored_name(raw: str) -> str:
         if "pattern" in reason:
             reason = f"a name is {NAME_RULE}"
         raise InvalidNameError(f"the name {shown(raw)!r} is refused: {reason}") from None
-    scripts = categories.unique_aliases(text) - NEUTRAL_SCRIPTS
+    return text
+
+
+def check_scripts(name: str) -> None:
+    """`InvalidNameError` unless the name is of one script, or of a mix real names use.
+
+    Apart from `stored_name`: a look-alike of a taken name is refused as taken first (a
+    Cyrillic A, U+0410, in place of the Latin one is `name_taken` when `Ann` exists, and
+    mixed-script when not).
+    """
+    scripts = categories.unique_aliases(name) - NEUTRAL_SCRIPTS
     if len(scripts) > 1 and not any(scripts <= mix for mix in SCRIPT_MIXES):
         raise InvalidNameError(
-            f"the name {shown(raw)!r} mixes {' and '.join(sorted(scripts))} letters, as "
+            f"the name {shown(name)!r} mixes {' and '.join(sorted(scripts))} letters, as "
             f"look-alike names do; a name is {NAME_RULE}"
         )
-    return text
 
 
 def skeletons(name: str) -> tuple[str, str]:

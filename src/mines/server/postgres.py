@@ -12,12 +12,15 @@ from contextlib import contextmanager
 import psycopg
 from psycopg import sql
 
+from mines.server.metrics import STORAGE_ERRORS
 from mines.server.sql import Cursor, SqlStorage
 from mines.server.storage import StorageError
 
 POOL_SIZE = 8
 CHANNEL = "mines_moves"
 LISTEN_POLL_SECONDS = 0.5
+SCHEMA_LOCK = 7239114
+"""The advisory lock key of every table creation and migration, games' and races' alike."""
 
 
 class PostgresStorage(SqlStorage):
@@ -37,13 +40,17 @@ class PostgresStorage(SqlStorage):
         self._idle: queue.LifoQueue[psycopg.Connection[tuple[object, ...]]] = queue.LifoQueue()
         self._slots = threading.BoundedSemaphore(pool_size)
         with self._connect() as setup, setup.transaction(), setup.cursor() as cursor:
-            # Two servers starting together must not both create the tables.
-            cursor.execute("SELECT pg_advisory_xact_lock(7239114)")
+            self.schema_lock(cursor)
             if schema is not None:
                 name = sql.Identifier(schema)
                 cursor.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(name))
                 cursor.execute(sql.SQL("SET LOCAL search_path TO {}").format(name))
             self.create_tables(cursor)
+
+    def schema_lock(self, cursor: Cursor) -> None:
+        # Servers starting together must not both create a table: CREATE TABLE IF NOT EXISTS
+        # is not safe against a concurrent one (a UniqueViolation on pg_type).
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
 
     def _connect(self) -> psycopg.Connection[tuple[object, ...]]:
         try:
@@ -53,6 +60,7 @@ class PostgresStorage(SqlStorage):
                     sql.SQL("SET search_path TO {}").format(sql.Identifier(self._schema))
                 )
         except psycopg.Error as error:
+            STORAGE_ERRORS.inc()
             raise StorageError(f"cannot connect to PostgreSQL: {error}") from None
         return connection
 
@@ -65,6 +73,7 @@ class PostgresStorage(SqlStorage):
                 with connection.transaction(), connection.cursor() as cursor:
                     yield cursor
             except (psycopg.OperationalError, psycopg.InterfaceError) as error:
+                STORAGE_ERRORS.inc()
                 raise StorageError(f"the PostgreSQL database failed: {error}") from error
             finally:
                 if connection.closed or connection.broken:

@@ -143,6 +143,7 @@ class RaceStore:
     def __init__(self, storage: SqlStorage):
         self.storage = storage
         with storage.transaction(write=True) as cursor:
+            storage.schema_lock(cursor)
             for statement in TABLES:
                 cursor.execute(statement)
 

@@ -2,72 +2,192 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import math
 import re
 import time
+from collections.abc import Awaitable, Callable
+from typing import cast
 
-import anyio
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage, RedisStorage, Storage
+from limits.aio.storage import RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter as SharedLimiter
+from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mines.server.errors import error
-from mines.server.settings import RateLimits
+from mines.server.settings import REDIS_TIMEOUT, RateLimits
 
 log = logging.getLogger(__name__)
 
 KEY_PREFIX = "mines"
 CREATE_PATHS = ("/api/games", "/api/races")
 MOVE_PATH = re.compile(r"^/api/games/([^/]{1,64})/(?:reveal|flag|chord)$")
+PROBE_INTERVAL = 1.0
+"""Seconds between two pings of a Redis that failed, to notice it answers again."""
 
 
 class RateLimiter:
     """Counts requests in moving windows; all server processes share the counts through Redis
-    when a Redis URL is given, else each process counts its own."""
+    when a Redis URL is given, else each process counts its own.
 
-    def __init__(self, limits: RateLimits, redis: str | None = None, *, prefix: str = KEY_PREFIX):
-        storage: Storage = (
-            MemoryStorage() if redis is None else RedisStorage(redis, key_prefix=prefix)
-        )
-        self._shared = None if redis is None else storage
-        self._limiter = MovingWindowRateLimiter(storage)
+    Redis is only ever awaited, with a deadline of `timeout` seconds per check, so a Redis that
+    hangs never holds the event loop. While it fails or hangs, every process counts in its own
+    memory with the same rates (never no limit at all); a ping at most every `probe` seconds
+    notices when it answers again, and the counting goes back to it.
+    """
+
+    def __init__(
+        self,
+        limits: RateLimits,
+        redis: str | None = None,
+        *,
+        prefix: str = KEY_PREFIX,
+        timeout: float = REDIS_TIMEOUT,
+        probe: float = PROBE_INTERVAL,
+    ):
+        # In memory the counting is a few dictionary operations under a thread lock: no I/O,
+        # so it runs on the event loop directly.
+        self._local = MovingWindowRateLimiter(MemoryStorage())
+        self._redis = redis
+        self._prefix = prefix
+        self._clients: tuple[asyncio.AbstractEventLoop, Redis, SharedLimiter] | None = None
+        self._timeout = timeout
+        self._probe = probe
         self._rules: dict[str, list[RateLimitItem]] = {
             "address": parse_many(limits.address),
             "create": parse_many(limits.create),
             "game": parse_many(limits.game),
+            "signin": parse_many(limits.signin),
         }
         self._failing = False
+        self._next_probe = 0.0
+        self._probing: asyncio.Task[None] | None = None
 
-    def refusal(self, kind: str, key: str) -> int | None:
+    @property
+    def failing(self) -> bool:
+        """True while Redis was given but fails, and the counts are this process's own."""
+        return self._failing
+
+    async def refusal(self, kind: str, key: str) -> int | None:
         """None when one more request of `kind` for `key` is allowed (and count it), else the
         seconds until it would be."""
-        try:
-            for item in self._rules[kind]:
-                if not self._limiter.hit(item, kind, key):
-                    reset, _ = self._limiter.get_window_stats(item, kind, key)
-                    return max(1, math.ceil(reset - time.time()))
-        except Exception as failure:  # the shared counter is down: serve rather than refuse all
+        if self._redis is not None:
             if not self._failing:
-                log.warning("rate limits are not counted, their storage failed: %s", failure)
-            self._failing = True
-            return None
-        self._failing = False
+                _, shared = self._connection()
+                try:
+                    return await asyncio.wait_for(
+                        self._count(shared.hit, shared.get_window_stats, kind, key),
+                        self._timeout,
+                    )
+                except Exception as failure:  # down, hung or refusing: count here instead
+                    self._fail(failure)
+            else:
+                self._maybe_probe()
+        return await self._count(self._local_hit, self._local_stats, kind, key)
+
+    def _connection(self) -> tuple[Redis, SharedLimiter]:
+        """The Redis client of the running event loop: an asyncio client's connections belong
+        to the loop that opened them (a server has one; a test client one per request)."""
+        assert self._redis is not None
+        loop = asyncio.get_running_loop()
+        if self._clients is None or self._clients[0] is not loop:
+            # One immediate retry (on a pooled connection Redis closed) and no backoff: the
+            # deadline is `timeout` in all.
+            client = Redis.from_url(
+                self._redis,
+                socket_timeout=self._timeout,
+                socket_connect_timeout=self._timeout,
+                retry=Retry(NoBackoff(), 1),
+            )
+            storage = RedisStorage(
+                f"async+{self._redis}",
+                implementation="redispy",
+                key_prefix=self._prefix,
+                connection_pool=client.connection_pool,  # type: ignore[arg-type]
+            )
+            self._clients = (loop, client, SharedLimiter(storage))
+        return self._clients[1], self._clients[2]
+
+    async def _count(
+        self,
+        hit: Callable[[RateLimitItem, str, str], Awaitable[bool]],
+        stats: Callable[[RateLimitItem, str, str], Awaitable[tuple[float, int]]],
+        kind: str,
+        key: str,
+    ) -> int | None:
+        for item in self._rules[kind]:
+            if not await hit(item, kind, key):
+                reset, _ = await stats(item, kind, key)
+                return max(1, math.ceil(reset - time.time()))
         return None
+
+    async def _local_hit(self, item: RateLimitItem, kind: str, key: str) -> bool:
+        return self._local.hit(item, kind, key)
+
+    async def _local_stats(self, item: RateLimitItem, kind: str, key: str) -> tuple[float, int]:
+        reset, remaining = self._local.get_window_stats(item, kind, key)
+        return reset, remaining
+
+    def _fail(self, failure: BaseException) -> None:
+        if not self._failing:
+            reason = str(failure) or type(failure).__name__  # a timeout has no text
+            log.warning(
+                "Redis failed (%s): rate limits are counted by each process alone until it "
+                "answers again",
+                reason,
+            )
+        self._failing = True
+        self._next_probe = time.monotonic() + self._probe
+
+    def _recover(self) -> None:
+        if self._failing:
+            self._failing = False
+            log.warning("Redis answers again: rate limits are shared among processes again")
+
+    def _maybe_probe(self) -> None:
+        """Starts one ping of Redis, unless one runs or the last was under `probe` s ago."""
+        if self._probing is not None or time.monotonic() < self._next_probe:
+            return
+        self._next_probe = time.monotonic() + self._probe
+        self._probing = asyncio.get_running_loop().create_task(self._background_ping())
+
+    async def _background_ping(self) -> None:
+        try:
+            await self.shared_check()
+        except TimeoutError:
+            pass  # still hung; logged when it began
+        finally:
+            self._probing = None
 
     @property
     def shared(self) -> bool:
         """Whether the counts are shared through Redis."""
-        return self._shared is not None
+        return self._redis is not None
 
     async def shared_check(self) -> bool | None:
-        """Whether the shared counter (Redis) answers a ping now; None when there is none.
-        The caller bounds the wait: the client has no timeout of its own, and a cancelled wait
-        leaves its thread behind rather than hold the event loop's shutdown."""
-        if self._shared is None:
+        """Whether Redis answers a ping now; None when there is none. A ping unanswered within
+        the timeout raises `TimeoutError`. The limiter follows the answer (Redis again, or each
+        process on its own), so readiness and the limits agree."""
+        if self._redis is None:
             return None
-        return await anyio.to_thread.run_sync(self._shared.check, abandon_on_cancel=True)
+        client, _ = self._connection()
+        try:
+            # redis-py types `ping` for its sync and async clients at once.
+            await asyncio.wait_for(cast(Awaitable[bool], client.ping()), self._timeout)
+        except TimeoutError as failure:
+            self._fail(failure)
+            raise
+        except Exception as failure:
+            self._fail(failure)
+            return False
+        self._recover()
+        return True
 
 
 class RateLimit:
@@ -91,7 +211,7 @@ class RateLimit:
             elif match := MOVE_PATH.match(path):
                 checks.append(("game", match[1]))
         for kind, key in checks:
-            wait = self.limiter.refusal(kind, key)
+            wait = await self.limiter.refusal(kind, key)
             if wait is not None:
                 what = "this game" if kind == "game" else "your address"
                 answer = error(

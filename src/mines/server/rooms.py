@@ -24,9 +24,8 @@ import numpy as np
 from mines.clock import Clock, PinnedClock
 from mines.errors import GameInProgressError, InvalidBoardError
 from mines.moves import MoveKind
-from mines.params import check_board
 from mines.placement import FirstClick, PlacementRule
-from mines.presets import preset
+from mines.presets import board_size
 from mines.race import (
     MAX_PLAYERS,
     ROOM,
@@ -42,6 +41,7 @@ from mines.race import (
 from mines.server.auth import ForbiddenError, NotAuthenticatedError, hash_token, new_token
 from mines.server.errors import RoomNotFoundError, echo_id
 from mines.server.games import GameCache
+from mines.server.metrics import count_move
 from mines.server.present import view_json
 from mines.server.race_store import ANNOUNCE_PREFIX, Note, RaceStore, RoomRow, note_of
 from mines.server.settings import MEMORY
@@ -199,6 +199,7 @@ class RoomService:
             return None
 
         flagged, answer = self._act(room_id, token, move)
+        count_move(kind, "race")
         if flagged is not None:
             answer["flagged"] = flagged
         return answer
@@ -509,19 +510,14 @@ def _frames(spec: dict[str, Any], log: list[RaceMove]) -> dict[str, Any]:
 
 def _stored_spec(spec: RoomSpec) -> dict[str, Any]:
     """Everything that rebuilds the room's race: the board, the seed and the settings."""
-    if spec.preset is not None:
-        board = preset(spec.preset)
-        rows, cols, mines = board.rows, board.cols, board.mines
-    elif spec.rows is None or spec.cols is None or spec.mines is None:
-        raise InvalidBoardError('give a "preset", or all of "rows", "cols" and "mines"')
-    else:
-        rows, cols, mines = spec.rows, spec.cols, spec.mines
+    rows, cols, mines = board_size(
+        preset=spec.preset, rows=spec.rows, cols=spec.cols, mines=spec.mines
+    )
     if rows * cols > ROOM_CELL_LIMIT:
         raise InvalidBoardError(
             f"a race board has at most {ROOM_CELL_LIMIT:,} cells (such as 50 x 50 or 20 x 125); "
             f"{rows} x {cols} is {rows * cols:,}"
         )
-    rows, cols, mines = check_board(rows, cols, mines)
     return {
         "rows": rows,
         "cols": cols,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from mines.placement import FirstClick
 from mines.server.games import SEED_LIMIT
@@ -48,15 +48,6 @@ class NewGame(BaseModel):
     ] = None
     no_guess: Annotated[bool, Field(strict=True)] = False
     player: PlayerName | None = None
-
-    @model_validator(mode="after")
-    def _one_board(self) -> NewGame:
-        size = (self.rows, self.cols, self.mines)
-        if self.preset is not None and any(v is not None for v in size):
-            raise ValueError('give either "preset" or "rows", "cols" and "mines", not both')
-        if self.preset is None and any(v is None for v in size):
-            raise ValueError('give a "preset", or all of "rows", "cols" and "mines"')
-        return self
 
 
 class MoveTarget(BaseModel):

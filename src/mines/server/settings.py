@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 MAX_CELLS = 1_000_000
 MEMORY = 1024 * 1024 * 1024
 SOCKETS_PER_ADDRESS = 32
+METRICS_ALLOW = ("127.0.0.0/8", "::1")
+REDIS_TIMEOUT = 0.1
+"""Seconds a rate-limit check waits for Redis before counting in the process's memory."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +22,9 @@ class RateLimits:
     """New games (and race rooms) from one client address: each costs memory and storage."""
     game: str = "100/second"
     """Moves in one game, whoever sends them."""
+    signin: str = "10/minute;100/hour"
+    """Sign-ins (and new accounts) per name and per client address: each guess at a password
+    costs the guesser one request and the server one Argon2id hash."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,4 +70,11 @@ class Settings:
     """`redis://host:port/db` to share the rate limits among server processes."""
     redis_prefix: str = "mines"
     """The prefix of the rate limits' Redis keys."""
+    redis_timeout: float = REDIS_TIMEOUT
+    """Seconds to connect to Redis, and for one rate-limit check, before counting in memory."""
     no_guess: NoGuessLimits = field(default_factory=NoGuessLimits)
+    metrics_allow: tuple[str, ...] = METRICS_ALLOW
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """The proxies whose `X-Forwarded-For`, `X-Forwarded-Proto` and `X-Request-ID` are taken;
+    from any other peer they are ignored. None by default."""
+    """The client addresses or networks `/metrics` answers; the others get 404."""

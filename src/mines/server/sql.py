@@ -9,9 +9,11 @@ from typing import Any, Protocol
 
 from mines.server import layouts
 from mines.server.storage import (
+    AccountRow,
     GameRow,
     MoveWrite,
     Result,
+    SessionRow,
     StaleGameError,
     StorageError,
     StoredMove,
@@ -98,6 +100,24 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
             body TEXT NOT NULL
         )""",
     ),
+    # 6: accounts, their names unique by both look-alike skeletons, and their sign-in sessions.
+    (
+        """CREATE TABLE accounts (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            skeleton TEXT NOT NULL UNIQUE,
+            skeleton_cased TEXT NOT NULL UNIQUE,
+            password_hash TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE sessions (
+            token_hash TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            created_at DOUBLE PRECISION NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL
+        )""",
+        "CREATE INDEX sessions_account ON sessions (account_id)",
+    ),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -118,6 +138,14 @@ SELECT game_id, preset, no_guess, player, time, finished_at FROM (
 WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 """
 """One entry per name (its best time), assisted games left out, best first."""
+
+
+ACCOUNT_COLUMNS = "id, name, skeleton, skeleton_cased, password_hash, created_at"
+
+
+def account_row(values: Sequence[Any]) -> AccountRow:
+    id_, name, skeleton, skeleton_cased, password_hash, created = values
+    return AccountRow(id_, name, skeleton, skeleton_cased, password_hash, float(created))
 
 
 LANDED_CHECKS = 3
@@ -163,6 +191,11 @@ class SqlStorage(ABC):
 
     def sql(self, query: str) -> str:
         return query.replace("?", self.placeholder)
+
+    @abstractmethod
+    def schema_lock(self, cursor: Cursor) -> None:
+        """Hold, until the transaction ends, the lock every creation and migration of tables
+        takes, so that servers starting together on one database never create a table twice."""
 
     def create_tables(self, cursor: Cursor) -> None:
         """Bring the tables to `SCHEMA_VERSION`, running each missing migration in order.
@@ -342,3 +375,78 @@ class SqlStorage(ABC):
                 Result(game_id, preset_, bool(ng), player, float(time), float(finished))
                 for game_id, preset_, ng, player, time, finished in cursor.fetchall()
             ]
+
+    # --- accounts --------------------------------------------------------------------------
+
+    def create_account(self, account: AccountRow) -> bool:
+        """Store a new account; False (and nothing stored) when either skeleton is taken."""
+        with self.transaction(write=True) as cursor:
+            # ON CONFLICT: two sign-ups of look-alike names at once cannot both pass a check.
+            cursor.execute(
+                self.sql(
+                    f"INSERT INTO accounts ({ACCOUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT DO NOTHING"
+                ),
+                (
+                    account.id,
+                    account.name,
+                    account.skeleton,
+                    account.skeleton_cased,
+                    account.password_hash,
+                    account.created_at,
+                ),
+            )
+            return bool(cursor.rowcount)
+
+    def name_free(self, skeleton: str, skeleton_cased: str) -> bool:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql("SELECT 1 FROM accounts WHERE skeleton = ? OR skeleton_cased = ?"),
+                (skeleton, skeleton_cased),
+            )
+            return cursor.fetchone() is None
+
+    def find_account(self, skeleton: str) -> AccountRow | None:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE skeleton = ?"), (skeleton,)
+            )
+            values = cursor.fetchone()
+            return None if values is None else account_row(values)
+
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(
+                self.sql("UPDATE accounts SET password_hash = ? WHERE id = ?"),
+                (password_hash, account_id),
+            )
+
+    def start_session(self, session: SessionRow, ended: str | None) -> None:
+        """Store a new session, ending the one whose token hash is `ended` (rotation)."""
+        with self.transaction(write=True) as cursor:
+            if ended is not None:
+                cursor.execute(self.sql("DELETE FROM sessions WHERE token_hash = ?"), (ended,))
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO sessions (token_hash, account_id, created_at, expires_at) "
+                    "VALUES (?, ?, ?, ?)"
+                ),
+                (session.token_hash, session.account_id, session.created_at, session.expires_at),
+            )
+
+    def session_account(self, token_hash: str, now: float) -> AccountRow | None:
+        columns = ", ".join(f"a.{name}" for name in ACCOUNT_COLUMNS.split(", "))
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    f"SELECT {columns} FROM sessions s JOIN accounts a ON a.id = s.account_id "
+                    "WHERE s.token_hash = ? AND s.expires_at > ?"
+                ),
+                (token_hash, now),
+            )
+            values = cursor.fetchone()
+            return None if values is None else account_row(values)
+
+    def end_session(self, token_hash: str) -> None:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(self.sql("DELETE FROM sessions WHERE token_hash = ?"), (token_hash,))

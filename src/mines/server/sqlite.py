@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from mines.server.metrics import STORAGE_ERRORS
 from mines.server.sql import Cursor, SqlStorage
 from mines.server.storage import StorageError
 
@@ -64,7 +65,12 @@ class SqliteStorage(SqlStorage):
                     raise
                 connection.execute("COMMIT")
             except sqlite3.Error as error:
+                STORAGE_ERRORS.inc()
                 raise StorageError(f"the SQLite database failed: {error}") from error
+
+    # A write transaction (BEGIN IMMEDIATE) already locks the whole file.
+    def schema_lock(self, cursor: Cursor) -> None:
+        return None
 
     # One SQLite file serves one server process: there is no one to tell or hear.
     def announce(self, cursor: Cursor, game_id: str) -> None:

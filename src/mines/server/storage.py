@@ -73,6 +73,29 @@ class MoveWrite:
     result: Result | None
 
 
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    """A player's account: the name as shown, its two look-alike skeletons (each unique, see
+    `mines.server.names.skeletons`) and the Argon2id hash of its password."""
+
+    id: str
+    name: str
+    skeleton: str
+    skeleton_cased: str
+    password_hash: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A signed-in browser or client: the SHA-256 of its cookie's token, never the token."""
+
+    token_hash: str
+    account_id: str
+    created_at: float
+    expires_at: float
+
+
 class StaleGameError(MinesError):
     """The game has moves stored since the version a move was computed on (another process
     moved in it): the move is not stored, and the caller rebuilds the game and tries again."""
@@ -119,6 +142,30 @@ class Storage(Protocol):
         """Call `on_move(game_id)` from another thread when another process stores a move;
         returns a stop function, or None where the database cannot tell (SQLite)."""
         ...
+
+    def create_account(self, account: AccountRow) -> bool:
+        """Store a new account; False (and nothing stored) when either skeleton is taken."""
+        ...
+
+    def name_free(self, skeleton: str, skeleton_cased: str) -> bool:
+        """Whether no account has either skeleton (as its same skeleton)."""
+        ...
+
+    def find_account(self, skeleton: str) -> AccountRow | None:
+        """The account whose (case-folded first) skeleton this is."""
+        ...
+
+    def set_password_hash(self, account_id: str, password_hash: str) -> None: ...
+
+    def start_session(self, session: SessionRow, ended: str | None) -> None:
+        """Store a new session, ending the one whose token hash is `ended` (rotation)."""
+        ...
+
+    def session_account(self, token_hash: str, now: float) -> AccountRow | None:
+        """The account signed in by this session, unless it ended or expired by `now`."""
+        ...
+
+    def end_session(self, token_hash: str) -> None: ...
 
     def ping(self) -> None:
         """Return once the database answers a query; raise `StorageError` when it fails."""

@@ -74,7 +74,13 @@ class Workers:
         # not as forks of a server with threads and open sockets.
         self._context = multiprocessing.get_context("forkserver")
         self._context.set_forkserver_preload(PRELOAD)
+        self.slots = slots
         self._slots = threading.BoundedSemaphore(slots)
+
+    @property
+    def busy(self) -> int:
+        """Workers running now (for the metrics)."""
+        return self.slots - self._slots._value
 
     def run(
         self,

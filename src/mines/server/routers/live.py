@@ -36,6 +36,11 @@ class SocketCounts:
         self.per_address = per_address
         self._counts: Counter[str] = Counter()
 
+    @property
+    def total(self) -> int:
+        """Live sockets of every address."""
+        return sum(self._counts.values())
+
     @contextmanager
     def hold(self, address: str) -> Iterator[bool]:
         """True (and counted until the block ends) when the address has room for one more."""
