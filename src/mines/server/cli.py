@@ -85,6 +85,8 @@ def _bytes(text: str) -> int:
 
 
 def _rate(text: str) -> str:
+    # argparse reads the defaults through here too, before `run` could say what is missing.
+    require_extra("server", "mines serve")
     from limits import parse_many
 
     try:
