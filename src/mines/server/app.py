@@ -12,6 +12,7 @@ import anyio
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from mines.server.accounts import AccountService
 from mines.server.assets import Assets
@@ -143,7 +144,12 @@ def create_app(
     app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(Observe)  # outermost: it sees every answer, and all of its time
+    trusted = networks(settings.forwarded_allow_ips)
+    # The client's address from a trusted proxy's X-Forwarded-For, for every middleware below
+    # (rate limits, WebSocket caps, /metrics) and the access line.
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=[str(n) for n in trusted])
+    # Outermost: it sees every answer and all of its time, and the proxy's own address.
+    app.add_middleware(Observe, trusted=trusted)
     app.state.readiness = readiness(service.storage, limiter)
     app.state.metrics_allow = networks(settings.metrics_allow)
     sockets: live.SocketCounts = app.state.sockets
