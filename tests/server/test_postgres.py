@@ -181,10 +181,7 @@ def test_watchers_hear_other_processes_again_after_the_listener_lost_its_connect
                 assert json.loads(again.recv(timeout=PATIENCE)) == {"type": "refresh"}
             view = get(f"{one.url}/api/games/{game['id']}").json()["view"]
             assert [view["cells"][i][i] for i in range(3)] == ["F", "F", "F"]
-            one.process.terminate()
-            one.process.wait()
-            assert one.process.stderr is not None
-            log = one.process.stderr.read().decode()
+            log = one.log()
     # Each of the two losses logged once, and each return once.
     assert log.count("listener lost its connection") == 2, log
     assert log.count("listener is connected again") == 2, log
