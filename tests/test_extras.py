@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import json
+import os
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
 
+import numpy
 import pytest
+import scipy
 
+import mines
 from mines import Game
 from mines.cli.main import main
 from mines.extras import EXTRAS, MissingExtraError, missing_extra, require_extra
@@ -37,7 +43,7 @@ def test_the_extras_are_those_of_pyproject() -> None:
     assert set(EXTRAS) <= set(extras)
     for extra, modules in EXTRAS.items():
         # Each module named here comes from a package the extra lists.
-        listed = " ".join(extras[extra]).lower()
+        listed = " ".join(extras[extra]).lower().replace("-", "_")
         assert all(name in listed for name in modules), extra
 
 
@@ -92,3 +98,73 @@ def test_import_gym_without_gymnasium(monkeypatch: pytest.MonkeyPatch) -> None:
     assert str(raised.value) == (
         'mines.gym needs Gymnasium, which is not installed: pip install "mines[gym]"'
     )
+
+
+def core_only(folder: Path) -> dict[str, str]:
+    """An environment in which Python finds what `pip install mines` brings and nothing more:
+    the standard library, numpy, scipy and mines (run it with `python -S`, without site)."""
+    for package in (numpy, scipy):
+        home = Path(str(package.__file__)).parent
+        for name in (home.name, f"{home.name}.libs"):  # .libs: the wheels' shared libraries
+            if (home.parent / name).exists():
+                (folder / name).symlink_to(home.parent / name)
+    source = Path(mines.__file__).resolve().parents[1]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(folder), str(source)])}
+
+
+@pytest.mark.parametrize(
+    "options", [[], ["--rate-limit-game", "5/second"], ["--db", "sqlite:///x.db", "--port", "1"]]
+)
+def test_serve_on_a_core_only_install_says_in_one_line_what_to_install(
+    options: list[str], tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "mines.cli.main", "serve", *options],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=core_only(tmp_path),
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (1, ""), done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("mines: mines serve needs FastAPI, uvicorn, "), done.stderr
+    assert done.stderr.endswith('which are not installed: pip install "mines[server]"\n')
+
+
+COMES_WITH = {"starlette": "fastapi", "pydantic": "fastapi", "anyio": "fastapi", "redis": "limits"}
+"""Modules the server imports that come with a package its extra names (FastAPI is built on
+Starlette, Pydantic and AnyIO; the extra asks for limits[redis])."""
+OPTIONAL = {"brotli"}
+"""Modules the server imports under `except ImportError`, doing without them."""
+
+
+def test_every_module_the_server_imports_is_one_its_extra_checks() -> None:
+    """`require_extra("server")` vouches for every import, so none fails after its one line."""
+    server = Path(__file__).resolve().parents[1] / "src" / "mines" / "server"
+    imported = set()
+    for path in server.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+    third_party = imported - set(sys.stdlib_module_names) - {"mines", "numpy", "scipy"}
+    assert third_party - set(EXTRAS["server"]) - set(COMES_WITH) - OPTIONAL == set()
+    assert set(COMES_WITH.values()) <= set(EXTRAS["server"])
+
+
+@pytest.mark.parametrize("command", [["--help"], ["play", "--seed", "1", "--plain"]])
+def test_the_command_and_line_mode_work_on_a_core_only_install(
+    command: list[str], tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-S", "-m", "mines.cli.main", *command],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**core_only(tmp_path), "MINES_DATA_DIR": str(tmp_path / "data")},
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")

@@ -11,6 +11,9 @@ EXTRAS: dict[str, dict[str, str]] = {
         "uvicorn": "uvicorn",
         "psycopg": "psycopg",
         "limits": "limits",
+        "prometheus_client": "prometheus-client",
+        "confusable_homoglyphs": "confusable-homoglyphs",
+        "argon2": "argon2-cffi",
     },
     "gym": {"gymnasium": "Gymnasium", "pettingzoo": "PettingZoo"},
     "rl": {

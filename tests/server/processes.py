@@ -5,11 +5,12 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import IO, Any
 
 import httpx
 
@@ -40,6 +41,13 @@ def free_port() -> int:
 class ServerProcess:
     process: subprocess.Popen[bytes]
     url: str
+    stderr: IO[bytes]
+    """The server's log, in a file: a pipe nobody reads would fill and stop the server."""
+
+    def log(self) -> str:
+        """Everything the server wrote to stderr so far."""
+        self.stderr.seek(0)
+        return self.stderr.read().decode()
 
 
 @contextmanager
@@ -58,29 +66,29 @@ def server_process(
     command += ["--db", database, *extra]
     if nice:
         command = ["nice", "-n", str(nice), *command]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + PATIENCE
-        while True:
-            if process.poll() is not None:
-                error = process.stderr.read().decode() if process.stderr else ""
-                raise RuntimeError(f"mines serve exited with {process.returncode}: {error}")
-            try:
-                httpx.get(f"{url}/openapi.json", timeout=1.0)
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"mines serve did not answer on {url}") from None
-                time.sleep(0.1)
-        yield ServerProcess(process, url)
-    finally:
-        if process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        if process.stderr:
-            process.stderr.close()
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, env=env)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + PATIENCE
+            while True:
+                if process.poll() is not None:
+                    log.seek(0)
+                    error = log.read().decode()
+                    raise RuntimeError(f"mines serve exited with {process.returncode}: {error}")
+                try:
+                    httpx.get(f"{url}/openapi.json", timeout=1.0)
+                    break
+                except httpx.TransportError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"mines serve did not answer on {url}") from None
+                    time.sleep(0.1)
+            yield ServerProcess(process, url, log)
+        finally:
+            if process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()

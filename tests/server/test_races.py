@@ -16,10 +16,11 @@ from mines import InvalidBoardError, board_size
 from mines.moves import MoveKind
 from mines.race import RaceAction, RaceMove
 from mines.server.app import create_app
+from mines.server.cache import GameCache
 from mines.server.database import open_storage
-from mines.server.games import GameCache
+from mines.server.race_spec import RoomSpec
 from mines.server.race_store import Note, note_of, note_text
-from mines.server.rooms import RoomService, RoomSpec
+from mines.server.rooms import RoomService
 from mines.server.storage import StorageError
 from tests.server.conftest import FakeClock, Server, layout
 
@@ -461,6 +462,21 @@ def test_a_note_after_a_gap_reads_the_log_and_a_late_one_plays_nothing_twice(
     b.rooms.moved_elsewhere(second)
     assert b.events() == a.events()[-2:]
     assert b.rooms.read(room_id, tokens[0]) == a.rooms.read(room_id, tokens[0])
+
+
+def test_notes_unheard_while_the_listener_was_away_are_read_from_the_log_when_back(
+    storage: Any, clock: FakeClock
+) -> None:
+    a, b, room_id, tokens = raced(storage, clock)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+    a.rooms.move(room_id, tokens[0], MoveKind.OPEN, safe_cells()[-1])
+    # Neither note reached b. A room b does not keep but someone watches there: read again.
+    b.rooms.read_again(["elsewhere"])
+    assert b.events() == [*a.events()[-2:], -1]
+    assert b.published[-1] == {"type": "refresh"}
+    assert b.rooms.read(room_id, tokens[0]) == a.rooms.read(room_id, tokens[0])
+    b.rooms.read_again([room_id])  # nothing new: nothing published twice
+    assert b.events() == [*a.events()[-2:], -1]
 
 
 def test_a_failed_note_sends_its_watchers_to_read_the_room_again(

@@ -12,6 +12,7 @@ import anyio
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from mines.server.accounts import AccountService
 from mines.server.assets import Assets
@@ -89,8 +90,23 @@ def create_app(
         def publish_race(room_id: str, message: dict[str, Any]) -> None:
             loop.call_soon_threadsafe(game_hub.publish, races.room_key(room_id), message)
 
+        # The listener was away and is back: moves stored meanwhile may not have been heard.
+        def read_again() -> None:
+            rooms_watched = []
+            for key in game_hub.watched():
+                if key.startswith(room_prefix):
+                    rooms_watched.append(key.removeprefix(room_prefix))
+                else:
+                    game_hub.publish(key, REFRESH)  # games: their watchers read them again
+            race_rooms.read_again(rooms_watched)
+
+        room_prefix = races.room_key("")
         race_rooms.publish = publish_race
-        stop = service.storage.listen(moved_elsewhere)
+
+        def missed() -> None:
+            loop.call_soon_threadsafe(read_again)
+
+        stop = service.storage.listen(moved_elsewhere, missed)
         # The first request need not import its backend, nor the first sign-up build the
         # table of look-alike letters (about a second).
         await run_in_threadpool(skeletons, "")
@@ -128,7 +144,12 @@ def create_app(
     app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(Observe)  # outermost: it sees every answer, and all of its time
+    trusted = networks(settings.forwarded_allow_ips)
+    # The client's address from a trusted proxy's X-Forwarded-For, for every middleware below
+    # (rate limits, WebSocket caps, /metrics) and the access line.
+    app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=[str(n) for n in trusted])
+    # Outermost: it sees every answer and all of its time, and the proxy's own address.
+    app.add_middleware(Observe, trusted=trusted)
     app.state.readiness = readiness(service.storage, limiter)
     app.state.metrics_allow = networks(settings.metrics_allow)
     sockets: live.SocketCounts = app.state.sockets
@@ -169,5 +190,9 @@ def create_app(
     @app.get("/race/{room_id}", include_in_schema=False)
     async def race_client(request: Request, room_id: str = "") -> Response:
         return assets.page("race.html", request.headers)  # the page reads the room from its address
+
+    @app.get("/review/{game_id}", include_in_schema=False)
+    async def review_client(request: Request, game_id: str) -> Response:
+        return assets.page("review.html", request.headers)  # the page reads the game's ID too
 
     return app

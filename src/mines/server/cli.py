@@ -11,6 +11,7 @@ from typing import Any
 
 from mines.extras import require_extra
 from mines.server.database import default_database
+from mines.server.logs import LOG_FORMATS, LOG_LEVELS
 from mines.server.settings import (
     MAX_CELLS,
     MEMORY,
@@ -85,6 +86,8 @@ def _bytes(text: str) -> int:
 
 
 def _rate(text: str) -> str:
+    # argparse reads the defaults through here too, before `run` could say what is missing.
+    require_extra("server", "mines serve")
     from limits import parse_many
 
     try:
@@ -100,11 +103,12 @@ def _networks(text: str) -> tuple[str, ...]:
     names = tuple(part.strip() for part in text.split(",") if part.strip())
     try:
         for name in names:
-            ipaddress.ip_network(name, strict=False)
+            if name != "*":
+                ipaddress.ip_network(name, strict=False)
     except ValueError:
         raise argparse.ArgumentTypeError(
             "expected addresses or networks separated by commas, such as "
-            f"127.0.0.1,10.0.0.0/8 (or an empty value for nobody), got {text!r}"
+            f"127.0.0.1,10.0.0.0/8 (* for every address, empty for none), got {text!r}"
         ) from None
     return names
 
@@ -157,6 +161,31 @@ def register(subparsers: Any) -> None:
         help="client addresses or networks /metrics answers, separated by commas; others get "
         f"404 (default {','.join(METRICS_ALLOW)}; empty for nobody)",
     )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        type=_networks,
+        default=(),
+        help="addresses or networks of the reverse proxies whose X-Forwarded-For, "
+        "X-Forwarded-Proto and X-Request-ID are taken, separated by commas (default: none)",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default="text",
+        help="log lines as text or as one JSON object each (default %(default)s)",
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default="info",
+        help="the least severe records logged; warning drops the access log (default %(default)s)",
+    )
+    parser.add_argument(
+        "--access-log",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="log one line per request (default: on)",
+    )
     defaults = RateLimits()
     for name, text in (
         ("address", "every API request from one address"),
@@ -180,7 +209,9 @@ def run(args: argparse.Namespace) -> int:
     from mines.server.app import create_app
     from mines.server.database import open_storage
     from mines.server.games import GameService
+    from mines.server.logs import configure
 
+    configure(args.log_level, args.log_format, access=args.access_log)
     fix_mmap_threshold()
     settings = Settings(
         database=args.db or default_database(),
@@ -197,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
         redis_timeout=args.redis_timeout,
         sockets_per_address=args.sockets_per_address,
         metrics_allow=args.metrics_allow,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
     service = GameService(open_storage(settings.database), settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
@@ -211,7 +243,10 @@ def run(args: argparse.Namespace) -> int:
             app,
             host=args.host,
             port=args.port,
-            log_level="warning",
+            log_config=None,  # the logging `configure` set up above
+            log_level=args.log_level,
+            access_log=False,  # the app writes its own, with the request ID and the route
+            proxy_headers=False,  # applied in the app, from --forwarded-allow-ips only
             ws_max_size=WS_MAX_SIZE,
         )
     finally:

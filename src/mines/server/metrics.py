@@ -53,11 +53,8 @@ STORAGE_ERRORS = Counter(
     "Database operations that failed (connection lost, disk full, ...)",
     registry=None,
 )
-MOVE_VERBS = {MoveKind.OPEN: "reveal", MoveKind.FLAG: "flag", MoveKind.CHORD: "chord"}
 _MOVE_COUNTS = {
-    (kind, where): MOVES.labels(verb, where)
-    for kind, verb in MOVE_VERBS.items()
-    for where in ("game", "race")
+    (kind, where): MOVES.labels(kind.verb, where) for kind in MoveKind for where in ("game", "race")
 }
 
 
@@ -77,9 +74,15 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def networks(texts: Iterable[str]) -> tuple[Network, ...]:
-    """The networks `--metrics-allow` names (`10.0.0.0/8`, `192.0.2.7`); ValueError for a
-    text that is not an address or a network."""
-    return tuple(ipaddress.ip_network(text.strip(), strict=False) for text in texts if text)
+    """The networks `--metrics-allow` or `--forwarded-allow-ips` names (`10.0.0.0/8`,
+    `192.0.2.7`, `*` for every address); ValueError for a text that is none of these."""
+    found: list[Network] = []
+    for text in (text.strip() for text in texts):
+        if text == "*":
+            found += (ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0"))
+        elif text:
+            found.append(ipaddress.ip_network(text, strict=False))
+    return tuple(found)
 
 
 def allowed(host: str | None, allow: Sequence[Network]) -> bool:

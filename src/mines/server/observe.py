@@ -1,15 +1,24 @@
-"""ASGI middleware that measures every HTTP request once: its route, status and duration."""
+"""ASGI middleware that observes every HTTP request once: its ID, metrics and access line."""
 
 from __future__ import annotations
 
+import logging
+import re
 import time
-from collections.abc import Iterable, Iterator
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from mines.server.metrics import DURATION, REQUESTS, UNMATCHED, method_label
+from mines.server.errors import error
+from mines.server.logs import REQUEST_ID, access_line
+from mines.server.metrics import DURATION, REQUESTS, UNMATCHED, Network, allowed, method_label
+
+log = logging.getLogger(__name__)
+
+REQUEST_ID_PATTERN = re.compile(rb"[A-Za-z0-9._:-]{1,128}")
 
 
 def route_template(scope: Scope) -> str:
@@ -45,29 +54,76 @@ def flat_routes(routes: Iterable[Any]) -> Iterator[Any]:
             yield from flat_routes(inner.routes)
 
 
-class Observe:
-    """Counts each HTTP request by route template, method and status, and times it."""
+def request_id(scope: Scope, trusted: Sequence[Network]) -> str:
+    """The proxy's `X-Request-ID` when the peer is a trusted proxy and the ID is plain (letters,
+    digits, `._:-`, at most 128), else a new one: a client cannot pick its own ID."""
+    client = scope.get("client")
+    if trusted and allowed(client[0] if client else None, trusted):
+        for name, value in scope["headers"]:
+            if name == b"x-request-id":
+                given: bytes = value
+                if REQUEST_ID_PATTERN.fullmatch(given):
+                    return given.decode("ascii")
+                break
+    return uuid.uuid4().hex
 
-    def __init__(self, app: ASGIApp):
+
+class Observe:
+    """The outermost middleware: gives each HTTP request an ID (echoed in `X-Request-ID`),
+    counts it by route template, method and status, times it, writes its access line, and
+    answers an unexpected error with 500 and the ID (its traceback logged once, here).
+
+    `trusted` are the proxies whose `X-Request-ID` is taken; this runs before their
+    `X-Forwarded-For` is applied, so it sees the proxy's own address.
+    """
+
+    def __init__(self, app: ASGIApp, trusted: Sequence[Network] = ()):
         self.app = app
+        self.trusted = tuple(trusted)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         start = time.perf_counter()
-        status = 500  # what the client gets when the app fails before it answers
+        rid = request_id(scope, self.trusted)
+        token = REQUEST_ID.set(rid)
+        header = (b"x-request-id", rid.encode("ascii"))
+        status = 0
 
         async def note_status(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
+                message["headers"] = [*message.get("headers", ()), header]
             await send(message)
 
         try:
             await self.app(scope, receive, note_status)
+        except Exception:
+            log.exception(
+                "unexpected error on %s %s",
+                scope["method"],
+                scope["path"],
+                extra={"request_id": rid},
+            )
+            if status == 0:  # nothing sent yet: the client gets the ID, not the error
+                answer = error(
+                    500,
+                    "internal_error",
+                    f"internal error; the server's log has it under request ID {rid}",
+                    request_id=rid,
+                )
+                await answer(scope, receive, note_status)
+            # Not raised again: the server would log the same traceback a second time.
         finally:
             elapsed = time.perf_counter() - start
             route = route_template(scope)
-            REQUESTS.labels(route, method_label(scope["method"]), str(status)).inc()
+            shown = status or 500  # the client's connection ends without an answer
+            REQUESTS.labels(route, method_label(scope["method"]), str(shown)).inc()
             DURATION.labels(route).observe(elapsed)
+            client = scope.get("client")
+            access_line(
+                scope["method"], scope["path"], route, shown, elapsed, client[0] if client else "-"
+            )
+            REQUEST_ID.reset(token)

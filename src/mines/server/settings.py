@@ -74,4 +74,7 @@ class Settings:
     """Seconds to connect to Redis, and for one rate-limit check, before counting in memory."""
     no_guess: NoGuessLimits = field(default_factory=NoGuessLimits)
     metrics_allow: tuple[str, ...] = METRICS_ALLOW
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """The proxies whose `X-Forwarded-For`, `X-Forwarded-Proto` and `X-Request-ID` are taken;
+    from any other peer they are ignored. None by default."""
     """The client addresses or networks `/metrics` answers; the others get 404."""

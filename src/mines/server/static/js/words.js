@@ -41,6 +41,8 @@ export const SENTENCES = {
   sign_in_failed: "That name and password do not match an account.",
   not_signed_in: "You are not signed in.",
   cross_site: "That came from another site, so it was refused. Use this page itself.",
+  review_too_large: "This game is too big to review exactly here.",
+  worker_died: "The server stopped while it was working on that. Please try again.",
   not_found: "That address does not exist on this server.",
   method_not_allowed: "The server does not take that kind of request there.",
   unsupported_media_type: "The server could not read that request's format.",

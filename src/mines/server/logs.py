@@ -1,0 +1,108 @@
+"""The server's log: JSON or text lines on stderr, each with the ID of the request it is about."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from contextvars import ContextVar
+from typing import Any
+
+LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+REQUEST_ID: ContextVar[str | None] = ContextVar("mines_request_id", default=None)
+"""The ID of the request being served, set by `Observe` for everything that runs for it (its
+threads included: they run in a copy of the request's context)."""
+
+ACCESS = logging.getLogger("mines.access")
+"""One INFO line per request; `--log-level warning` or `--no-access-log` silences it."""
+
+ACCESS_FIELDS = ("method", "path", "route", "status", "duration_ms", "client")
+
+
+class RequestId(logging.Filter):
+    """Puts the current request's ID on every record (`-` outside requests)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not hasattr(record, "request_id"):
+            record.request_id = REQUEST_ID.get() or "-"
+        return True
+
+
+def utc_time(record: logging.LogRecord) -> str:
+    seconds = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+    return f"{seconds}.{int(record.msecs):03d}Z"
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time (UTC), level, logger, message, request ID, the access
+    fields of an access line, and the traceback of an error."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": utc_time(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        request_id = getattr(record, "request_id", "-")
+        if request_id != "-":
+            line["request_id"] = request_id
+        for name in ACCESS_FIELDS:
+            if hasattr(record, name):
+                line[name] = getattr(record, name)
+        if record.exc_info:
+            line["traceback"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+class TextFormatter(logging.Formatter):
+    """`time level logger [request ID] message`, the traceback below an error."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s")
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
+        return utc_time(record)
+
+
+def configure(level: str = "info", form: str = "text", *, access: bool = True) -> None:
+    """Send every logger's records (the server's, uvicorn's, the libraries') to stderr in
+    `form`, from `level` up."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(RequestId())
+    handler.setFormatter(JsonFormatter() if form == "json" else TextFormatter())
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(level.upper())
+    # uvicorn's own access lines would repeat ours without the request ID or the route.
+    logging.getLogger("uvicorn.access").disabled = True
+    ACCESS.disabled = not access
+
+
+def access_line(
+    method: str, path: str, route: str, status: int, seconds: float, client: str
+) -> None:
+    """Log one request's access line (its ID comes from the context)."""
+    if not ACCESS.isEnabledFor(logging.INFO):
+        return
+    duration_ms = round(seconds * 1000, 3)
+    fields = {"method": method, "path": path, "route": route, "status": status}
+    ACCESS.info(
+        "%s %s %d %.1f ms %s",
+        method,
+        json.dumps(path)[1:-1],  # a client's path, escaped: no line breaks or forged fields
+        status,
+        duration_ms,
+        client,
+        extra={
+            **fields,
+            "duration_ms": duration_ms,
+            "client": client,
+            "request_id": REQUEST_ID.get() or "-",
+        },
+    )
