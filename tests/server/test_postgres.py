@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import threading
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -14,6 +16,7 @@ from mines.server.race_store import RaceStore
 from tests.patience import PATIENCE
 from tests.server.conftest import PG_URL, FakeClock, Server, layout, safe_cells
 from tests.server.processes import get, patient_client, post, server_process
+from tests.server.tcpproxy import proxy_to
 
 pytestmark = pytest.mark.postgres
 
@@ -136,3 +139,49 @@ def test_servers_starting_together_on_a_new_schema_all_come_up(pg_url: str) -> N
                 storage.close()
             with psycopg.connect(PG_URL, autocommit=True) as admin:
                 admin.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def test_watchers_hear_other_processes_again_after_the_listener_lost_its_connection(
+    pg_url: str,
+) -> None:
+    psycopg = pytest.importorskip("psycopg")
+    from websockets.sync.client import connect
+
+    name = f"mines-listen-{uuid.uuid4().hex[:8]}"
+    parts = urlsplit(pg_url)
+    with proxy_to(parts.port or 5432) as proxy:
+        netloc = f"{parts.username}@127.0.0.1:{proxy.port}"
+        proxied = f"{parts._replace(netloc=netloc).geturl()}&application_name={name}"
+        with server_process(proxied) as one, server_process(pg_url) as two:
+            game = post(f"{two.url}/api/games", json={"preset": "beginner"}).json()
+            live = f"{one.url.replace('http', 'ws', 1)}/api/games/{game['id']}/live"
+            with connect(live, open_timeout=PATIENCE) as socket:
+                assert json.loads(socket.recv(timeout=PATIENCE))["type"] == "view"
+                # Its connections ended by the database: once back, the listener has the
+                # watchers read again (moves may have gone unheard), then hears moves again.
+                with psycopg.connect(PG_URL, autocommit=True) as admin:
+                    ended = admin.execute(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                        "WHERE application_name = %s",
+                        (name,),
+                    ).fetchall()
+                assert ended
+                assert json.loads(socket.recv(timeout=PATIENCE)) == {"type": "refresh"}
+                assert _post(patient_client(), two.url, game, "flag", (0, 0)) == 200
+                assert json.loads(socket.recv(timeout=PATIENCE)) == {"type": "refresh"}
+                # Cut off while another process moves: that move's notification reaches no
+                # listener here, and only the reading again once back brings it.
+                proxy.cut()
+                assert _post(patient_client(), two.url, game, "flag", (1, 1)) == 200
+                proxy.restore()
+                assert json.loads(socket.recv(timeout=PATIENCE)) == {"type": "refresh"}
+            with connect(live, open_timeout=PATIENCE) as again:  # a new watcher hears too
+                assert json.loads(again.recv(timeout=PATIENCE))["type"] == "view"
+                assert _post(patient_client(), two.url, game, "flag", (2, 2)) == 200
+                assert json.loads(again.recv(timeout=PATIENCE)) == {"type": "refresh"}
+            view = get(f"{one.url}/api/games/{game['id']}").json()["view"]
+            assert [view["cells"][i][i] for i in range(3)] == ["F", "F", "F"]
+            log = one.log()
+    # Each of the two losses logged once, and each return once.
+    assert log.count("listener lost its connection") == 2, log
+    assert log.count("listener is connected again") == 2, log

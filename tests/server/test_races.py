@@ -463,6 +463,21 @@ def test_a_note_after_a_gap_reads_the_log_and_a_late_one_plays_nothing_twice(
     assert b.rooms.read(room_id, tokens[0]) == a.rooms.read(room_id, tokens[0])
 
 
+def test_notes_unheard_while_the_listener_was_away_are_read_from_the_log_when_back(
+    storage: Any, clock: FakeClock
+) -> None:
+    a, b, room_id, tokens = raced(storage, clock)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+    a.rooms.move(room_id, tokens[0], MoveKind.OPEN, safe_cells()[-1])
+    # Neither note reached b. A room b does not keep but someone watches there: read again.
+    b.rooms.read_again(["elsewhere"])
+    assert b.events() == [*a.events()[-2:], -1]
+    assert b.published[-1] == {"type": "refresh"}
+    assert b.rooms.read(room_id, tokens[0]) == a.rooms.read(room_id, tokens[0])
+    b.rooms.read_again([room_id])  # nothing new: nothing published twice
+    assert b.events() == [*a.events()[-2:], -1]
+
+
 def test_a_failed_note_sends_its_watchers_to_read_the_room_again(
     storage: Any, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

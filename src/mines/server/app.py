@@ -90,8 +90,23 @@ def create_app(
         def publish_race(room_id: str, message: dict[str, Any]) -> None:
             loop.call_soon_threadsafe(game_hub.publish, races.room_key(room_id), message)
 
+        # The listener was away and is back: moves stored meanwhile may not have been heard.
+        def read_again() -> None:
+            rooms_watched = []
+            for key in game_hub.watched():
+                if key.startswith(room_prefix):
+                    rooms_watched.append(key.removeprefix(room_prefix))
+                else:
+                    game_hub.publish(key, REFRESH)  # games: their watchers read them again
+            race_rooms.read_again(rooms_watched)
+
+        room_prefix = races.room_key("")
         race_rooms.publish = publish_race
-        stop = service.storage.listen(moved_elsewhere)
+
+        def missed() -> None:
+            loop.call_soon_threadsafe(read_again)
+
+        stop = service.storage.listen(moved_elsewhere, missed)
         # The first request need not import its backend, nor the first sign-up build the
         # table of look-alike letters (about a second).
         await run_in_threadpool(skeletons, "")

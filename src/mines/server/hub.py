@@ -39,5 +39,9 @@ class Hub:
             else:
                 queue.put_nowait(message)
 
+    def watched(self) -> list[str]:
+        """The IDs that have a subscriber now."""
+        return list(self._queues)
+
     def watchers(self, game_id: str) -> int:
         return len(self._queues.get(game_id, ()))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import queue
 import select
 import threading
@@ -16,9 +17,14 @@ from mines.server.metrics import STORAGE_ERRORS
 from mines.server.sql import Cursor, SqlStorage
 from mines.server.storage import StorageError
 
+log = logging.getLogger(__name__)
+
 POOL_SIZE = 8
 CHANNEL = "mines_moves"
 LISTEN_POLL_SECONDS = 0.5
+LISTEN_RETRY_FIRST = 0.1
+LISTEN_RETRY_MOST = 5.0
+"""Seconds between the listener's tries to connect again: the first wait, doubled up to this."""
 SCHEMA_LOCK = 7239114
 """The advisory lock key of every table creation and migration, games' and races' alike."""
 
@@ -105,18 +111,36 @@ class PostgresStorage(SqlStorage):
         # Delivered at commit, to every process listening, this one included (it skips its own).
         cursor.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{self._origin} {game_id}"))
 
-    def listen(self, on_move: Callable[[str], None]) -> Callable[[], None] | None:
-        connection = self._connect()
-        connection.execute(f"LISTEN {CHANNEL}")
+    def listen(
+        self, on_move: Callable[[str], None], on_missed: Callable[[], None]
+    ) -> Callable[[], None] | None:
+        connection = self._listening()
         stopped = threading.Event()
 
         def run() -> None:
-            with connection:
-                while not stopped.is_set():
-                    for note in connection.notifies(timeout=LISTEN_POLL_SECONDS):
-                        origin, _, game_id = note.payload.partition(" ")
-                        if origin != self._origin:
-                            on_move(game_id)
+            listening: psycopg.Connection[tuple[object, ...]] | None = connection
+            wait = LISTEN_RETRY_FIRST
+            while not stopped.is_set():
+                try:
+                    if listening is None:
+                        listening = self._listening()
+                        log.warning("the PostgreSQL listener is connected again: watchers re-read")
+                        wait = LISTEN_RETRY_FIRST
+                        on_missed()  # after LISTEN: whatever came before is read again
+                    self._hear(listening, on_move)
+                except (psycopg.Error, StorageError) as failure:
+                    if listening is not None:  # the loss; a failed retry is not news
+                        log.warning(
+                            "the PostgreSQL listener lost its connection (%s); moves of other "
+                            "processes reach no watcher here until it is back (retrying)",
+                            str(failure).strip() or type(failure).__name__,
+                        )
+                        listening.close()
+                        listening = None
+                    stopped.wait(wait)
+                    wait = min(wait * 2, LISTEN_RETRY_MOST)
+            if listening is not None:
+                listening.close()
 
         thread = threading.Thread(target=run, name="mines-listen", daemon=True)
         thread.start()
@@ -126,6 +150,25 @@ class PostgresStorage(SqlStorage):
             thread.join(LISTEN_POLL_SECONDS * 4)
 
         return stop
+
+    def _listening(self) -> psycopg.Connection[tuple[object, ...]]:
+        """A new connection that listens to the moves' channel."""
+        connection = self._connect()
+        try:
+            connection.execute(f"LISTEN {CHANNEL}")
+        except psycopg.Error:
+            connection.close()
+            raise
+        return connection
+
+    def _hear(
+        self, connection: psycopg.Connection[tuple[object, ...]], on_move: Callable[[str], None]
+    ) -> None:
+        """Pass on the notifications of one poll (others' moves; this process's are skipped)."""
+        for note in connection.notifies(timeout=LISTEN_POLL_SECONDS):
+            origin, _, game_id = note.payload.partition(" ")
+            if origin != self._origin:
+                on_move(game_id)
 
     def close(self) -> None:
         while True:

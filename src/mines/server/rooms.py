@@ -14,7 +14,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar, cast
@@ -338,6 +338,14 @@ class RoomService:
                 return  # the worker on this room takes it in turn
             room.draining = True
         self._workers.submit(self._drain, room)
+
+    def read_again(self, watched: Iterable[str]) -> None:
+        """Notes may have gone unheard (the listener lost its connection): every room kept here
+        plays what its log holds since (and publishes the events), and the watchers of the
+        rooms in `watched` not kept here read them again."""
+        kept = [key for key, _ in self.cache.weights() if key.startswith(ANNOUNCE_PREFIX)]
+        for key in dict.fromkeys([*kept, *(_key(room_id) for room_id in watched)]):
+            self.moved_elsewhere(key)  # a note without moves: the log is read from the table
 
     def _drain(self, room: Room) -> None:
         """Play a room's inbox in order and publish the events, until it is empty."""

@@ -76,7 +76,9 @@ class SqliteStorage(SqlStorage):
     def announce(self, cursor: Cursor, game_id: str) -> None:
         return None
 
-    def listen(self, on_move: Callable[[str], None]) -> Callable[[], None] | None:
+    def listen(
+        self, on_move: Callable[[str], None], on_missed: Callable[[], None]
+    ) -> Callable[[], None] | None:
         return None
 
     def close(self) -> None:

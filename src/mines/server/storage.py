@@ -138,9 +138,13 @@ class Storage(Protocol):
         """Keep a finished game's review (JSON) in format `version`, replacing any other."""
         ...
 
-    def listen(self, on_move: Callable[[str], None]) -> Callable[[], None] | None:
-        """Call `on_move(game_id)` from another thread when another process stores a move;
-        returns a stop function, or None where the database cannot tell (SQLite)."""
+    def listen(
+        self, on_move: Callable[[str], None], on_missed: Callable[[], None]
+    ) -> Callable[[], None] | None:
+        """Call `on_move(game_id)` from another thread when another process stores a move, and
+        `on_missed()` when some may have gone unheard (the listener lost its connection and has
+        it again): every watcher should then read again. Returns a stop function, or None
+        where the database cannot tell (SQLite)."""
         ...
 
     def create_account(self, account: AccountRow) -> bool:
