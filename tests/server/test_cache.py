@@ -16,11 +16,11 @@ from mines.errors import MinesError
 from mines.game import Game
 from mines.moves import MoveKind
 from mines.placement import placer_for_rule
+from mines.server.cache import GameCache
 from mines.server.errors import ServerFullError
 from mines.server.games import (
     SPARSE_WORK_BYTES_PER_MINE,
     WORK_BYTES_PER_CELL,
-    GameCache,
     GameSpec,
     LiveGame,
 )

@@ -16,10 +16,11 @@ from mines import InvalidBoardError, board_size
 from mines.moves import MoveKind
 from mines.race import RaceAction, RaceMove
 from mines.server.app import create_app
+from mines.server.cache import GameCache
 from mines.server.database import open_storage
-from mines.server.games import GameCache
+from mines.server.race_spec import RoomSpec
 from mines.server.race_store import Note, note_of, note_text
-from mines.server.rooms import RoomService, RoomSpec
+from mines.server.rooms import RoomService
 from mines.server.storage import StorageError
 from tests.server.conftest import FakeClock, Server, layout
 

@@ -35,6 +35,9 @@ def test_pages_name_versioned_files_kept_for_a_year(server: Server) -> None:
     assert "content-security-policy" in answer.headers  # the security headers still come
     race = server.client.get("/race/0123")
     assert f"/static/{version}/js/race.js" in race.text
+    review = server.client.get("/review/0123")
+    assert review.headers["cache-control"] == REVALIDATE
+    assert f"/static/{version}/js/review.js" in review.text
 
 
 @pytest.mark.parametrize(

@@ -495,6 +495,7 @@ def test_the_json_has_everything_a_review_page_draws() -> None:
         for r, c, symbol in entry["changed"]:
             board[r][c] = symbol
     assert ["".join(line) for line in board] == found.final.to_strings()
+    assert data["final_mines_left"] == found.final.mines_left == game.mines_left
     assert "chances" not in json.loads(found.to_json(positions=False))["moves"][0]
 
 

@@ -205,4 +205,8 @@ def create_app(
     async def race_client(request: Request, room_id: str = "") -> Response:
         return assets.page("race.html", request.headers)  # the page reads the room from its address
 
+    @app.get("/review/{game_id}", include_in_schema=False)
+    async def review_client(request: Request, game_id: str) -> Response:
+        return assets.page("review.html", request.headers)  # the page reads the game's ID too
+
     return app

@@ -11,6 +11,7 @@ from typing import Any
 
 from mines.extras import require_extra
 from mines.server.database import default_database
+from mines.server.environ import from_environment
 from mines.server.logs import LOG_FORMATS, LOG_LEVELS
 from mines.server.settings import (
     MAX_CELLS,
@@ -200,6 +201,7 @@ def register(subparsers: Any) -> None:
             default=getattr(defaults, name),
             help=f"rate of {text}, in the limits notation (default %(default)s)",
         )
+    from_environment(parser)
     parser.set_defaults(handler=run)
 
 

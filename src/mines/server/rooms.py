@@ -19,30 +19,20 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar, cast
 
-import numpy as np
-
 from mines.clock import Clock, PinnedClock
-from mines.errors import GameInProgressError, InvalidBoardError
+from mines.errors import GameInProgressError
 from mines.moves import MoveKind
-from mines.placement import FirstClick, PlacementRule
-from mines.presets import board_size
 from mines.race import (
-    MAX_PLAYERS,
-    ROOM,
-    OnMine,
     Race,
-    RaceAction,
-    RaceEvent,
-    RaceMode,
     RaceMove,
-    RaceSettings,
     RaceState,
 )
 from mines.server.auth import ForbiddenError, NotAuthenticatedError, hash_token, new_token
+from mines.server.cache import GameCache
 from mines.server.errors import RoomNotFoundError, echo_id
-from mines.server.games import GameCache
 from mines.server.metrics import count_move
-from mines.server.present import view_json
+from mines.server.race_present import event_json, replay_frames, room_json
+from mines.server.race_spec import RoomSpec, build_race, stored_spec
 from mines.server.race_store import ANNOUNCE_PREFIX, Note, RaceStore, RoomRow, note_of
 from mines.server.settings import MEMORY
 from mines.server.sql import SqlStorage
@@ -51,35 +41,12 @@ Publish = Callable[[str, dict[str, Any]], None]
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-ROOM_CELL_LIMIT = 2_500
-"""The largest race board in cells (rows x cols, either side up to all of it): 50 x 50, past
-Expert's 16 x 30 with room to spare."""
-COUNTDOWN = 3.0
-"""Seconds from the host's start to the first move."""
 NOTE_WORKERS = 4
 """Threads that play the moves other processes announce: a room waiting for its lock (its
 own players' moves hold it) holds up one of them, not every room's events."""
 REFRESH: dict[str, Any] = {"type": "refresh"}
 """Sent to a room's watchers when this process lost track of it: they read it again."""
 ROOM_TOKEN = "race moves need your player token: send the header Authorization: Bearer <token>"
-
-
-@dataclass(frozen=True)
-class RoomSpec:
-    """What the creator of a room chooses: the board, its first-click rule and the race rules."""
-
-    preset: str | None = None
-    rows: int | None = None
-    cols: int | None = None
-    mines: int | None = None
-    seed: int | None = None
-    first_click: str = FirstClick.OPENING.value
-    no_guess: bool = False
-    mode: str = RaceMode.SHARED.value
-    on_mine: str = OnMine.OUT.value
-    freeze_seconds: float = 5.0
-    freeze_penalty: int = 10
-    max_players: int = 8
 
 
 @dataclass
@@ -90,7 +57,8 @@ class Room:
     race: Race
     clock: PinnedClock
     spec: dict[str, Any]
-    """What the room was created with (`_stored_spec`): it rebuilds the race from its log."""
+    """What the room was created with (`race_spec.stored_spec`): with its log, it rebuilds
+    the race."""
     version: int = 0
     """How many moves of the stored log `race` has played."""
     published: int = 0
@@ -143,10 +111,12 @@ class RoomService:
     def create(self, spec: RoomSpec, player: str) -> tuple[str, dict[str, Any]]:
         """A new room with its creator as the host (player 0); returns their token and the
         room as they see it."""
-        stored = _stored_spec(spec)
+        stored = stored_spec(spec)
         room_id = secrets.token_hex(8)
         clock = PinnedClock(self._clock)
-        fresh = Room(room_id, _race(stored, clock), clock, stored)  # refuses bad settings first
+        fresh = Room(
+            room_id, build_race(stored, clock), clock, stored
+        )  # refuses bad settings first
         # A room that cannot fit in the memory budget is refused (503) before it is stored.
         self.cache.put(_key(room_id), fresh, fresh.race.footprint, refuse=True)
         try:
@@ -246,7 +216,7 @@ class RoomService:
             self._published(room)
             self._reweigh(room)
             viewer = cast(int, result) if new_token_of_player else player  # a join: the joiner
-            return result, self.state(room, viewer)
+            return result, room_json(room.id, room.race, viewer, self._clock())
         except BaseException:
             if held and room.version < len(room.race.moves):  # played, not stored: rebuild
                 self._forget(room_id)
@@ -277,7 +247,7 @@ class RoomService:
             raise RoomNotFoundError(f"no race room has the ID {echo_id(room_id)!r}")
         row, moves, tokens = loaded
         clock = PinnedClock(self._clock)
-        room = Room(row.id, _race(row.spec, clock), clock, row.spec)
+        room = Room(row.id, build_race(row.spec, clock), clock, row.spec)
         self._apply(room, 0, moves, tokens)
         room.published = len(room.race.events)  # events from before are in the room's state
         with self._lock:  # two requests that rebuilt it at once keep the first one's
@@ -392,7 +362,7 @@ class RoomService:
         self._sync(room)
         with room.lock:
             player = None if token is None else self._player_of(room, token)
-            return self.state(room, player)
+            return room_json(room.id, room.race, player, self._clock())
 
     def replay(self, room_id: str) -> dict[str, Any]:
         """A finished race's moves and the events they made, in order, and its frames as a
@@ -411,152 +381,10 @@ class RoomService:
                 "id": room.id,
                 "moves": [{**asdict(move), "action": move.action.value} for move in log],
                 "events": [event_json(event, race) for event in race.events[:events]],
-                **_frames(room.spec, log),
+                **replay_frames(room.spec, log),
             }
-
-    def state(self, room: Room, player: int | None) -> dict[str, Any]:
-        race = room.race
-        now = self._clock()
-        return {
-            "id": room.id,
-            "state": race.state.value,
-            "mode": race.settings.mode.value,
-            "on_mine": race.settings.on_mine.value,
-            "rule": race.rule,
-            "seq": len(race.events),
-            "starts_in": max(0.0, round(race.starts_at - now, 3))
-            if race.state is RaceState.RACING
-            else None,
-            "you": player,
-            "winner": race.winner if race.state is RaceState.OVER else None,
-            "players": [
-                {
-                    "id": p.id,
-                    "name": p.name,
-                    "score": p.score,
-                    "out": p.out,
-                    "frozen_for": max(0.0, round(p.frozen_until - now, 3)),
-                    "progress": round(share, 4),
-                }
-                for p, share in zip(race.players, race.progress(), strict=True)
-            ],
-            "view": view_json(race.view(player), 0.0),
-            "openers": race.openers(player),
-            "seed": race.seed if race.state is RaceState.OVER else None,
-        }
 
 
 def _key(room_id: str) -> str:
     """The room's key in the games' cache, apart from the games' IDs (hex digits only)."""
     return ANNOUNCE_PREFIX + room_id
-
-
-def event_json(event: RaceEvent, race: Race) -> dict[str, Any]:
-    return {
-        "seq": event.seq,
-        "kind": event.kind.value,
-        "player": event.player,
-        "cells": [list(cell) for cell in event.cells],
-        "scores": list(event.scores),
-        "progress": [round(share, 4) for share in event.progress],
-    }
-
-
-OPENERS = {str(player): player for player in range(MAX_PLAYERS)} | {"*": ROOM}
-"""`Race.openers`' marks as the players' ids (-1: nobody, `ROOM`: opened for everyone)."""
-SEEN_MOVES = (RaceAction.OPEN, RaceAction.CHORD, RaceAction.REMATCH)
-"""The moves a watcher sees (a flag is its player's alone, the lobby's moves change no cell)."""
-
-
-def _frames(spec: dict[str, Any], log: list[RaceMove]) -> dict[str, Any]:
-    """The log played again as a watcher saw it: the board at the start, then per move it
-    saw the cells it changed, who opened each (-1: nobody), and the scores after it."""
-    clock = PinnedClock(time.time)
-    race = _race(spec, clock)
-    box = (0, 0, race.rows, race.cols)
-    previous = race.view(None)
-    initial = previous.to_strings()
-    frames = []
-    elapsed = 0.0
-    for move in log:
-        # The round the move belongs to: a rematch's frame closes the round before it.
-        started = race.starts_at
-        with clock.pinned_at(move.at):
-            race.play(move)
-        if move.action not in SEEN_MOVES:
-            continue
-        view = race.view(None)
-        rows, cols = np.nonzero(previous.array != view.array)
-        openers = race.openers(None)
-        cells = list(zip(rows.tolist(), cols.tolist(), strict=True))
-        elapsed = round(max(0.0, move.at - started), 3)
-        frames.append(
-            {
-                "move": move.action.value,
-                "player": move.player,
-                "time": elapsed,
-                "status": view.status.value,
-                "mines_left": view.mines_left,
-                "changed": [[r, c, chr(view.array[r, c])] for r, c in cells],
-                "openers": [OPENERS.get(openers[r][c], -1) for r, c in cells],
-                "scores": [player.score for player in race.players],
-            }
-        )
-        previous = view
-    top, left, height, width = box
-    return {
-        "top": top,
-        "left": left,
-        "height": height,
-        "width": width,
-        "initial": initial,
-        "frames": frames,
-        "final": view_json(previous, elapsed),
-        "players": [player.name for player in race.players],
-    }
-
-
-def _stored_spec(spec: RoomSpec) -> dict[str, Any]:
-    """Everything that rebuilds the room's race: the board, the seed and the settings."""
-    rows, cols, mines = board_size(
-        preset=spec.preset, rows=spec.rows, cols=spec.cols, mines=spec.mines
-    )
-    if rows * cols > ROOM_CELL_LIMIT:
-        raise InvalidBoardError(
-            f"a race board has at most {ROOM_CELL_LIMIT:,} cells (such as 50 x 50 or 20 x 125); "
-            f"{rows} x {cols} is {rows * cols:,}"
-        )
-    return {
-        "rows": rows,
-        "cols": cols,
-        "mines": mines,
-        "seed": spec.seed if spec.seed is not None else secrets.randbits(63),
-        "rule": PlacementRule.NOGUESS.value if spec.no_guess else spec.first_click,
-        "mode": spec.mode,
-        "on_mine": spec.on_mine,
-        "freeze_seconds": spec.freeze_seconds,
-        "freeze_penalty": spec.freeze_penalty,
-        "max_players": spec.max_players,
-        "countdown": COUNTDOWN,
-    }
-
-
-def _race(spec: dict[str, Any], clock: Clock) -> Race:
-    """The room's race before any move."""
-    settings = RaceSettings(
-        mode=RaceMode(spec["mode"]),
-        on_mine=OnMine(spec["on_mine"]),
-        freeze_seconds=spec["freeze_seconds"],
-        freeze_penalty=spec["freeze_penalty"],
-        countdown=spec["countdown"],
-        max_players=spec["max_players"],
-    )
-    return Race(
-        spec["rows"],
-        spec["cols"],
-        spec["mines"],
-        seed=spec["seed"],
-        rule=spec["rule"],
-        settings=settings,
-        clock=clock,
-    )

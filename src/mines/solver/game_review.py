@@ -296,7 +296,8 @@ class Review:
         cells certain before it that were not certain before the move ahead of it
         (`proved`, `[row, col, "safe" | "mine"]`: a cell once certain stays so until it is
         revealed), the mines-left counter before it, and the cells it changed with their
-        symbols after it (`changed`, `[row, col, symbol]`). The first reveal is the
+        symbols after it (`changed`, `[row, col, symbol]`), and the mines-left counter after
+        the last move (`final_mines_left`). The first reveal is the
         exception: its chances are those of opening each cell first (0 everywhere under a
         rule that keeps the first click free), and no cell is proved before it.
         """
@@ -327,6 +328,7 @@ class Review:
         }
         if positions:
             data["start"] = (self.moves[0].board if self.moves else self.final).to_strings()
+            data["final_mines_left"] = self.final.mines_left
             boards = [m.board for m in self.moves[1:]] + [self.final]
             known: dict[int, bool] = {}
             for entry, judged, after in zip(moves, self.moves, boards, strict=True):

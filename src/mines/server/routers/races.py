@@ -16,7 +16,8 @@ from mines.moves import MoveKind
 from mines.server.deps import error_responses, hub
 from mines.server.errors import classify
 from mines.server.games import SEED_LIMIT
-from mines.server.rooms import ROOM_CELL_LIMIT, RoomService, RoomSpec
+from mines.server.race_spec import ROOM_CELL_LIMIT, RoomSpec
+from mines.server.rooms import RoomService
 from mines.server.routers.live import admitted, ignore_until_closed
 from mines.server.schemas import MoveTarget, PlayerName, PresetName
 

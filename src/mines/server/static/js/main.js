@@ -8,7 +8,7 @@ import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
 import { LiveSocket } from "./live.js";
 import { Player, bindControls } from "./replay.js";
-import { boardKey, countGame, showLeaderboard, showResult, showStats } from "./scores.js";
+import { boardKey, countGame, reviewPath, showLeaderboard, showResult, showStats } from "./scores.js";
 import { sayError } from "./words.js";
 
 /** @typedef {import("./types.js").View} View */
@@ -784,6 +784,7 @@ class App {
       this.player.speed = Number(selectOf("replay-speed").value);
       const link = /** @type {HTMLAnchorElement} */ ($("replay-link"));
       link.href = `${location.origin}/#replay=${encodeURIComponent(id)}`;
+      /** @type {HTMLAnchorElement} */ ($("replay-review")).href = reviewPath(id);
       $("replay").hidden = false;
       $("replay-open").hidden = true;
       history.replaceState(null, "", `#replay=${encodeURIComponent(id)}`);

@@ -31,11 +31,18 @@ export async function showLeaderboard(table, preset, noGuess, gameId) {
   const rows = data.entries.map((entry) => {
     const tr = document.createElement("tr");
     const you = entry.game_id === gameId;
-    for (const value of [entry.rank, entry.player + (you ? " (you)" : ""), `${entry.time.toFixed(2)} s`]) {
+    for (const value of [entry.rank, entry.player + (you ? " (you)" : "")]) {
       const td = document.createElement("td");
       td.textContent = String(value);  // names are shown as text, never as HTML
       tr.append(td);
     }
+    // The time opens the game's review: every move of the winning game, judged.
+    const time = document.createElement("td");
+    const link = document.createElement("a");
+    link.href = reviewPath(entry.game_id);
+    link.textContent = `${entry.time.toFixed(2)} s`;
+    time.append(link);
+    tr.append(time);
     if (you) {
       tr.className = "you";
       tr.setAttribute("aria-current", "true");
@@ -51,6 +58,11 @@ export async function showLeaderboard(table, preset, noGuess, gameId) {
     rows.push(tr);
   }
   table.tBodies[0].replaceChildren(...rows);
+}
+
+/** The address of a finished game's review page. @param {string} gameId */
+export function reviewPath(gameId) {
+  return `/review/${encodeURIComponent(gameId)}`;
 }
 
 /** The key of a board's statistics. @param {{rows: number, cols: number, mines: number, no_guess: boolean}} board */
@@ -156,7 +168,13 @@ export function showResult(box, summary) {
   note.className = "help";
   note.textContent = summary.ranked ? "This time is on the leaderboard."
     : summary.assisted ? "Not ranked: you had help (a hint or the mine chances)." : "";
-  box.replaceChildren(title, list, ...(note.textContent ? [note] : []));
+  const review = document.createElement("p");
+  const link = document.createElement("a");
+  link.id = "result-review";
+  link.href = reviewPath(summary.id);
+  link.textContent = "Review every move";
+  review.append(link);
+  box.replaceChildren(title, list, ...(note.textContent ? [note] : []), review);
   box.hidden = false;
   const sentence = rows.map(([name, value]) => `${name} ${value}`).join(", ");
   return `${won ? `You won in ${summary.elapsed.toFixed(1)} seconds!` : "Game over."} ${sentence}.${note.textContent ? ` ${note.textContent}` : ""}`;

@@ -126,5 +126,45 @@
  * @property {string} reason  in words, cells named from 1 ("row 3, column 5")
  * @property {boolean} ranks  false: help keeps this game off the leaderboard
  */
+/** @typedef {"logic" | "guess" | "avoidable" | "risky" | "flag" | "wrong-flag" | "unflag" | "lost"} Verdict */
+/**
+ * @typedef {object} ReviewMove  One move judged from the board before it (`MoveReview.to_dict`).
+ * @property {number} index
+ * @property {string} move
+ * @property {"open" | "flag" | "chord"} kind
+ * @property {number} row
+ * @property {number} col
+ * @property {number} time
+ * @property {Verdict} verdict
+ * @property {number} risk
+ * @property {number} least_risk
+ * @property {boolean} safe_known
+ * @property {string} comment
+ * @property {{others: number | null, cells: [number, number, number][]}} chances  the undecided cells' chances before it
+ * @property {[number, number, "safe" | "mine"][]} proved  cells certain before it, not before the move ahead of it
+ * @property {number} mines_left  before it
+ * @property {Changed[]} changed  the cells it changed, with their symbols after it
+ */
+/**
+ * @typedef {object} GameReview  A finished game judged move by move (`Review.to_dict`).
+ * @property {number} rows
+ * @property {number} cols
+ * @property {number} mines
+ * @property {Status} status
+ * @property {number} elapsed
+ * @property {number} three_bv
+ * @property {number} clicks
+ * @property {number} useful_clicks
+ * @property {number} efficiency
+ * @property {number | null} three_bv_per_second
+ * @property {number} guesses
+ * @property {number} avoidable
+ * @property {number} risky
+ * @property {number} luck
+ * @property {string} summary
+ * @property {string[]} start  the board before the first move
+ * @property {number} final_mines_left
+ * @property {ReviewMove[]} moves
+ */
 
 export {};

@@ -36,6 +36,8 @@ export const SENTENCES = {
   no_guess_too_large: "A no-guess board that big cannot be made here. Choose a smaller board or fewer mines, or turn off “No guessing needed”.",
   no_guess_timeout: "Making that no-guess board took too long. Try again, or choose fewer mines.",
   analysis_too_large: "Mine chances are worked out only for boards up to the size shown in the message; this board is bigger.",
+  review_too_large: "This game is too big to review exactly here.",
+  worker_died: "The server stopped while it was working on that. Please try again.",
   not_found: "That address does not exist on this server.",
   method_not_allowed: "The server does not take that kind of request there.",
   unsupported_media_type: "The server could not read that request's format.",
