@@ -163,9 +163,9 @@ def create_app(
     # (rate limits, WebSocket caps, /metrics) and the access line.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=[str(n) for n in trusted])
     # Outermost: it sees every answer and all of its time, and the proxy's own address.
-    app.add_middleware(Observe, trusted=trusted)
+    app.add_middleware(Observe, trusted=trusted, metrics=settings.metrics)
     app.state.readiness = readiness(service.storage, limiter)
-    app.state.metrics_allow = networks(settings.metrics_allow)
+    app.state.metrics_allow = networks(settings.metrics_allow) if settings.metrics else ()
     sockets: live.SocketCounts = app.state.sockets
     app.state.metrics = registry(
         Live(

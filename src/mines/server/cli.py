@@ -156,6 +156,12 @@ def register(subparsers: Any) -> None:
         help="live WebSockets one client address may hold at once (default %(default)s)",
     )
     parser.add_argument(
+        "--metrics",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="count requests for /metrics (default: on; off, /metrics is 404)",
+    )
+    parser.add_argument(
         "--metrics-allow",
         type=_networks,
         default=METRICS_ALLOW,
@@ -231,6 +237,7 @@ def run(args: argparse.Namespace) -> int:
         redis_prefix=args.redis_prefix,
         redis_timeout=args.redis_timeout,
         sockets_per_address=args.sockets_per_address,
+        metrics=args.metrics,
         metrics_allow=args.metrics_allow,
         forwarded_allow_ips=args.forwarded_allow_ips,
     )

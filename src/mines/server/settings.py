@@ -76,6 +76,8 @@ class Settings:
     redis_timeout: float = REDIS_TIMEOUT
     """Seconds to connect to Redis, and for one rate-limit check, before counting in memory."""
     no_guess: NoGuessLimits = field(default_factory=NoGuessLimits)
+    metrics: bool = True
+    """Count requests and serve `/metrics`; off, `/metrics` is 404 and nothing is timed."""
     metrics_allow: tuple[str, ...] = METRICS_ALLOW
     forwarded_allow_ips: tuple[str, ...] = ()
     """The proxies whose `X-Forwarded-For`, `X-Forwarded-Proto` and `X-Request-ID` are taken;
