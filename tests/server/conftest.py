@@ -27,6 +27,7 @@ UNLIMITED = RateLimits(
     create="1000000/second",
     game="1000000/second",
     signin="1000000/second",
+    denied="1000000/second",
 )
 
 

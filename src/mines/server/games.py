@@ -113,6 +113,8 @@ class LiveGame:
     lock: threading.Lock = field(default_factory=threading.Lock)
     changes: list[CellChanges] = field(default_factory=list)
     """Filled by the game's cell observer during one move."""
+    token_hash: str = ""
+    """The stored hash of the game's token, so a move's token is checked without a read."""
 
     @property
     def weight(self) -> int:
@@ -335,6 +337,16 @@ class GameService:
         """Raise unless the game exists and `token` is its token (nothing else is read)."""
         check_token(token, self._load(game_id).token_hash)
 
+    def cached_access(self, game_id: str, token: str) -> bool:
+        """Check `token` against the game kept in memory, without I/O: True when it was checked
+        (it raises when it is not the game's), False when the game is not kept here (then
+        `check_access` reads it)."""
+        live = self._cache.get(game_id)
+        if not isinstance(live, LiveGame) or not live.token_hash:
+            return False
+        check_token(token, live.token_hash)
+        return True
+
     def record(self, game_id: str) -> dict[str, Any]:
         """The whole record of a finished game; refused while it is in progress."""
         with self._reading(game_id) as (row, game):
@@ -460,7 +472,7 @@ class GameService:
         clock = PinnedClock(self._wall)
         keeper = KeepingPlacer(placer)
         game = Game(row.rows, row.cols, row.mines, placer=keeper, clock=clock)
-        live = LiveGame(game, clock, keeper)
+        live = LiveGame(game, clock, keeper, token_hash=row.token_hash)
         game.on_cells(live.changes.append)
         return live
 
