@@ -197,7 +197,8 @@ def register(subparsers: Any) -> None:
     for name, text in (
         ("address", "every API request from one address"),
         ("create", "new games from one address"),
-        ("game", "moves in one game"),
+        ("game", "moves in one game (with its token)"),
+        ("denied", "moves refused for their token, per address"),
         ("signin", "sign-ins and new accounts per name and per address"),
     ):
         parser.add_argument(
@@ -230,6 +231,7 @@ def run(args: argparse.Namespace) -> int:
             args.rate_limit_create,
             args.rate_limit_game,
             args.rate_limit_signin,
+            args.rate_limit_denied,
         ),
         redis=args.redis,
         redis_prefix=args.redis_prefix,
