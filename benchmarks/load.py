@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -163,10 +164,16 @@ def report(name: str, processes: int, tally: Tally, seconds: float) -> dict[str,
     return result
 
 
-def run(name: str, database: str, processes: int, args: argparse.Namespace) -> dict[str, Any]:
+def run(
+    name: str,
+    database: str,
+    processes: int,
+    args: argparse.Namespace,
+    extra: Sequence[str] = (),
+) -> dict[str, Any]:
     with ExitStack() as stack:
         servers = [
-            stack.enter_context(server_process(database, extra=RAISED_RATES))
+            stack.enter_context(server_process(database, extra=[*RAISED_RATES, *extra]))
             for _ in range(processes)
         ]
         started = time.monotonic()
@@ -187,7 +194,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=16, help="concurrent players")
     parser.add_argument("--max-moves", type=int, default=50_000, help="stop after this many")
     parser.add_argument("--postgres", default=POSTGRES, help="database for the PostgreSQL run")
+    parser.add_argument(
+        "--observe-cost",
+        action="store_true",
+        help="instead: SQLite runs in pairs, with and without metrics and the access log",
+    )
     args = parser.parse_args(argv)
+    if args.observe_cost:
+        return observe_cost(args)
     sqlite_runs = []
     for _ in range(args.runs):
         if args.backend in ("sqlite", "both"):
@@ -216,6 +230,38 @@ def main(argv: list[str] | None = None) -> int:
             f"{best['p99_ms']:.1f} ms, {errors} errors in all runs (target >= "
             f"{TARGET_MOVES_PER_SECOND} moves/s, p99 <= {TARGET_P99_MS:.0f} ms, 0 errors)",
         )
+    return checks.exit_code
+
+
+WITHOUT_OBSERVING = ("--no-metrics", "--no-access-log")
+TARGET_OBSERVE_COST = 0.05
+"""Metrics and the access log may cost at most this share of the moves per second."""
+
+
+def observe_cost(args: argparse.Namespace) -> int:
+    """`--runs` pairs of SQLite runs, with metrics and the access log (the defaults) and
+    without, the order alternating; the cost is from the moves of all runs of each kind."""
+    runs: dict[str, list[dict[str, Any]]] = {"with": [], "without": []}
+    for index in range(args.runs):
+        order = ("with", "without") if index % 2 == 0 else ("without", "with")
+        for kind in order:
+            with tempfile.TemporaryDirectory(prefix="mines-load-") as folder:
+                database = f"sqlite:///{Path(folder) / 'load.sqlite3'}"
+                extra = () if kind == "with" else WITHOUT_OBSERVING
+                runs[kind].append(run(f"sqlite {kind}", database, 1, args, extra))
+    rate = {kind: statistics.fmean(r["moves_per_s"] for r in found) for kind, found in runs.items()}
+    p99 = {kind: statistics.median(r["p99_ms"] for r in found) for kind, found in runs.items()}
+    cost = 1 - rate["with"] / rate["without"]
+    errors = sum(r["errors"] for found in runs.values() for r in found)
+    checks = Checks()
+    checks.report(
+        "metrics and access log cost",
+        cost <= TARGET_OBSERVE_COST and errors == 0,
+        f"{rate['with']:.0f} moves/s with, {rate['without']:.0f} without (mean of "
+        f"{args.runs} runs each): {100 * cost:+.1f}% fewer moves/s; p99 {p99['with']:.1f} ms "
+        f"with, {p99['without']:.1f} ms without (median); {errors} errors (target <= "
+        f"{100 * TARGET_OBSERVE_COST:.0f}% fewer moves/s, 0 errors)",
+    )
     return checks.exit_code
 
 

@@ -659,7 +659,8 @@ def test_a_duel_watcher_sees_the_rooms_opening_opened_by_the_room() -> None:
     assert set("".join(openers)) == {"*", "."}
     assert openers == race.openers(0) == race.openers(1)  # as the players saw it at the start
     race.reveal(0, *hidden_safe(race, 0)[0])
-    assert race.openers(None) == openers  # the players' boards stay private
+    assert race.openers(None) == openers == race.openers(1)  # the players' boards stay private
+    assert "0" in "".join(race.openers(0))  # and each player sees their own
 
 
 def test_a_duels_footprint_counts_the_rooms_opening() -> None:

@@ -20,13 +20,19 @@ def test_create_from_preset_gives_id_token_and_hidden_view(server: Server) -> No
         "preset": "expert",
         "no_guess": False,
     }
-    assert game["ranks"] is True  # a preset, a seed the server drew, the classic rule
+    assert game["ranks"] is False  # nobody is signed in
     view = game["view"]
     assert view["version"] == 0
     assert (view["rows"], view["cols"], view["mines_left"]) == (16, 30, 99)
     assert view["status"] == "IN_PROGRESS"
     assert view["elapsed"] == 0
     assert view["cells"] == ["H" * 30] * 16
+
+
+def test_a_game_created_signed_in_ranks(server: Server) -> None:
+    server.sign_up("Ann")
+    game = server.create(preset="expert")
+    assert game["ranks"] is True  # a preset, a seed the server drew, the classic rule, signed in
 
 
 def test_create_custom_board(server: Server) -> None:
@@ -255,8 +261,9 @@ def test_leaderboard_ranks_won_games_by_time(server: Server, clock: FakeClock) -
     # Server-drawn seeds rank; the fixture's seeds come from a counter the test knows.
     times = {"ann": 30.0, "bob": 10.0, "cy": 20.0}
     for player, seconds in times.items():
+        server.sign_up(player)
         seed = server.next_seed
-        game = server.create(preset="beginner", player=player)
+        game = server.create(preset="beginner")
         mine_set = layout(seed, 9, 9, 10, (0, 0))
         server.move(game, "reveal", 0, 0)
         clock.now += seconds

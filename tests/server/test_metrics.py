@@ -5,6 +5,7 @@ addresses."""
 from __future__ import annotations
 
 import socket
+from typing import Any
 
 from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
@@ -170,3 +171,32 @@ def test_metrics_answer_loopback_by_default_and_no_one_else(server: Server) -> N
     )
     assert server.client.get("/metrics").status_code == 404  # the test client's address
     assert TestClient(server.client.app, client=("192.0.2.1", 1)).get("/metrics").status_code == 404
+
+
+def test_without_metrics_nothing_is_counted_and_metrics_is_404(
+    sqlite_url: str, clock: FakeClock
+) -> None:
+    server = Server(sqlite_url, clock, metrics=False)
+    try:
+        loopback = TestClient(server.client.app, client=LOOPBACK)
+        assert loopback.get("/metrics").status_code == 404
+        before = scrape_registry(server)
+        assert server.client.get("/api/meta").status_code == 200
+        assert scrape_registry(server) == before
+    finally:
+        server.close()
+
+
+def scrape_registry(server: Server) -> float:
+    """The requests counted for `/api/meta`, read from the app's registry directly."""
+    from prometheus_client import generate_latest
+
+    app: Any = server.client.app
+    text = generate_latest(app.state.metrics).decode()
+    samples = {
+        (sample.name, frozenset(sample.labels.items())): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+    labels = {"route": "/api/meta", "method": "GET", "status": "200"}
+    return value(samples, "mines_http_requests_total", **labels)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 
 from mines.server.ratelimit import RateLimiter
 from mines.server.settings import RateLimits
@@ -55,6 +56,30 @@ def test_moves_past_the_game_rate_are_429_and_other_games_go_on(
         assert server.move(other, "flag", 0, 0).status_code == 200
         # The refused move changed nothing: four toggles leave the cell hidden.
         assert server.client.get(f"/api/games/{game['id']}").json()["view"]["cells"][0][0] == "H"
+    finally:
+        server.close()
+
+
+def test_a_stranger_spends_their_own_budget_not_the_players(
+    sqlite_url: str, clock: FakeClock
+) -> None:
+    server = limited(sqlite_url, clock, RateLimits(game="5/minute", denied="4/minute"))
+    try:
+        game = server.create()
+        moves = f"/api/games/{game['id']}/flag"
+        stranger = TestClient(server.client.app, client=("10.0.0.66", 40000))
+        server.service.cache.drop(game["id"])  # the first check reads the game; the next, kept
+        tries = [
+            stranger.post(moves, json={"row": 0, "col": 0}),
+            stranger.post(moves, json={"row": 0, "col": 0}, headers={"Authorization": "Bearer x"}),
+            stranger.post(moves, json={"row": 0, "col": 0}, headers={"Authorization": "Bearer x"}),
+            stranger.post("/api/games/0123456789abcdef/flag", json={"row": 0, "col": 0}),
+            stranger.post(moves, json={"row": 0, "col": 0}),
+        ]
+        assert [answer.status_code for answer in tries] == [401, 403, 403, 401, 429]
+        assert "refused for their token" in tries[-1].json()["detail"]
+        # The player's budget is whole, and the game's rate still holds for them.
+        assert [server.move(game, "flag", 1, 1).status_code for _ in range(6)] == [200] * 5 + [429]
     finally:
         server.close()
 

@@ -16,6 +16,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from mines.server.accounts import AccountService
 from mines.server.assets import Assets
+from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
 from mines.server.errors import install_handlers
 from mines.server.favicon import favicon
 from mines.server.games import GameService
@@ -25,7 +26,7 @@ from mines.server.middleware import BodyLimit, CrossSite, SecurityHeaders
 from mines.server.names import skeletons
 from mines.server.observe import Observe
 from mines.server.race_store import ANNOUNCE_PREFIX
-from mines.server.ratelimit import RateLimit, RateLimiter
+from mines.server.ratelimit import Authorize, RateLimit, RateLimiter
 from mines.server.readiness import Check, Readiness
 from mines.server.reviews import ReviewService
 from mines.server.rooms import RoomService
@@ -62,6 +63,19 @@ def readiness(storage: Storage, limiter: RateLimiter) -> Readiness:
     if limiter.shared:
         checks["redis"] = redis
     return Readiness(checks)
+
+
+def authorizer(service: GameService) -> Authorize:
+    """Checks a move's token before its game's rate counts it: against the game kept in
+    memory on the event loop, else (a read) in a thread."""
+
+    async def authorize(game_id: str, token: str | None) -> None:
+        if not token:
+            raise NotAuthenticatedError(MISSING_TOKEN)
+        if not service.cached_access(game_id, token):
+            await run_in_threadpool(service.check_access, game_id, token)
+
+    return authorize
 
 
 def create_app(
@@ -142,16 +156,16 @@ def create_app(
         timeout=settings.redis_timeout,
     )
     app.state.limiter = limiter
-    app.add_middleware(RateLimit, limiter=limiter)
+    app.add_middleware(RateLimit, limiter=limiter, authorize=authorizer(service))
     app.add_middleware(SecurityHeaders)
     trusted = networks(settings.forwarded_allow_ips)
     # The client's address from a trusted proxy's X-Forwarded-For, for every middleware below
     # (rate limits, WebSocket caps, /metrics) and the access line.
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=[str(n) for n in trusted])
     # Outermost: it sees every answer and all of its time, and the proxy's own address.
-    app.add_middleware(Observe, trusted=trusted)
+    app.add_middleware(Observe, trusted=trusted, metrics=settings.metrics)
     app.state.readiness = readiness(service.storage, limiter)
-    app.state.metrics_allow = networks(settings.metrics_allow)
+    app.state.metrics_allow = networks(settings.metrics_allow) if settings.metrics else ()
     sockets: live.SocketCounts = app.state.sockets
     app.state.metrics = registry(
         Live(

@@ -11,6 +11,7 @@ from typing import Any
 
 from mines.extras import require_extra
 from mines.server.database import default_database
+from mines.server.environ import from_environment
 from mines.server.logs import LOG_FORMATS, LOG_LEVELS
 from mines.server.settings import (
     MAX_CELLS,
@@ -155,6 +156,12 @@ def register(subparsers: Any) -> None:
         help="live WebSockets one client address may hold at once (default %(default)s)",
     )
     parser.add_argument(
+        "--metrics",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="count requests for /metrics (default: on; off, /metrics is 404)",
+    )
+    parser.add_argument(
         "--metrics-allow",
         type=_networks,
         default=METRICS_ALLOW,
@@ -190,7 +197,8 @@ def register(subparsers: Any) -> None:
     for name, text in (
         ("address", "every API request from one address"),
         ("create", "new games from one address"),
-        ("game", "moves in one game"),
+        ("game", "moves in one game (with its token)"),
+        ("denied", "moves refused for their token, per address"),
         ("signin", "sign-ins and new accounts per name and per address"),
     ):
         parser.add_argument(
@@ -199,6 +207,7 @@ def register(subparsers: Any) -> None:
             default=getattr(defaults, name),
             help=f"rate of {text}, in the limits notation (default %(default)s)",
         )
+    from_environment(parser)
     parser.set_defaults(handler=run)
 
 
@@ -222,11 +231,13 @@ def run(args: argparse.Namespace) -> int:
             args.rate_limit_create,
             args.rate_limit_game,
             args.rate_limit_signin,
+            args.rate_limit_denied,
         ),
         redis=args.redis,
         redis_prefix=args.redis_prefix,
         redis_timeout=args.redis_timeout,
         sockets_per_address=args.sockets_per_address,
+        metrics=args.metrics,
         metrics_allow=args.metrics_allow,
         forwarded_allow_ips=args.forwarded_allow_ips,
     )

@@ -50,6 +50,7 @@ from mines.server.present import (
 )
 from mines.server.settings import Settings
 from mines.server.storage import (
+    AccountRow,
     GameRow,
     MoveWrite,
     Result,
@@ -113,6 +114,8 @@ class LiveGame:
     lock: threading.Lock = field(default_factory=threading.Lock)
     changes: list[CellChanges] = field(default_factory=list)
     """Filled by the game's cell observer during one move."""
+    token_hash: str = ""
+    """The stored hash of the game's token, so a move's token is checked without a read."""
 
     @property
     def weight(self) -> int:
@@ -188,8 +191,11 @@ class GameService:
 
     # --- requests ----------------------------------------------------------------------------
 
-    def create(self, spec: GameSpec, window: Window) -> tuple[str, str, dict[str, Any]]:
-        """A new stored game: its ID, its token (shown only now) and its view."""
+    def create(
+        self, spec: GameSpec, window: Window, account: AccountRow | None = None
+    ) -> tuple[str, str, dict[str, Any]]:
+        """A new stored game: its ID, its token (shown only now) and its view. With the
+        signed-in `account` it is that account's game, under its name (and may rank)."""
         rows, cols, mines = self._size(spec)
         rule = self._rule(spec)
         if rule == NO_GUESS_RULE:
@@ -205,12 +211,13 @@ class GameService:
             mines=mines,
             rule=rule,
             seed=seed,
-            player=spec.player or leaderboard.ANONYMOUS,
+            player=account.name if account else spec.player or leaderboard.ANONYMOUS,
             preset=leaderboard.ranked_preset(rows, cols, mines, rule, spec.seed is not None),
             created_at=self._wall(),
             layout=None,
             status=GameStatus.IN_PROGRESS.value,
             version=0,
+            account_id=account.id if account else None,
         )
         live = self._build(row, self._placer(row))
         weight = live.weight
@@ -335,6 +342,16 @@ class GameService:
         """Raise unless the game exists and `token` is its token (nothing else is read)."""
         check_token(token, self._load(game_id).token_hash)
 
+    def cached_access(self, game_id: str, token: str) -> bool:
+        """Check `token` against the game kept in memory, without I/O: True when it was checked
+        (it raises when it is not the game's), False when the game is not kept here (then
+        `check_access` reads it)."""
+        live = self._cache.get(game_id)
+        if not isinstance(live, LiveGame) or not live.token_hash:
+            return False
+        check_token(token, live.token_hash)
+        return True
+
     def record(self, game_id: str) -> dict[str, Any]:
         """The whole record of a finished game; refused while it is in progress."""
         with self._reading(game_id) as (row, game):
@@ -349,6 +366,15 @@ class GameService:
                 raise GameInProgressError(IN_PROGRESS)
             three_bv = game.three_bv if game.started else 0
             won = game.status is GameStatus.WON
+            why = leaderboard.unranked_reason(
+                preset_of(row.rows, row.cols, row.mines),
+                row.rule,
+                row.preset,
+                row.account_id is not None,
+                row.assisted,
+                game.status.value,
+                (three_bv, game.elapsed),
+            )
             return {
                 "id": row.id,
                 "status": game.status.value,
@@ -361,7 +387,8 @@ class GameService:
                 "three_bv": three_bv,
                 **clicks_json(three_bv, game.elapsed, won, row.version, row.wasted),
                 "assisted": row.assisted,
-                "ranked": won and row.preset is not None and not row.assisted,
+                "ranked": why is None,
+                **({} if why is None else {"unranked": why}),
             }
 
     def read_finished(self, read: Read, game_id: str, window: Window) -> bytes:
@@ -460,7 +487,7 @@ class GameService:
         clock = PinnedClock(self._wall)
         keeper = KeepingPlacer(placer)
         game = Game(row.rows, row.cols, row.mines, placer=keeper, clock=clock)
-        live = LiveGame(game, clock, keeper)
+        live = LiveGame(game, clock, keeper, token_hash=row.token_hash)
         game.on_cells(live.changes.append)
         return live
 
@@ -503,9 +530,15 @@ class GameService:
             assert positions is not None  # the game placed its mines through this placer
             layout = layouts.encode(positions, row.rows, row.cols)
         result = None
-        if game.status is GameStatus.WON and row.preset is not None:
+        if (
+            game.status is GameStatus.WON
+            and row.preset is not None
+            and row.account_id is not None
+            and not leaderboard.too_fast(row.preset, game.three_bv, game.elapsed)
+        ):
+            no_guess = row.rule == NO_GUESS_RULE
             result = Result(
-                row.id, row.preset, row.rule == NO_GUESS_RULE, row.player, game.elapsed, now
+                row.id, row.preset, no_guess, row.player, game.elapsed, now, row.account_id
             )
         stored = StoredMove(live.version + 1, str(move), now)
         return MoveWrite(stored, game.status.value, layout, result)

@@ -77,9 +77,10 @@ class Observe:
     `X-Forwarded-For` is applied, so it sees the proxy's own address.
     """
 
-    def __init__(self, app: ASGIApp, trusted: Sequence[Network] = ()):
+    def __init__(self, app: ASGIApp, trusted: Sequence[Network] = (), *, metrics: bool = True):
         self.app = app
         self.trusted = tuple(trusted)
+        self.metrics = metrics
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -120,8 +121,9 @@ class Observe:
             elapsed = time.perf_counter() - start
             route = route_template(scope)
             shown = status or 500  # the client's connection ends without an answer
-            REQUESTS.labels(route, method_label(scope["method"]), str(shown)).inc()
-            DURATION.labels(route).observe(elapsed)
+            if self.metrics:
+                REQUESTS.labels(route, method_label(scope["method"]), str(shown)).inc()
+                DURATION.labels(route).observe(elapsed)
             client = scope.get("client")
             access_line(
                 scope["method"], scope["path"], route, shown, elapsed, client[0] if client else "-"

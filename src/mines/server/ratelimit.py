@@ -20,8 +20,10 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from mines.server.errors import error
+from mines.server.auth import ForbiddenError, NotAuthenticatedError
+from mines.server.errors import GameNotFoundError, classify, error
 from mines.server.settings import REDIS_TIMEOUT, RateLimits
+from mines.server.storage import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +66,7 @@ class RateLimiter:
             "create": parse_many(limits.create),
             "game": parse_many(limits.game),
             "signin": parse_many(limits.signin),
+            "denied": parse_many(limits.denied),
         }
         self._failing = False
         self._next_probe = 0.0
@@ -190,12 +193,40 @@ class RateLimiter:
         return True
 
 
-class RateLimit:
-    """ASGI middleware: 429 with `Retry-After` once an address or a game passes its rates."""
+Authorize = Callable[[str, str | None], Awaitable[None]]
+"""Returns when a token (None: no `Authorization` header) is the game's; else raises
+`NotAuthenticatedError`, `ForbiddenError` or `GameNotFoundError`."""
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter):
+REFUSED = {
+    "address": "too many requests from your address",
+    "create": "too many new games and rooms from your address",
+    "game": "too many moves in this game",
+    "denied": "too many moves refused for their token from your address",
+}
+
+
+def bearer(scope: Scope) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, as FastAPI's `HTTPBearer`
+    reads it; None without one."""
+    for name, value in scope["headers"]:
+        if name == b"authorization":
+            scheme, _, token = value.decode("latin-1").partition(" ")
+            return token if scheme.lower() == "bearer" and token else None
+    return None
+
+
+class RateLimit:
+    """ASGI middleware: 429 with `Retry-After` once an address or a game passes its rates.
+
+    A move's token is checked (by `authorize`) before the game's rate is counted, so only its
+    player's moves spend it; a move refused for its token counts against its address instead
+    (`denied`), and is answered here, before its body is read.
+    """
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter, authorize: Authorize | None = None):
         self.app = app
         self.limiter = limiter
+        self.authorize = authorize
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope.get("path", "")
@@ -204,22 +235,40 @@ class RateLimit:
             return
         client = scope.get("client")
         address = client[0] if client else "unknown"
-        checks = [("address", address)]
+        if await self._refused(scope, receive, send, "address", address):
+            return
         if scope["method"] == "POST":
             if path in CREATE_PATHS:
-                checks.append(("create", address))
+                if await self._refused(scope, receive, send, "create", address):
+                    return
             elif match := MOVE_PATH.match(path):
-                checks.append(("game", match[1]))
-        for kind, key in checks:
-            wait = await self.limiter.refusal(kind, key)
-            if wait is not None:
-                what = "this game" if kind == "game" else "your address"
-                answer = error(
-                    429,
-                    "rate_limited",
-                    f"too many requests for {what}; try again in {wait} s",
-                    {"Retry-After": str(wait)},
-                )
-                await answer(scope, receive, send)
-                return
+                game_id = match[1]
+                if self.authorize is not None:
+                    try:
+                        await self.authorize(game_id, bearer(scope))
+                    except (NotAuthenticatedError, ForbiddenError, GameNotFoundError) as refused:
+                        if not await self._refused(scope, receive, send, "denied", address):
+                            status, code = classify(refused)
+                            await error(status, code, str(refused))(scope, receive, send)
+                        return
+                    except StorageError:
+                        pass  # the move's own read of the game answers it (503)
+                if await self._refused(scope, receive, send, "game", game_id):
+                    return
         await self.app(scope, receive, send)
+
+    async def _refused(
+        self, scope: Scope, receive: Receive, send: Send, kind: str, key: str
+    ) -> bool:
+        """Count one request of `kind` for `key`; past its rate, answer 429 and say so."""
+        wait = await self.limiter.refusal(kind, key)
+        if wait is None:
+            return False
+        answer = error(
+            429,
+            "rate_limited",
+            f"{REFUSED[kind]}; try again in {wait} s",
+            {"Retry-After": str(wait)},
+        )
+        await answer(scope, receive, send)
+        return True

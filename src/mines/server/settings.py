@@ -21,10 +21,13 @@ class RateLimits:
     create: str = "20/second;600/minute"
     """New games (and race rooms) from one client address: each costs memory and storage."""
     game: str = "100/second"
-    """Moves in one game, whoever sends them."""
+    """Moves in one game with its token: only its player's moves spend it."""
     signin: str = "10/minute;100/hour"
     """Sign-ins (and new accounts) per name and per client address: each guess at a password
     costs the guesser one request and the server one Argon2id hash."""
+    denied: str = "10/second;100/minute"
+    """Moves refused for their token (none, another game's, no such game) from one client
+    address: past it they are 429, so a stranger's tries cost the stranger."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,8 @@ class Settings:
     redis_timeout: float = REDIS_TIMEOUT
     """Seconds to connect to Redis, and for one rate-limit check, before counting in memory."""
     no_guess: NoGuessLimits = field(default_factory=NoGuessLimits)
+    metrics: bool = True
+    """Count requests and serve `/metrics`; off, `/metrics` is 404 and nothing is timed."""
     metrics_allow: tuple[str, ...] = METRICS_ALLOW
     forwarded_allow_ips: tuple[str, ...] = ()
     """The proxies whose `X-Forwarded-For`, `X-Forwarded-Proto` and `X-Request-ID` are taken;

@@ -118,26 +118,34 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         )""",
         "CREATE INDEX sessions_account ON sessions (account_id)",
     ),
+    # 7: games and results belong to the account signed in when the game was created.
+    (
+        "ALTER TABLE games ADD COLUMN account_id TEXT REFERENCES accounts (id)",
+        "ALTER TABLE results ADD COLUMN account_id TEXT REFERENCES accounts (id)",
+        "CREATE INDEX results_account ON results (account_id)",
+    ),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
 GAME_COLUMNS = (
     "id, token_hash, nrows, ncols, nmines, rule, seed, player, preset, created_at, "
-    "layout, status, version, assisted, wasted"
+    "layout, status, version, assisted, wasted, account_id"
 )
 
 
 LEADERBOARD = """
-SELECT game_id, preset, no_guess, player, time, finished_at FROM (
-    SELECT r.game_id, r.preset, r.no_guess, r.player, r.time, r.finished_at,
-        ROW_NUMBER() OVER (PARTITION BY r.player ORDER BY r.time, r.finished_at) AS place
-    FROM results r JOIN games g ON g.id = r.game_id
+SELECT game_id, preset, no_guess, player, time, finished_at, account_id FROM (
+    SELECT r.game_id, r.preset, r.no_guess, a.name AS player, r.time, r.finished_at,
+        r.account_id,
+        ROW_NUMBER() OVER (PARTITION BY r.account_id ORDER BY r.time, r.finished_at) AS place
+    FROM results r JOIN games g ON g.id = r.game_id JOIN accounts a ON a.id = r.account_id
     WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted
 ) best
 WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 """
-"""One entry per name (its best time), assisted games left out, best first."""
+"""One entry per account (its best time) under the account's name, assisted games left out,
+best first; results from before accounts (no account) are not shown."""
 
 
 ACCOUNT_COLUMNS = "id, name, skeleton, skeleton_cased, password_hash, created_at"
@@ -154,7 +162,7 @@ LANDED_CHECKS = 3
 
 def game_row(values: Sequence[Any]) -> GameRow:
     (id_, token_hash, rows, cols, mines, rule, seed, player, preset, created, layout, status,
-     version, assisted, wasted) = values  # fmt: skip
+     version, assisted, wasted, account_id) = values  # fmt: skip
     return GameRow(
         id=id_,
         token_hash=token_hash,
@@ -171,6 +179,7 @@ def game_row(values: Sequence[Any]) -> GameRow:
         version=int(version),
         assisted=bool(assisted),
         wasted=int(wasted),
+        account_id=account_id,
     )
 
 
@@ -246,7 +255,7 @@ class SqlStorage(ABC):
     def create(self, row: GameRow) -> None:
         with self.transaction(write=True) as cursor:
             cursor.execute(
-                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 15)})"),
+                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 16)})"),
                 (
                     row.id,
                     row.token_hash,
@@ -263,6 +272,7 @@ class SqlStorage(ABC):
                     row.version,
                     row.assisted,
                     row.wasted,
+                    row.account_id,
                 ),
             )
 
@@ -316,8 +326,9 @@ class SqlStorage(ABC):
         if (result := change.result) is not None:
             cursor.execute(
                 q(
-                    "INSERT INTO results (game_id, preset, no_guess, player, time, finished_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)"
+                    "INSERT INTO results "
+                    "(game_id, preset, no_guess, player, time, finished_at, account_id) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)"
                 ),
                 (
                     result.game_id,
@@ -326,6 +337,7 @@ class SqlStorage(ABC):
                     result.player,
                     result.time,
                     result.finished_at,
+                    result.account_id,
                 ),
             )
         self.announce(cursor, game_id)
@@ -372,8 +384,8 @@ class SqlStorage(ABC):
                 (preset, no_guess, limit),
             )
             return [
-                Result(game_id, preset_, bool(ng), player, float(time), float(finished))
-                for game_id, preset_, ng, player, time, finished in cursor.fetchall()
+                Result(game_id, preset_, bool(ng), player, float(time), float(finished), account)
+                for game_id, preset_, ng, player, time, finished, account in cursor.fetchall()
             ]
 
     # --- accounts --------------------------------------------------------------------------

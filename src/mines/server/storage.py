@@ -40,6 +40,9 @@ class GameRow:
     """The player had help (hints or analysis): the game never ranks."""
     wasted: int = 0
     """Moves asked for while the game was on that changed nothing (so were not stored)."""
+    account_id: str | None = None
+    """The account signed in when the game was created; None for an anonymous game, which
+    never ranks."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,9 @@ class Result:
     player: str
     time: float
     finished_at: float
+    account_id: str | None = None
+    """The account the win ranks for (every new result has one; older results have none and
+    are no longer shown)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from mines.server.errors import (
 from mines.server.finished import Read
 from mines.server.games import GameService, GameSpec
 from mines.server.present import Window, game_facts, without_cells
+from mines.server.routers.accounts import signed_in_account
 from mines.server.schemas import CreatedOut, GameOut, MoveOut, MoveTarget, NewGame
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -51,7 +52,10 @@ CELL_BODY: dict[str, Any] = {
 async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     spec = GameSpec(**body.model_dump(mode="json"))  # plain strings, not enum members
     games = service(request)
-    game_id, token, view = await run_in_threadpool(games.create, spec, window(request.query_params))
+    account = await signed_in_account(request)
+    game_id, token, view = await run_in_threadpool(
+        games.create, spec, window(request.query_params), account
+    )
     return {"id": game_id, "token": token, "view": view, **await _facts(games, game_id)}
 
 

@@ -101,6 +101,7 @@
  * @property {number | null} efficiency  3BV per click, in percent, for a win
  * @property {boolean} assisted  the player had help (hints or chances)
  * @property {boolean} ranked  the win entered the leaderboard
+ * @property {"custom" | "seeded" | "anonymous" | "assisted" | "lost" | "too_fast"} [unranked]  why it did not
  * @property {number} rows
  * @property {number} cols
  * @property {number} mines
