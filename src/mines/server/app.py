@@ -37,6 +37,7 @@ from mines.server.routers import (
     leaderboard,
     live,
     meta,
+    players,
     probes,
     races,
     replay,
@@ -183,7 +184,7 @@ def create_app(
         )
     )
     routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape)
-    for module in (*routers, accounts):
+    for module in (*routers, accounts, players):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets

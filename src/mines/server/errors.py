@@ -97,6 +97,10 @@ class SignInFailedError(MinesError):
     """A name and password that do not sign in, whichever was wrong (HTTP 401)."""
 
 
+class PlayerNotFoundError(MinesError):
+    """No account has this name, nor one that looks like it (HTTP 404)."""
+
+
 class NotSignedInError(MinesError):
     """A request that needs a signed-in account came without a live session (HTTP 401)."""
 
@@ -133,6 +137,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (NotSignedInError, 401, "not_signed_in"),
     (GameNotFoundError, 404, "game_not_found"),
     (RoomNotFoundError, 404, "room_not_found"),
+    (PlayerNotFoundError, 404, "player_not_found"),
     (NotAuthenticatedError, 401, "not_authenticated"),
     (ForbiddenError, 403, "forbidden"),
     (RateLimitedError, 429, "rate_limited"),

@@ -51,6 +51,7 @@ from mines.server.present import (
 from mines.server.settings import Settings
 from mines.server.storage import (
     AccountRow,
+    Finish,
     GameRow,
     MoveWrite,
     Result,
@@ -541,7 +542,10 @@ class GameService:
                 row.id, row.preset, no_guess, row.player, game.elapsed, now, row.account_id
             )
         stored = StoredMove(live.version + 1, str(move), now)
-        return MoveWrite(stored, game.status.value, layout, result)
+        finish = None
+        if game.status.is_over:
+            finish = Finish(now, game.elapsed, game.three_bv if game.started else 0)
+        return MoveWrite(stored, game.status.value, layout, result, finish)
 
     def _broadcast(self, live: LiveGame, move: Move, changes: list[CellChanges]) -> dict[str, Any]:
         game = live.game

@@ -12,6 +12,7 @@ from mines.server.storage import (
     AccountRow,
     GameRow,
     MoveWrite,
+    PlayedGame,
     Result,
     SessionRow,
     StaleGameError,
@@ -124,6 +125,13 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "ALTER TABLE results ADD COLUMN account_id TEXT REFERENCES accounts (id)",
         "CREATE INDEX results_account ON results (account_id)",
     ),
+    # 8: what a game's last move stores for its player's statistics.
+    (
+        "ALTER TABLE games ADD COLUMN finished_at DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN elapsed DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN three_bv INTEGER",
+        "CREATE INDEX games_account ON games (account_id, finished_at)",
+    ),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -154,6 +162,25 @@ ACCOUNT_COLUMNS = "id, name, skeleton, skeleton_cased, password_hash, created_at
 def account_row(values: Sequence[Any]) -> AccountRow:
     id_, name, skeleton, skeleton_cased, password_hash, created = values
     return AccountRow(id_, name, skeleton, skeleton_cased, password_hash, float(created))
+
+
+def played_game(values: Sequence[Any]) -> PlayedGame:
+    (id_, rows, cols, mines, rule, preset, status, assisted, clicks, finished, elapsed,
+     three_bv) = values  # fmt: skip
+    return PlayedGame(
+        id=id_,
+        rows=int(rows),
+        cols=int(cols),
+        mines=int(mines),
+        rule=rule,
+        preset=preset,
+        status=status,
+        assisted=bool(assisted),
+        clicks=int(clicks),
+        finished_at=float(finished),
+        elapsed=float(elapsed),
+        three_bv=int(three_bv),
+    )
 
 
 LANDED_CHECKS = 3
@@ -323,6 +350,11 @@ class SqlStorage(ABC):
             ),
             (move.seq, change.status, change.layout, game_id),
         )
+        if (finish := change.finish) is not None:
+            cursor.execute(
+                q("UPDATE games SET finished_at = ?, elapsed = ?, three_bv = ? WHERE id = ?"),
+                (finish.finished_at, finish.elapsed, finish.three_bv, game_id),
+            )
         if (result := change.result) is not None:
             cursor.execute(
                 q(
@@ -389,6 +421,18 @@ class SqlStorage(ABC):
             ]
 
     # --- accounts --------------------------------------------------------------------------
+
+    def account_games(self, account_id: str) -> list[PlayedGame]:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    "SELECT id, nrows, ncols, nmines, rule, preset, status, assisted, "
+                    "version + wasted, finished_at, elapsed, three_bv FROM games "
+                    "WHERE account_id = ? AND finished_at IS NOT NULL ORDER BY finished_at, id"
+                ),
+                (account_id,),
+            )
+            return [played_game(values) for values in cursor.fetchall()]
 
     def create_account(self, account: AccountRow) -> bool:
         """Store a new account; False (and nothing stored) when either skeleton is taken."""

@@ -70,6 +70,15 @@ class Result:
 
 
 @dataclass(frozen=True, slots=True)
+class Finish:
+    """What the move that ends a game stores for the player's statistics."""
+
+    finished_at: float
+    elapsed: float
+    three_bv: int
+
+
+@dataclass(frozen=True, slots=True)
 class MoveWrite:
     """What one move changes in storage, written in one short transaction."""
 
@@ -77,6 +86,27 @@ class MoveWrite:
     status: str
     layout: str | None
     result: Result | None
+    finish: Finish | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game of an account, as its statistics count it."""
+
+    id: str
+    rows: int
+    cols: int
+    mines: int
+    rule: str
+    preset: str | None
+    """The preset it ranked under, or None (as `GameRow.preset`)."""
+    status: str
+    assisted: bool
+    clicks: int
+    """Every move asked for while it was on: the stored ones and the wasted ones."""
+    finished_at: float
+    elapsed: float
+    three_bv: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +181,10 @@ class Storage(Protocol):
         `on_missed()` when some may have gone unheard (the listener lost its connection and has
         it again): every watcher should then read again. Returns a stop function, or None
         where the database cannot tell (SQLite)."""
+        ...
+
+    def account_games(self, account_id: str) -> list[PlayedGame]:
+        """The account's finished games, oldest first."""
         ...
 
     def create_account(self, account: AccountRow) -> bool:

@@ -40,6 +40,7 @@ export const SENTENCES = {
   name_taken: "That name is taken, or looks just like one that is. Choose another.",
   sign_in_failed: "That name and password do not match an account.",
   not_signed_in: "You are not signed in.",
+  player_not_found: "No player has that name.",
   cross_site: "That came from another site, so it was refused. Use this page itself.",
   review_too_large: "This game is too big to review exactly here.",
   worker_died: "The server stopped while it was working on that. Please try again.",
