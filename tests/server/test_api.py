@@ -75,6 +75,27 @@ def test_flag_toggles_and_counts(server: Server) -> None:
     assert second["view"]["mines_left"] == 10
 
 
+def test_a_flag_with_its_state_is_safe_to_send_twice(server: Server) -> None:
+    game = server.create()
+    url = f"/api/games/{game['id']}/flag"
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    answers = [
+        server.client.post(url, json={"row": 0, "col": 0, "flagged": flagged}, headers=headers)
+        for flagged in (True, True, False, False)
+    ]
+    assert [a.status_code for a in answers] == [200] * 4
+    assert [a.json()["changed"] for a in answers] == [[[0, 0, "F"]], [], [[0, 0, "H"]], []]
+    assert [a.json()["view"]["mines_left"] for a in answers] == [9, 9, 10, 10]
+    stored = server.service.storage.moves_after(game["id"], 0)
+    assert [m.move for m in stored] == ["F0,0", "F0,0"]  # the repeats stored nothing
+    row = server.service.storage.load(game["id"])
+    assert row is not None
+    assert row.wasted == 0  # a retry is not a wasted click
+    bad = server.client.post(url, json={"row": 0, "col": 0, "flagged": "yes"}, headers=headers)
+    assert bad.status_code == 422
+    assert "flagged" in bad.json()["detail"]
+
+
 def test_chord_opens_the_neighbours_of_a_satisfied_number(server: Server) -> None:
     rows, cols, mines = 9, 9, 10
     mine_set = layout(11, rows, cols, mines, (4, 4))

@@ -8,12 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 from mines.server.errors import CODES, HTTP_CODES
 from mines.server.middleware import CONTENT_SECURITY_POLICY, BodyLimit
 from mines.server.routers.live import (
+    CLOSE_FULL,
     CLOSE_TOO_BIG,
     CLOSE_TOO_MANY,
     CLOSE_UNSUPPORTED_DATA,
@@ -222,6 +224,33 @@ def test_one_address_holds_only_so_many_websockets(sqlite_url: str, clock: FakeC
                 three.receive_json()  # an admitted socket would get the view
             assert closed.value.code == CLOSE_TOO_MANY
         # Closed sockets free their places.
+        with capped.client.websocket_connect(url) as again:
+            assert again.receive_json()["type"] == "view"
+    finally:
+        capped.close()
+
+
+def test_the_process_holds_only_so_many_websockets_from_every_address(
+    sqlite_url: str, clock: FakeClock
+) -> None:
+    capped = Server(sqlite_url, clock, sockets=2)
+    try:
+        game = capped.create()
+        url = f"/api/games/{game['id']}/live"
+        other = TestClient(capped.client.app, client=("10.0.0.2", 40000))
+        with (
+            capped.client.websocket_connect(url) as one,
+            other.websocket_connect(url) as two,
+        ):
+            one.receive_json()
+            two.receive_json()
+            third = TestClient(capped.client.app, client=("10.0.0.3", 40000))
+            with (
+                third.websocket_connect(url) as three,
+                pytest.raises(WebSocketDisconnect) as closed,
+            ):
+                three.receive_json()  # a new address, but the process is full
+            assert closed.value.code == CLOSE_FULL
         with capped.client.websocket_connect(url) as again:
             assert again.receive_json()["type"] == "view"
     finally:

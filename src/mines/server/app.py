@@ -142,7 +142,9 @@ def create_app(
     app.state.hub = game_hub
     app.state.rooms = race_rooms
     app.state.reviews = reviews
-    app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
+    app.state.sockets = live.SocketCounts(
+        service.settings.sockets_per_address, service.settings.sockets
+    )
     app.state.accounts = account_service or AccountService(service.storage)
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;

@@ -91,18 +91,19 @@ def access_line(
     if not ACCESS.isEnabledFor(logging.INFO):
         return
     duration_ms = round(seconds * 1000, 3)
-    fields = {"method": method, "path": path, "route": route, "status": status}
-    ACCESS.info(
+    # Made and handled directly: `Logger.info` would also look up its caller's file and line
+    # in the stack, a third of an access line's cost, for a line that never shows them.
+    record = ACCESS.makeRecord(
+        ACCESS.name,
+        logging.INFO,
+        "",
+        0,
         "%s %s %d %.1f ms %s",
-        method,
-        json.dumps(path)[1:-1],  # a client's path, escaped: no line breaks or forged fields
-        status,
-        duration_ms,
-        client,
-        extra={
-            **fields,
-            "duration_ms": duration_ms,
-            "client": client,
-            "request_id": REQUEST_ID.get() or "-",
-        },
+        # A client's path, escaped: no line breaks or forged fields.
+        (method, path.encode("unicode_escape").decode("ascii"), status, duration_ms, client),
+        None,
     )
+    record.method, record.path, record.route, record.status = method, path, route, status
+    record.duration_ms, record.client = duration_ms, client
+    record.request_id = REQUEST_ID.get() or "-"
+    ACCESS.handle(record)

@@ -18,6 +18,7 @@ from mines.server.storage import (
     StaleGameError,
     StorageError,
     StoredMove,
+    StoredReview,
 )
 
 SCHEMA_V1 = (
@@ -132,6 +133,8 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "ALTER TABLE games ADD COLUMN three_bv INTEGER",
         "CREATE INDEX games_account ON games (account_id, finished_at)",
     ),
+    # 9: a review the solver refused (a position too tangled to count) is kept as one.
+    ("ALTER TABLE reviews ADD COLUMN refused BOOLEAN NOT NULL DEFAULT FALSE",),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -389,24 +392,24 @@ class SqlStorage(ABC):
             return found is not None and (found[0], float(found[1])) == (move.move, move.at)
         return False
 
-    def load_review(self, game_id: str, version: int) -> str | None:
+    def load_review(self, game_id: str, version: int) -> StoredReview | None:
         with self.transaction(write=False) as cursor:
             cursor.execute(
-                self.sql("SELECT body FROM reviews WHERE game_id = ? AND format = ?"),
+                self.sql("SELECT body, refused FROM reviews WHERE game_id = ? AND format = ?"),
                 (game_id, version),
             )
             found = cursor.fetchone()
-        return None if found is None else str(found[0])
+        return None if found is None else StoredReview(str(found[0]), bool(found[1]))
 
-    def store_review(self, game_id: str, version: int, body: str) -> None:
+    def store_review(self, game_id: str, version: int, body: str, *, refused: bool = False) -> None:
         with self.transaction(write=True) as cursor:
             cursor.execute(
                 self.sql(
-                    "INSERT INTO reviews (game_id, format, body) VALUES (?, ?, ?) "
+                    "INSERT INTO reviews (game_id, format, body, refused) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (game_id) DO UPDATE SET format = excluded.format, "
-                    "body = excluded.body"
+                    "body = excluded.body, refused = excluded.refused"
                 ),
-                (game_id, version, body),
+                (game_id, version, body, refused),
             )
 
     def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:

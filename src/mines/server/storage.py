@@ -46,6 +46,14 @@ class GameRow:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredReview:
+    """A finished game's review as stored: its JSON, or the solver's refusal in words."""
+
+    body: str
+    refused: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class StoredMove:
     """One applied move: its text (`O3,4`) and the server's wall time when it was made."""
 
@@ -166,12 +174,13 @@ class Storage(Protocol):
         """Count a move asked for in a game in progress that changed nothing."""
         ...
 
-    def load_review(self, game_id: str, version: int) -> str | None:
-        """A game's stored review (JSON), if one was stored in this format `version`."""
+    def load_review(self, game_id: str, version: int) -> StoredReview | None:
+        """A game's stored review, if one was stored in this format `version`."""
         ...
 
-    def store_review(self, game_id: str, version: int, body: str) -> None:
-        """Keep a finished game's review (JSON) in format `version`, replacing any other."""
+    def store_review(self, game_id: str, version: int, body: str, *, refused: bool = False) -> None:
+        """Keep a finished game's review (JSON) in format `version`, replacing any other; with
+        `refused`, `body` is the solver's refusal to review it, in words."""
         ...
 
     def listen(
