@@ -210,6 +210,10 @@ def create_app(
     async def race_client(request: Request, room_id: str = "") -> Response:
         return assets.page("race.html", request.headers)  # the page reads the room from its address
 
+    @app.get("/players/{name}", include_in_schema=False)
+    async def player_client(request: Request, name: str) -> Response:
+        return assets.page("player.html", request.headers)  # the page reads the name too
+
     @app.get("/review/{game_id}", include_in_schema=False)
     async def review_client(request: Request, game_id: str) -> Response:
         return assets.page("review.html", request.headers)  # the page reads the game's ID too
