@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import re
 
 import pytest
 
+from mines.server.errors import STORAGE_UNAVAILABLE
 from mines.server.settings import Settings
 from tests.server.conftest import FakeClock, Server, layout, safe_cells
 
@@ -391,13 +393,19 @@ def test_bad_windows_are_422(server: Server) -> None:
         assert "query." in answer.json()["detail"]
 
 
-def test_a_failing_database_is_503_and_says_so(sqlite_url: str, clock: FakeClock) -> None:
+def test_a_failing_database_is_503_in_the_servers_words_and_the_log_has_why(
+    sqlite_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
     broken = Server(sqlite_url, clock)
     game = broken.create()
     broken.close()
-    answer = broken.move(game, "flag", 0, 0)
+    with caplog.at_level(logging.WARNING, logger="mines.server.errors"):
+        answer = broken.move(game, "flag", 0, 0)
     assert answer.status_code == 503
-    assert "SQLite database failed" in answer.json()["detail"]
+    # No driver text ("Cannot operate on a closed database."), host or port.
+    assert answer.json()["detail"] == f"the database is unavailable; {STORAGE_UNAVAILABLE}"
+    assert answer.headers["retry-after"] == "5"
+    assert any("SQLite database failed" in record.message for record in caplog.records)
     assert broken.client.get(f"/api/games/{game['id']}").status_code == 503
 
 

@@ -66,7 +66,9 @@ class SqliteStorage(SqlStorage):
                 connection.execute("COMMIT")
             except sqlite3.Error as error:
                 STORAGE_ERRORS.inc()
-                raise StorageError(f"the SQLite database failed: {error}") from error
+                raise StorageError(
+                    f"the SQLite database failed: {error}", public=_reason(error)
+                ) from error
 
     # A write transaction (BEGIN IMMEDIATE) already locks the whole file.
     def schema_lock(self, cursor: Cursor) -> None:
@@ -84,3 +86,21 @@ class SqliteStorage(SqlStorage):
     def close(self) -> None:
         with self._lock:
             self._connection.close()
+
+
+REASONS = (
+    ("SQLITE_FULL", "the database is full"),
+    ("SQLITE_BUSY", "the database is locked by another writer"),
+    ("SQLITE_LOCKED", "the database is locked by another writer"),
+    ("SQLITE_READONLY", "the database is read-only"),
+)
+"""What a client is told for SQLite's errors (by their code's name, a prefix of it)."""
+
+
+def _reason(error: sqlite3.Error) -> str | None:
+    """A SQLite error in the server's own words, for the client; None: say only "unavailable"."""
+    name = getattr(error, "sqlite_errorname", "") or ""
+    for code, words in REASONS:
+        if name.startswith(code):
+            return words
+    return None
