@@ -12,98 +12,27 @@ import shutil
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
-import httpx
 import pytest
 
 from mines.cli.main import build_parser
 from tests.patience import PATIENCE
+from tests.server.cluster import (
+    UNIT,
+    nginx,
+    nginx_binary,
+    shipped_settings,
+    site_for_test,
+)
 from tests.server.processes import ServerProcess, free_port, get, post, server_process
 from tests.server.test_ratelimit import redis_or_skip
 
-DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
-NGINX_SITE = DEPLOY / "nginx" / "mines.conf"
-UNIT = DEPLOY / "systemd" / "mines@.service"
-ENV_FILE = DEPLOY / "mines.env"
-SHIPPED_PORTS = ("127.0.0.1:8001", "127.0.0.1:8002")
 
-
-def nginx_or_skip() -> str:
-    found = shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/sbin")
-    if found is None:
+def nginx_or_skip() -> None:
+    if nginx_binary() is None:
         pytest.skip("nginx is not installed (Debian: apt-get install nginx)")
-    return found
-
-
-def shipped_settings() -> dict[str, str]:
-    """deploy/mines.env as systemd reads it: KEY=VALUE lines, # comments."""
-    settings = {}
-    for line in ENV_FILE.read_text().splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            name, _, value = line.partition("=")
-            settings[name.strip()] = value.strip()
-    return settings
-
-
-def site_for_test(ports: tuple[int, int], listen: int, cache: Path) -> str:
-    """The shipped site with only what a test must change: the ports and the cache folder."""
-    site = NGINX_SITE.read_text()
-    for shipped, port in zip(SHIPPED_PORTS, ports, strict=True):
-        assert shipped in site
-        site = site.replace(shipped, f"127.0.0.1:{port}")
-    assert "listen 80;" in site
-    site = site.replace("listen 80;", f"listen 127.0.0.1:{listen};")
-    site = site.replace("listen [::]:80;", "")
-    return site.replace("/var/cache/nginx/mines", str(cache))
-
-
-@contextmanager
-def nginx(site: str, folder: Path) -> Iterator[str]:
-    """Debian's nginx running `site` in the foreground, as an unprivileged test can."""
-    binary = nginx_or_skip()
-    (folder / "site.conf").write_text(site)
-    # Started by root, nginx's workers would run as nobody, who cannot enter the test's folder.
-    user = "user root;\n" if os.geteuid() == 0 else ""
-    (folder / "nginx.conf").write_text(
-        f"""{user}daemon off;
-pid {folder}/nginx.pid;
-error_log {folder}/error.log warn;
-events {{ worker_connections 512; }}
-http {{
-    include /etc/nginx/mime.types;
-    access_log {folder}/access.log;
-    client_body_temp_path {folder}/body;
-    proxy_temp_path {folder}/proxy;
-    fastcgi_temp_path {folder}/fastcgi;
-    uwsgi_temp_path {folder}/uwsgi;
-    scgi_temp_path {folder}/scgi;
-    include {folder}/site.conf;
-}}
-"""
-    )
-    listen = re.search(r"listen 127\.0\.0\.1:(\d+);", site)
-    assert listen is not None
-    url = f"http://127.0.0.1:{listen[1]}"
-    command = [binary, "-p", str(folder), "-c", str(folder / "nginx.conf")]
-    checked = subprocess.run([*command, "-t"], capture_output=True, text=True, check=False)
-    assert checked.returncode == 0, checked.stderr
-    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + PATIENCE
-        while True:
-            try:
-                httpx.get(f"{url}/healthz", timeout=1.0)
-                break
-            except httpx.TransportError:
-                assert process.poll() is None, (folder / "error.log").read_text()
-                assert time.monotonic() < deadline, "nginx did not answer"
-                time.sleep(0.1)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(PATIENCE)
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.metrics import Live, networks, registry
-from mines.server.middleware import BodyLimit, CrossSite, SecurityHeaders
+from mines.server.middleware import BodyLimit, CrossSite, HeadAsGet, JsonOnly, SecurityHeaders
 from mines.server.names import skeletons
 from mines.server.observe import Observe
 from mines.server.race_store import ANNOUNCE_PREFIX
@@ -151,6 +151,7 @@ def create_app(
     # a request over its rate is refused before its body is read.
     settings = service.settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
+    app.add_middleware(JsonOnly)  # before the body is read, after the rates and the token
     app.add_middleware(CrossSite)
     limiter = RateLimiter(
         settings.rates,
@@ -161,6 +162,7 @@ def create_app(
     app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter, authorize=authorizer(service))
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HeadAsGet)
     trusted = networks(settings.forwarded_allow_ips)
     # The client's address from a trusted proxy's X-Forwarded-For, for every middleware below
     # (rate limits, WebSocket caps, /metrics) and the access line.
@@ -207,6 +209,10 @@ def create_app(
     @app.get("/race/{room_id}", include_in_schema=False)
     async def race_client(request: Request, room_id: str = "") -> Response:
         return assets.page("race.html", request.headers)  # the page reads the room from its address
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def player_client(request: Request, name: str) -> Response:
+        return assets.page("player.html", request.headers)  # the page reads the name too
 
     @app.get("/review/{game_id}", include_in_schema=False)
     async def review_client(request: Request, game_id: str) -> Response:

@@ -146,10 +146,14 @@ def read_in_worker(settings: Settings, read: Read, game_id: str, window: Window)
         games.close()
 
 
-def _play(game: Game, move: Move) -> None:
-    """Play a move; a refusal says which kind (the game is over, the cell is flagged, ...)."""
+def _play(game: Game, move: Move, flagged: bool | None = None) -> None:
+    """Play a move (a flag move with `flagged`: set that state, not toggle); a refusal says
+    which kind (the game is over, the cell is flagged, ...)."""
     try:
-        game.play(move)
+        if flagged is not None and move.kind is MoveKind.FLAG:
+            game.set_flag(move.row, move.col, flagged)
+        else:
+            game.play(move)
     except IllegalMoveError as refused:
         if game.status.is_over:
             raise GameOverError(str(refused)) from None
@@ -253,6 +257,7 @@ class GameService:
         *,
         watched: bool = False,
         cancelled: Callable[[], bool] = lambda: False,
+        flagged: bool | None = None,
     ) -> MoveResult:
         """Apply one move and store it before answering; one move at a time per game.
 
@@ -263,13 +268,14 @@ class GameService:
 
         With `watched`, the result also carries the message for the game's WebSocket watchers;
         `cancelled` says when the client has gone, so that long work (a no-guess board) stops.
+        A flag move with `flagged` sets that state instead of toggling it.
         """
         if not token:
             raise NotAuthenticatedError(MISSING_TOKEN)  # before anything, even an unknown game
         for _ in range(STALE_RETRIES):
             try:
                 move = Move(kind, *cell)
-                result = self._move_once(game_id, token, move, window, watched, cancelled)
+                result = self._move_once(game_id, token, move, window, watched, cancelled, flagged)
                 count_move(kind, "game")
                 return result
             except StaleGameError:
@@ -282,7 +288,8 @@ class GameService:
                 raise
         raise StorageError(
             f"game {game_id} was moved in by other server processes {STALE_RETRIES} times "
-            "while this move was worked out; try it again"
+            "while this move was worked out; try it again",
+            public="other server processes kept changing this game meanwhile",
         )
 
     def _move_once(
@@ -293,6 +300,7 @@ class GameService:
         window: Window,
         watched: bool,
         cancelled: Callable[[], bool],
+        flagged: bool | None,
     ) -> MoveResult:
         stored = self._load(game_id)
         check_token(token, stored.token_hash)
@@ -301,7 +309,7 @@ class GameService:
         check_cell(move.kind.verb, row, col, stored.rows, stored.cols)
         box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
         with self._cache.working(self._work(stored)):
-            return self._apply(stored, move, box, watched, cancelled)
+            return self._apply(stored, move, box, watched, cancelled, flagged)
 
     def _apply(
         self,
@@ -310,6 +318,7 @@ class GameService:
         box: Box,
         watched: bool,
         cancelled: Callable[[], bool],
+        flagged: bool | None,
     ) -> MoveResult:
         game_id = stored.id
         live = self._live(stored)
@@ -321,7 +330,7 @@ class GameService:
                 live.placer.placer.cancelled = cancelled
             was_started, now = game.started, self._wall()
             with live.clock.pinned_at(now):
-                _play(game, move)
+                _play(game, move, flagged)
             changes = list(live.changes)
             live.changes.clear()
             # The game logs a move exactly when it changes a cell; no-ops are not stored.
