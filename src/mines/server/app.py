@@ -14,6 +14,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+import mines
 from mines.server.accounts import AccountService
 from mines.server.assets import Assets
 from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
@@ -33,6 +34,7 @@ from mines.server.rooms import RoomService
 from mines.server.routers import (
     accounts,
     analysis,
+    apidocs,
     games,
     leaderboard,
     live,
@@ -136,7 +138,10 @@ def create_app(
     app = FastAPI(
         title="mines",
         summary="Server-authoritative Minesweeper: the server holds the mines, clients see views.",
+        version=mines.__version__,
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's page needs a CDN and an inline script: apidocs serves /docs
+        redoc_url=None,
     )
     app.state.service = service
     app.state.hub = game_hub
@@ -186,7 +191,7 @@ def create_app(
         )
     )
     routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape)
-    for module in (*routers, accounts, players):
+    for module in (*routers, accounts, players, apidocs):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets
