@@ -131,6 +131,20 @@ class SqliteStorage(SqlStorage):
     ) -> Callable[[], None] | None:
         return None
 
+    def backup(self, target: Path) -> None:
+        """Copy the database to a new SQLite file, consistent, while the server runs (SQLite's
+        online backup)."""
+        if target.exists():
+            raise StorageError(f"{str(target)!r} exists already; name a new file")
+        copy = sqlite3.connect(target)
+        try:
+            with self._lock:
+                self._connection.backup(copy)
+        except sqlite3.Error as error:
+            raise StorageError(f"the backup to {str(target)!r} failed: {error}") from None
+        finally:
+            copy.close()
+
     def close(self) -> None:
         self._closed = True
         with self._lock:

@@ -226,6 +226,11 @@ class Storage(Protocol):
 
     def end_session(self, token_hash: str) -> None: ...
 
+    def prune(self, before: float, *, dry_run: bool = False) -> int:
+        """Delete the games in progress idle since before `before` (wall time), with their
+        moves; finished games stay. The number of games (that would be) deleted."""
+        ...
+
     def ping(self) -> None:
         """Return once the database answers a query; raise `StorageError` when it fails."""
         ...
