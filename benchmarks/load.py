@@ -5,6 +5,9 @@ shared machine). It starts the servers itself (one process on SQLite, two sharin
 PostgreSQL), runs each backend N times (3 by default) for `--seconds` or until `--max-moves`,
 and prints moves/s, p50/p99 latency and errors per run. The target on SQLite: its best run
 (the most moves/s) makes >= 500 moves/s with p99 <= 50 ms, and no run has an error.
+`--signed-in-cost` compares players signed in to accounts (the session cookie on every
+request, their games ranked) with anonymous ones, in alternating SQLite runs: the target is
+>= 90% of the anonymous moves/s.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -52,6 +56,8 @@ class Connection:
         self._reader, self._writer, self._host = reader, writer, host
         self.headers: dict[str, str] = {}
         """The last answer's headers, by lower-case name."""
+        self.cookie: str | None = None
+        """Sent with every request once set, as a browser sends its session cookie."""
 
     @classmethod
     async def open(cls, url: str) -> Connection:
@@ -74,6 +80,8 @@ class Connection:
         head += ["Content-Type: application/json", f"Content-Length: {len(payload)}"]
         if token:
             head.append(f"Authorization: Bearer {token}")
+        if self.cookie:
+            head.append(f"Cookie: {self.cookie}")
         self._writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + payload)
         status_line = await self._reader.readline()
         self.headers = {}
@@ -89,11 +97,21 @@ class Connection:
         self._writer.close()
 
 
-async def player(url: str, deadline: float, budget: list[int], tally: Tally, seed: int) -> None:
-    """Plays expert games one after another: a flag, then a reveal of a random hidden cell."""
+async def player(
+    url: str, deadline: float, budget: list[int], tally: Tally, seed: int, signed_in: bool = False
+) -> None:
+    """Plays expert games one after another: a flag, then a reveal of a random hidden cell;
+    `signed_in`, as a new account whose session cookie goes with every request."""
     rng = random.Random(seed)
     connection = await Connection.open(url)
     try:
+        if signed_in:
+            account = {"name": f"player{seed}", "password": f"load password {seed}"}
+            status, answer = await connection.request("POST", "/api/accounts", account)
+            if status != 201:
+                tally.errors.append(f"sign-up: {status} {answer}")
+                return
+            connection.cookie = connection.headers["set-cookie"].partition(";")[0]
         while time.monotonic() < deadline and budget[0] > 0:
             status, game = await connection.request("POST", "/api/games", {"preset": "expert"})
             if status != 201:
@@ -131,12 +149,17 @@ async def player(url: str, deadline: float, budget: list[int], tally: Tally, see
         connection.close()
 
 
-async def drive(urls: list[str], clients: int, seconds: float, max_moves: int) -> Tally:
+async def drive(
+    urls: list[str], clients: int, seconds: float, max_moves: int, signed_in: bool = False
+) -> Tally:
     tally = Tally()
     budget = [max_moves]
     deadline = time.monotonic() + seconds
     await asyncio.gather(
-        *(player(urls[i % len(urls)], deadline, budget, tally, i) for i in range(clients))
+        *(
+            player(urls[i % len(urls)], deadline, budget, tally, i, signed_in)
+            for i in range(clients)
+        )
     )
     return tally
 
@@ -170,18 +193,30 @@ def run(
     processes: int,
     args: argparse.Namespace,
     extra: Sequence[str] = (),
+    signed_in: bool = False,
 ) -> dict[str, Any]:
     with ExitStack() as stack:
         servers = [
             stack.enter_context(server_process(database, extra=[*RAISED_RATES, *extra]))
             for _ in range(processes)
         ]
+        cpu = sum(cpu_seconds(s.process.pid) for s in servers)
         started = time.monotonic()
         tally = asyncio.run(
-            drive([s.url for s in servers], args.clients, args.seconds, args.max_moves)
+            drive([s.url for s in servers], args.clients, args.seconds, args.max_moves, signed_in)
         )
         elapsed = time.monotonic() - started
-    return report(name, processes, tally, elapsed)
+        cpu = sum(cpu_seconds(s.process.pid) for s in servers) - cpu
+    result = report(name, processes, tally, elapsed)
+    result["cpu_ms_per_move"] = 1000 * cpu / max(1, result["moves"])
+    print(f"  server CPU {result['cpu_ms_per_move']:.3f} ms a move")
+    return result
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) a process has used so far, all its threads (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,9 +234,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="instead: SQLite runs in pairs, with and without metrics and the access log",
     )
+    parser.add_argument(
+        "--signed-in-cost",
+        action="store_true",
+        help="instead: SQLite runs in pairs, players signed in to accounts and anonymous",
+    )
     args = parser.parse_args(argv)
     if args.observe_cost:
         return observe_cost(args)
+    if args.signed_in_cost:
+        return signed_in_cost(args)
     sqlite_runs = []
     for _ in range(args.runs):
         if args.backend in ("sqlite", "both"):
@@ -240,7 +282,8 @@ TARGET_OBSERVE_COST = 0.05
 
 def observe_cost(args: argparse.Namespace) -> int:
     """`--runs` pairs of SQLite runs, with metrics and the access log (the defaults) and
-    without, the order alternating; the cost is from the moves of all runs of each kind."""
+    without, the order alternating. The verdict is on the server's CPU time per move (mean of
+    the runs of each kind), which other load on the machine moves far less than moves/s."""
     runs: dict[str, list[dict[str, Any]]] = {"with": [], "without": []}
     for index in range(args.runs):
         order = ("with", "without") if index % 2 == 0 else ("without", "with")
@@ -251,16 +294,52 @@ def observe_cost(args: argparse.Namespace) -> int:
                 runs[kind].append(run(f"sqlite {kind}", database, 1, args, extra))
     rate = {kind: statistics.fmean(r["moves_per_s"] for r in found) for kind, found in runs.items()}
     p99 = {kind: statistics.median(r["p99_ms"] for r in found) for kind, found in runs.items()}
-    cost = 1 - rate["with"] / rate["without"]
+    cpu = {
+        kind: statistics.fmean(r["cpu_ms_per_move"] for r in found) for kind, found in runs.items()
+    }
+    cost = cpu["with"] / cpu["without"] - 1
     errors = sum(r["errors"] for found in runs.values() for r in found)
     checks = Checks()
     checks.report(
         "metrics and access log cost",
         cost <= TARGET_OBSERVE_COST and errors == 0,
-        f"{rate['with']:.0f} moves/s with, {rate['without']:.0f} without (mean of "
-        f"{args.runs} runs each): {100 * cost:+.1f}% fewer moves/s; p99 {p99['with']:.1f} ms "
-        f"with, {p99['without']:.1f} ms without (median); {errors} errors (target <= "
-        f"{100 * TARGET_OBSERVE_COST:.0f}% fewer moves/s, 0 errors)",
+        f"server CPU {cpu['with']:.3f} ms a move with, {cpu['without']:.3f} ms without (mean "
+        f"of {args.runs} runs each): {100 * cost:+.1f}%, so about {100 * cost / (1 + cost):.1f}% "
+        f"fewer moves/s on a saturated CPU; wall {rate['with']:.0f} moves/s with, "
+        f"{rate['without']:.0f} without; p99 {p99['with']:.1f} ms with, {p99['without']:.1f} "
+        f"ms without (median); {errors} errors (target <= {100 * TARGET_OBSERVE_COST:.0f}%, 0 "
+        "errors)",
+    )
+    return checks.exit_code
+
+
+TARGET_SIGNED_IN_SHARE = 0.90
+"""Signed-in players must make at least this share of the anonymous players' moves/s."""
+SIGN_UPS = ["--rate-limit-signin", "1000000/second"]
+"""Every player signs up from the loopback address: the per-address sign-in rate is raised."""
+
+
+def signed_in_cost(args: argparse.Namespace) -> int:
+    """`--runs` pairs of SQLite runs, players signed in and anonymous, the order alternating;
+    the share is from the moves of all runs of each kind."""
+    runs: dict[str, list[dict[str, Any]]] = {"signed in": [], "anonymous": []}
+    for index in range(args.runs):
+        order = ("signed in", "anonymous") if index % 2 == 0 else ("anonymous", "signed in")
+        for kind in order:
+            with tempfile.TemporaryDirectory(prefix="mines-load-") as folder:
+                database = f"sqlite:///{Path(folder) / 'load.sqlite3'}"
+                result = run(f"sqlite {kind}", database, 1, args, SIGN_UPS, kind == "signed in")
+                runs[kind].append(result)
+    rate = {kind: statistics.fmean(r["moves_per_s"] for r in found) for kind, found in runs.items()}
+    share = rate["signed in"] / rate["anonymous"]
+    errors = sum(r["errors"] for found in runs.values() for r in found)
+    checks = Checks()
+    checks.report(
+        "signed-in players against anonymous ones",
+        share >= TARGET_SIGNED_IN_SHARE and errors == 0,
+        f"{rate['signed in']:.0f} moves/s signed in, {rate['anonymous']:.0f} anonymous (mean "
+        f"of {args.runs} runs each): {100 * share:.1f}%; {errors} errors (target >= "
+        f"{100 * TARGET_SIGNED_IN_SHARE:.0f}%, 0 errors)",
     )
     return checks.exit_code
 

@@ -347,6 +347,17 @@ class Game:
             self._notify([PositionChanges(_positions([(row, col)]))], ended=False)
             return flagged
 
+    def set_flag(self, row: int, col: int, flagged: bool) -> bool:
+        """Flag (`flagged`) or unflag a hidden cell; when it already is so, nothing changes and
+        nothing is logged, so asking twice is asking once. True when the cell changed."""
+        with self._lock:
+            self._check_move("flag", row, col)
+            state = self._engine.state(row, col)
+            if state is not CellState.REVEALED and (state is CellState.FLAGGED) == flagged:
+                return False
+            self.toggle_flag(row, col)
+            return True
+
     def chord(self, row: int, col: int) -> GameStatus:
         """On a number with exactly as many flags around it, open every other hidden neighbour.
 

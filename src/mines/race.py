@@ -378,6 +378,16 @@ class Race:
             who.flags.add((row, col))
             return True
 
+    def set_flag(self, player: int, row: int, col: int, flagged: bool) -> bool:
+        """Flag (`flagged`) or unflag a hidden cell on the player's own flags; when it already
+        is so, nothing changes and nothing is logged. True when the cell changed."""
+        with self._lock:
+            who, board = self._mover(player, "flag", row, col)
+            if board.symbol(row, col) == Cell.HIDDEN.value and ((row, col) in who.flags) == flagged:
+                return False
+            self.toggle_flag(player, row, col)
+            return True
+
     def play(self, move: RaceMove) -> None:
         """Apply a move of a log, as the method its action names."""
         if move.action is RaceAction.JOIN:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -137,7 +138,8 @@ def test_a_win_flags_every_mine_and_the_counter_reads_0() -> None:
     out = run_play("--game-id", "9x9n1#4", stdin=moves).stdout
     assert "You won!" in out
     assert "Won!  mines left: 0" in out
-    board = [line for line in out.splitlines()[-12:] if line[:1].isdigit()]
+    drawn = out.split("Won!  mines left: 0")[0].splitlines()[-10:]  # the board above the status
+    board = [line for line in drawn if line[:1].isdigit()]
     assert len(board) == 9
     assert sum(line.count("F") for line in board) == 1, "the mine is drawn flagged"
     assert not any("H" in line for line in board)
@@ -158,6 +160,16 @@ def test_line_mode_games_are_saved_and_counted_in_the_stats(data_folder: Path) -
     won = run_play("--game-id", "9x9n1#4", stdin=f"o 4 4\no {winning_cell()}\n")
     assert "You won!" in won.stdout
     assert "Saved: mines stats counts it." in won.stdout
+    # The line names the command that reviews the file just saved, ready to run.
+    command = next(line for line in won.stdout.splitlines() if "mines review " in line)
+    saved = Path(shlex.split(command.split(": ", 1)[1])[2])
+    assert saved.parent == data_folder
+    assert saved.exists()
+    reviewed = subprocess.run(
+        [sys.executable, "-m", "mines.cli.main", "review", str(saved)],
+        capture_output=True, text=True, timeout=PATIENCE, check=True,
+    ).stdout  # fmt: skip
+    assert "Won in" in reviewed
     game = Game.from_id("16x30n99#5")
     game.reveal(8, 15)
     layout = game.record().layout

@@ -699,3 +699,20 @@ def test_a_placer_that_breaks_the_protocol_is_refused_saying_how() -> None:
     with pytest.raises(InvalidBoardError) as repeated:
         twice.reveal(2, 2)
     assert str(repeated.value) == "the placer returned the same cell twice"
+
+
+def test_set_flag_sets_a_state_and_asking_twice_changes_nothing() -> None:
+    game = Game(3, 3, 2, placer=FixedPlacer([(0, 0), (0, 2)]))
+    changed: list[CellChanges] = []
+    game.on_cells(changed.append)
+    assert game.set_flag(1, 1, True) is True
+    assert game.set_flag(1, 1, True) is False  # already flagged: no move, no notice
+    assert game.view()[1, 1] is Cell.FLAG
+    assert game.set_flag(1, 1, False) is True
+    assert game.set_flag(1, 1, False) is False
+    assert game.view()[1, 1] is Cell.HIDDEN
+    assert len(changed) == 2
+    assert [m.move.kind for m in game.record().moves] == [MoveKind.FLAG, MoveKind.FLAG]
+    game.reveal(2, 2)
+    with pytest.raises(IllegalMoveError, match="already revealed"):
+        game.set_flag(2, 2, False)  # a revealed cell is refused, as a toggle is

@@ -773,3 +773,17 @@ def test_a_cell_off_the_board_is_an_off_board_error() -> None:
         with pytest.raises(OffBoardError, match=rf"^cannot {verb} \(9, 0\): outside the board"):
             move(0, 9, 0)
     assert issubclass(OffBoardError, IllegalMoveError)
+
+
+def test_set_flag_sets_a_players_state_and_asking_twice_changes_nothing() -> None:
+    race, _ = racing()
+    race.reveal(0, 4, 4)
+    hidden = next((r, c) for r, c, cell in race.view(1).cells() if cell is Cell.HIDDEN)
+    logged = len(race.moves)
+    assert race.set_flag(1, *hidden, True) is True
+    assert race.set_flag(1, *hidden, True) is False
+    assert race.view(1)[hidden] is Cell.FLAG
+    assert race.set_flag(1, *hidden, False) is True
+    assert race.set_flag(1, *hidden, False) is False
+    assert race.view(1)[hidden] is Cell.HIDDEN
+    assert len(race.moves) == logged + 2  # the repeats logged nothing

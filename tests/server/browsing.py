@@ -104,6 +104,19 @@ def symbols(page: Page) -> list[str]:
     return result
 
 
+PASSWORD = "correct horse battery"
+HUMAN_STEP_MS = 60
+"""A pause between moves that keeps a scripted win under the human pace of `HUMAN_PACE`, so
+that it ranks: a win takes at least as many clicks as its 3BV and its time starts at the
+first, so with 60 ms between clicks it makes at most 2 / 0.06 = 33 3BV/s, under Beginner's 50."""
+
+
+def sign_up(page: Page, url: str, name: str) -> None:
+    """Make an account and sign the page's browser in to it (the context keeps the cookie)."""
+    answer = page.request.post(f"{url}/api/accounts", data={"name": name, "password": PASSWORD})
+    assert answer.status == 201, answer.text()
+
+
 def new_game(
     page: Page, seed: int | None, first_click: str = "opening", board: str = "beginner"
 ) -> str:

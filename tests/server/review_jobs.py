@@ -10,6 +10,7 @@ from pathlib import Path
 
 from mines.server.reviews import review_in_worker
 from mines.server.settings import Settings
+from mines.solver.game_review import ReviewTooLargeError
 from tests.patience import PATIENCE
 
 STARTS = "review-starts"
@@ -60,3 +61,9 @@ def greedy(settings: Settings, game_id: str) -> bytes:
     """A review that needs more memory than a worker may use (2 GiB at once)."""
     _count(settings, game_id)
     return bytes(2 * 2**30)
+
+
+def tangled(settings: Settings, game_id: str) -> bytes:
+    """The solver's refusal of a position too tangled to count, as `review` raises it."""
+    _count(settings, game_id)
+    raise ReviewTooLargeError("move 2 (O1,1): the position is too tangled to review exactly")

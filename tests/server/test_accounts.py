@@ -272,12 +272,15 @@ def test_sign_ins_from_one_address_are_limited(sqlite_url: str, clock: FakeClock
 
 def test_a_database_of_schema_5_gains_accounts(tmp_path: Path, clock: FakeClock) -> None:
     # schema_v5.sql is a database made by the server at schema version 5: a Beginner game
-    # won by "Ann" in 32.5 s (ranked) and a game by "Bea" not yet begun.
+    # 3e1edc68523290d7 won by "Ann" in 32.5 s (ranked then, by name) and a game by "Bea" not
+    # yet begun. Names were not owned then: the old win is kept, and no longer ranks.
     path = database_from_dump("schema_v5.sql", tmp_path / "v5.sqlite3")
     server = Server(f"sqlite:///{path}", clock)
     try:
-        board = server.client.get("/api/leaderboard?preset=beginner").json()["entries"]
-        assert [(e["player"], e["time"]) for e in board] == [("Ann", 32.5)]
+        assert server.client.get("/api/leaderboard?preset=beginner").json()["entries"] == []
+        summary = server.client.get("/api/games/3e1edc68523290d7/summary").json()
+        assert (summary["status"], summary["elapsed"]) == ("WON", 32.5)
+        assert summary["unranked"] == "anonymous"
         assert sign_up(server.client, "Ann") == 201
         assert server.client.get("/api/me").json()["name"] == "Ann"
         assert sign_up(TestClient(server.client.app), "ann") == 409
@@ -286,6 +289,8 @@ def test_a_database_of_schema_5_gains_accounts(tmp_path: Path, clock: FakeClock)
     with sqlite3.connect(path) as migrated:
         version = migrated.execute("SELECT version FROM schema_version").fetchall()
         assert version == [(SCHEMA_VERSION,)]
+        columns = {row[1] for row in migrated.execute("PRAGMA table_info(games)")}
+        assert {"account_id", "finished_at", "elapsed", "three_bv"} <= columns
 
 
 def test_a_wrong_method_on_the_session_lists_both_of_its_methods(server: Server) -> None:

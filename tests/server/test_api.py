@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import re
 
 import pytest
 
+from mines.server.errors import STORAGE_UNAVAILABLE
 from mines.server.settings import Settings
 from tests.server.conftest import FakeClock, Server, layout, safe_cells
 
@@ -20,13 +22,19 @@ def test_create_from_preset_gives_id_token_and_hidden_view(server: Server) -> No
         "preset": "expert",
         "no_guess": False,
     }
-    assert game["ranks"] is True  # a preset, a seed the server drew, the classic rule
+    assert game["ranks"] is False  # nobody is signed in
     view = game["view"]
     assert view["version"] == 0
     assert (view["rows"], view["cols"], view["mines_left"]) == (16, 30, 99)
     assert view["status"] == "IN_PROGRESS"
     assert view["elapsed"] == 0
     assert view["cells"] == ["H" * 30] * 16
+
+
+def test_a_game_created_signed_in_ranks(server: Server) -> None:
+    server.sign_up("Ann")
+    game = server.create(preset="expert")
+    assert game["ranks"] is True  # a preset, a seed the server drew, the classic rule, signed in
 
 
 def test_create_custom_board(server: Server) -> None:
@@ -67,6 +75,27 @@ def test_flag_toggles_and_counts(server: Server) -> None:
     second = server.move(game, "flag", 0, 0).json()
     assert second["changed"] == [[0, 0, "H"]]
     assert second["view"]["mines_left"] == 10
+
+
+def test_a_flag_with_its_state_is_safe_to_send_twice(server: Server) -> None:
+    game = server.create()
+    url = f"/api/games/{game['id']}/flag"
+    headers = {"Authorization": f"Bearer {game['token']}"}
+    answers = [
+        server.client.post(url, json={"row": 0, "col": 0, "flagged": flagged}, headers=headers)
+        for flagged in (True, True, False, False)
+    ]
+    assert [a.status_code for a in answers] == [200] * 4
+    assert [a.json()["changed"] for a in answers] == [[[0, 0, "F"]], [], [[0, 0, "H"]], []]
+    assert [a.json()["view"]["mines_left"] for a in answers] == [9, 9, 10, 10]
+    stored = server.service.storage.moves_after(game["id"], 0)
+    assert [m.move for m in stored] == ["F0,0", "F0,0"]  # the repeats stored nothing
+    row = server.service.storage.load(game["id"])
+    assert row is not None
+    assert row.wasted == 0  # a retry is not a wasted click
+    bad = server.client.post(url, json={"row": 0, "col": 0, "flagged": "yes"}, headers=headers)
+    assert bad.status_code == 422
+    assert "flagged" in bad.json()["detail"]
 
 
 def test_chord_opens_the_neighbours_of_a_satisfied_number(server: Server) -> None:
@@ -256,8 +285,9 @@ def test_leaderboard_ranks_won_games_by_time(server: Server, clock: FakeClock) -
     # Server-drawn seeds rank; the fixture's seeds come from a counter the test knows.
     times = {"ann": 30.0, "bob": 10.0, "cy": 20.0}
     for player, seconds in times.items():
+        server.sign_up(player)
         seed = server.next_seed
-        game = server.create(preset="beginner", player=player)
+        game = server.create(preset="beginner")
         mine_set = layout(seed, 9, 9, 10, (0, 0))
         server.move(game, "reveal", 0, 0)
         clock.now += seconds
@@ -364,13 +394,19 @@ def test_bad_windows_are_422(server: Server) -> None:
         assert "query." in answer.json()["detail"]
 
 
-def test_a_failing_database_is_503_and_says_so(sqlite_url: str, clock: FakeClock) -> None:
+def test_a_failing_database_is_503_in_the_servers_words_and_the_log_has_why(
+    sqlite_url: str, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
     broken = Server(sqlite_url, clock)
     game = broken.create()
     broken.close()
-    answer = broken.move(game, "flag", 0, 0)
+    with caplog.at_level(logging.WARNING, logger="mines.server.errors"):
+        answer = broken.move(game, "flag", 0, 0)
     assert answer.status_code == 503
-    assert "SQLite database failed" in answer.json()["detail"]
+    # No driver text ("Cannot operate on a closed database."), host or port.
+    assert answer.json()["detail"] == f"the database is unavailable; {STORAGE_UNAVAILABLE}"
+    assert answer.headers["retry-after"] == "5"
+    assert any("SQLite database failed" in record.message for record in caplog.records)
     assert broken.client.get(f"/api/games/{game['id']}").status_code == 503
 
 

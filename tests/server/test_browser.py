@@ -11,6 +11,7 @@ from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 from tests.server.browsing import (
     AXE,
     DESKTOP,
+    HUMAN_STEP_MS,
     PHONE,
     WAIT_MS,
     blank_page,
@@ -22,6 +23,7 @@ from tests.server.browsing import (
     open_page,
     safe_move,
     server_view,
+    sign_up,
     symbols,
 )
 from tests.server.conftest import layout
@@ -307,6 +309,7 @@ def test_the_leaderboard_follows_the_board_played_and_marks_the_players_entry(
     page.locator(".more summary").click()
     page.check("#no-guess")
     page.fill("#player", "Ada")
+    sign_up(page, url, "Ada")  # only a signed-in game ranks, under the account's name
     old = page.evaluate("location.hash")
     page.click("#start")
     page.wait_for_function("(old) => location.hash !== old", arg=old)
@@ -317,6 +320,7 @@ def test_the_leaderboard_follows_the_board_played_and_marks_the_players_entry(
         if view["status"] != "IN_PROGRESS":
             break
         row, col = safe_move(view)
+        page.wait_for_timeout(HUMAN_STEP_MS)  # at a person's pace: a bot's does not rank
         cell(page, row, col).click()
         expect(cell(page, row, col)).not_to_have_attribute("data-symbol", "H")
     expect(page.locator("#status")).to_contain_text("You won")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import unicodedata
 from typing import Any
 
@@ -16,6 +17,8 @@ from pydantic import ValidationError
 from mines.server.schemas import NewGame
 from tests.server.browsing import (
     DESKTOP,
+    HUMAN_STEP_MS,
+    PASSWORD,
     PHONE,
     cell,
     custom_game,
@@ -24,9 +27,10 @@ from tests.server.browsing import (
     new_game,
     open_page,
     safe_move,
+    sign_up,
 )
 from tests.server.conftest import layout
-from tests.server.processes import get, post
+from tests.server.processes import get, patient_client
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -41,22 +45,26 @@ def page(browser: Browser, url: str) -> Page:
 
 
 def ranked_win(url: str, player: str) -> str:
-    """A ranked Beginner win (no-guess, the server's seed) by the solver, through the API."""
-    created = post(
-        f"{url}/api/games", json={"preset": "beginner", "no_guess": True, "player": player}
-    )
-    assert created.status_code == 201, created.text
-    game = created.json()
-    headers = {"Authorization": f"Bearer {game['token']}"}
-    where = f"{url}/api/games/{game['id']}"
-    row, col = 4, 4
-    for _ in range(81):
-        answer = post(f"{where}/reveal", json={"row": row, "col": col}, headers=headers)
-        assert answer.status_code == 200, answer.text
-        view = get(where).json()["view"]
-        if view["status"] != "IN_PROGRESS":
-            break
-        row, col = safe_move(view)
+    """A ranked Beginner win (no-guess, the server's seed) by the solver, through the API,
+    signed in as `player` and paced as a person plays (a bot's pace does not rank)."""
+    with patient_client() as client:
+        made = client.post(f"{url}/api/accounts", json={"name": player, "password": PASSWORD})
+        assert made.status_code == 201, made.text
+        created = client.post(f"{url}/api/games", json={"preset": "beginner", "no_guess": True})
+        assert created.status_code == 201, created.text
+        game = created.json()
+        assert game["ranks"] is True
+        headers = {"Authorization": f"Bearer {game['token']}"}
+        where = f"{url}/api/games/{game['id']}"
+        row, col = 4, 4
+        for _ in range(81):
+            answer = client.post(f"{where}/reveal", json={"row": row, "col": col}, headers=headers)
+            assert answer.status_code == 200, answer.text
+            view = client.get(where).json()["view"]
+            if view["status"] != "IN_PROGRESS":
+                break
+            time.sleep(HUMAN_STEP_MS / 1000)
+            row, col = safe_move(view)
     assert view["status"] == "WON"
     game_id: str = game["id"]
     return game_id
@@ -184,6 +192,7 @@ def test_the_hint_names_cells_from_1_in_every_word(page: Page) -> None:
 
 
 def test_help_in_a_ranked_game_is_asked_first_and_said_after(page: Page, url: str) -> None:
+    sign_up(page, url, "Ann")  # only a signed-in game ranks
     game_id = new_game(page, seed=None)
     assert get(f"{url}/api/games/{game_id}").json()["ranks"] is True
     page.click("#hint")

@@ -151,6 +151,7 @@ def test_views_and_frames_carry_the_version_and_a_window_s_frames_only_its_cells
 
 
 def test_games_say_their_board_and_whether_they_rank(server: Server) -> None:
+    server.sign_up("Ann")
     ranked = server.create(preset="beginner")
     practice = server.create(preset="beginner", seed=3)
     assert ranked["ranks"] is True

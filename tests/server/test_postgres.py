@@ -25,8 +25,9 @@ def test_a_game_is_played_won_and_ranked(pg_url: str) -> None:
     clock = FakeClock()
     server = Server(pg_url, clock)
     try:
+        server.sign_up("pg")
         seed = server.next_seed
-        game = server.create(preset="beginner", player="pg")
+        game = server.create(preset="beginner")
         server.move(game, "reveal", 0, 0)
         clock.now += 4.25
         for r, c in safe_cells(9, 9, layout(seed, 9, 9, 10, (0, 0))):

@@ -54,8 +54,9 @@ def test_chances_in_a_window_and_a_hint(server: Server) -> None:
 def test_help_is_for_the_player_of_a_practice_game_in_progress(server: Server) -> None:
     game = server.create(preset="beginner", seed=5)
     other = server.create(preset="beginner", seed=6)
+    server.sign_up("Ann")
     ranked_seed = server.next_seed
-    ranked = server.create(preset="beginner")  # the server drew its seed: it can rank
+    ranked = server.create(preset="beginner")  # signed in, the server drew its seed: it can rank
     big = server.create(rows=50, cols=50, mines=10)
     for what in ("analysis", "hint"):
         assert server.client.post(f"/api/games/{game['id']}/{what}").status_code == 401

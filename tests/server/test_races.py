@@ -190,6 +190,27 @@ def test_a_player_who_reloads_gets_the_room_with_their_own_flags(
     assert hit["view"]["cells"][flag[0]][flag[1]] == "X"
 
 
+def test_a_race_flag_with_its_state_is_safe_to_send_twice(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, clock = race_client
+    room_id, tokens = started(client, clock, players=2)
+    move(client, room_id, tokens[0], "reveal", FIRST)
+    url = f"/api/races/{room_id}/flag"
+    answers = [
+        client.post(url, json={"row": 0, "col": 0, "flagged": flagged}, headers=auth(tokens[1]))
+        for flagged in (True, True, False, False, True)
+    ]
+    assert [a.status_code for a in answers] == [200] * 5
+    assert [a.json()["flagged"] for a in answers] == [True, True, False, False, True]
+    assert [a.json()["view"]["cells"][0][0] for a in answers] == ["F", "F", "H", "H", "F"]
+    loaded = client.app.state.rooms.store.load(room_id)  # type: ignore[attr-defined]
+    assert loaded is not None
+    flags = [m for m in loaded[1] if m.action is RaceAction.FLAG]
+    assert len(flags) == 3  # the repeats logged nothing
+    assert move(client, room_id, tokens[1], "flag", (0, 0)).json()["flagged"] is False  # toggles
+
+
 def test_a_room_survives_a_restart(sqlite_url: str, clock: FakeClock) -> None:
     first = Server(sqlite_url, clock)
     client = TestClient(create_app(first.service, RoomService(first.service.storage, clock=clock)))

@@ -200,3 +200,19 @@ def test_the_limiter_goes_back_to_redis_and_logs_the_outage_twice(
     assert len(messages) == 2
     assert messages[0].startswith("Redis failed")
     assert messages[1].startswith("Redis answers again")
+
+
+def test_a_real_server_ignores_forwarded_addresses_from_an_unnamed_proxy(tmp_path: Path) -> None:
+    # uvicorn itself trusts X-Forwarded-For from 127.0.0.1 unless told not to: only a real
+    # process shows it, the test client has no uvicorn.
+    options = ["--rate-limit-create", "3/minute"]
+    with server_process(f"sqlite:///{tmp_path / 'games.sqlite3'}", extra=options) as server:
+        statuses = [
+            post(
+                f"{server.url}/api/games",
+                json={"preset": "beginner"},
+                headers={"X-Forwarded-For": f"203.0.113.{number}"},
+            ).status_code
+            for number in range(5)
+        ]
+    assert statuses == [201] * 3 + [429] * 2

@@ -13,6 +13,7 @@ import pytest
 
 from mines.record import GameRecord
 from mines.server.reviews import REVIEW_FORMAT, Job, ReviewService
+from mines.server.storage import StoredReview
 from mines.solver import review
 from mines.solver.game_review import WORK_LIMIT
 from tests.patience import PATIENCE
@@ -118,9 +119,9 @@ def test_the_review_is_worked_out_once_then_read_from_storage(
     assert first.status_code == second.status_code == 200
     assert first.content == second.content
     assert review_jobs.starts(server.settings) == [game["id"]]
-    stored = server.service.storage.load_review(game["id"], REVIEW_FORMAT)
-    assert stored is not None
-    assert stored.encode() == first.content
+    assert server.service.storage.load_review(game["id"], REVIEW_FORMAT) == StoredReview(
+        first.content.decode()
+    )
 
 
 def test_a_review_kept_in_another_format_is_worked_out_again(
@@ -182,6 +183,22 @@ def test_a_review_past_the_workers_time_is_422(server: Server, clock: FakeClock)
     assert answer.status_code == 422
     assert answer.json()["code"] == "review_too_large"
     assert "(0.05 s)" in answer.json()["detail"]
+    # A machine too busy this time may not be next time: nothing is kept.
+    assert server.service.storage.load_review(game["id"], REVIEW_FORMAT) is None
+
+
+def test_the_solvers_refusal_is_kept_and_answered_again_without_a_worker(
+    server: Server, clock: FakeClock
+) -> None:
+    use_job(server, review_jobs.tangled)
+    game = won_game(server, clock)
+    first = get_review(server, game)
+    second = get_review(server, game)
+    assert first.status_code == second.status_code == 422
+    assert first.json() == second.json()
+    assert first.json()["code"] == "review_too_large"
+    assert "too tangled" in first.json()["detail"]
+    assert review_jobs.starts(server.settings) == [game["id"]]  # once, not twice
 
 
 def test_a_review_past_the_workers_memory_is_422(server: Server, clock: FakeClock) -> None:
@@ -220,8 +237,10 @@ def test_reviews_are_kept_in_postgresql_too(pg_url: str) -> None:
         storage.create(row)
         assert storage.load_review("g1", REVIEW_FORMAT) is None
         storage.store_review("g1", REVIEW_FORMAT - 1, "{}")
+        storage.store_review("g1", REVIEW_FORMAT, "too tangled", refused=True)
+        assert storage.load_review("g1", REVIEW_FORMAT) == StoredReview("too tangled", True)
         storage.store_review("g1", REVIEW_FORMAT, '{"moves": []}')
-        assert storage.load_review("g1", REVIEW_FORMAT) == '{"moves": []}'
+        assert storage.load_review("g1", REVIEW_FORMAT) == StoredReview('{"moves": []}')
         assert storage.load_review("g1", REVIEW_FORMAT - 1) is None
     finally:
         storage.close()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shlex
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TextIO
 
 from mines.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError, MinesError
@@ -85,6 +87,8 @@ class LineGame:
         self.kept: list[Unfinished] = store.unfinished() if store is not None else []
         self.saved = False
         """Whether a finished game was saved, for the line that says where."""
+        self.saved_to: Path | None = None
+        """The file of the finished game saved last, for the command that reviews it."""
         self._start(game, Autosave(store, game))
 
     def _start(self, game: Game, autosave: Autosave) -> None:
@@ -191,6 +195,8 @@ class LineGame:
             self.say(f"error: could not save the game ({error}); it goes on")
             return
         self.saved = self.saved or saved is not None
+        if isinstance(saved, Path):
+            self.saved_to = saved
 
     def list_kept(self) -> None:
         if not self.kept:
@@ -271,6 +277,9 @@ def play_lines(
                 if player.game.status.is_over:
                     if player.saved:
                         print("Saved: mines stats counts it.", file=out)
+                    if player.saved_to is not None:
+                        command = f"mines review {shlex.quote(str(player.saved_to))}"
+                        print(f"Every move judged by the solver: {command}", file=out)
                     return 0
                 break
     finally:

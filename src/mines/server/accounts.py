@@ -7,13 +7,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from mines.server.auth import hash_token
-from mines.server.errors import NameTakenError, NotSignedInError, SignInFailedError
+from mines.server.errors import (
+    NameTakenError,
+    NotSignedInError,
+    PlayerNotFoundError,
+    SignInFailedError,
+)
 from mines.server.names import check_scripts, skeletons, stored_name
+from mines.server.profiles import profile
 from mines.server.storage import AccountRow, SessionRow, Storage
 
 SESSION_SECONDS = 30 * 24 * 3600
@@ -103,6 +110,14 @@ class AccountService:
         if found is None:
             raise NotSignedInError("nobody is signed in here; sign in with POST /api/session")
         return found
+
+    def public_profile(self, name: str) -> dict[str, Any]:
+        """The profile of the account `name` names (or a look-alike of it names)."""
+        account = self.storage.find_account(skeletons(name)[0])
+        if account is None:
+            shown = name if len(name) <= 32 else f"{name[:32]}…"
+            raise PlayerNotFoundError(f"no player has the name {shown!r}")
+        return profile(account, self.storage.account_games(account.id))
 
     def _start(self, account: AccountRow, old_token: str | None) -> SignedIn:
         token = secrets.token_urlsafe(32)

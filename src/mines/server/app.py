@@ -14,6 +14,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+import mines
 from mines.server.accounts import AccountService
 from mines.server.assets import Assets
 from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
@@ -22,7 +23,7 @@ from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.metrics import Live, networks, registry
-from mines.server.middleware import BodyLimit, CrossSite, SecurityHeaders
+from mines.server.middleware import BodyLimit, CrossSite, HeadAsGet, JsonOnly, SecurityHeaders
 from mines.server.names import skeletons
 from mines.server.observe import Observe
 from mines.server.race_store import ANNOUNCE_PREFIX
@@ -33,10 +34,12 @@ from mines.server.rooms import RoomService
 from mines.server.routers import (
     accounts,
     analysis,
+    apidocs,
     games,
     leaderboard,
     live,
     meta,
+    players,
     probes,
     races,
     replay,
@@ -135,19 +138,25 @@ def create_app(
     app = FastAPI(
         title="mines",
         summary="Server-authoritative Minesweeper: the server holds the mines, clients see views.",
+        version=mines.__version__,
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's page needs a CDN and an inline script: apidocs serves /docs
+        redoc_url=None,
     )
     app.state.service = service
     app.state.hub = game_hub
     app.state.rooms = race_rooms
     app.state.reviews = reviews
-    app.state.sockets = live.SocketCounts(service.settings.sockets_per_address)
+    app.state.sockets = live.SocketCounts(
+        service.settings.sockets_per_address, service.settings.sockets
+    )
     app.state.accounts = account_service or AccountService(service.storage)
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;
     # a request over its rate is refused before its body is read.
     settings = service.settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
+    app.add_middleware(JsonOnly)  # before the body is read, after the rates and the token
     app.add_middleware(CrossSite)
     limiter = RateLimiter(
         settings.rates,
@@ -158,6 +167,7 @@ def create_app(
     app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter, authorize=authorizer(service))
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HeadAsGet)
     trusted = networks(settings.forwarded_allow_ips)
     # The client's address from a trusted proxy's X-Forwarded-For, for every middleware below
     # (rate limits, WebSocket caps, /metrics) and the access line.
@@ -181,7 +191,7 @@ def create_app(
         )
     )
     routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape)
-    for module in (*routers, accounts):
+    for module in (*routers, accounts, players, apidocs):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets
@@ -204,6 +214,10 @@ def create_app(
     @app.get("/race/{room_id}", include_in_schema=False)
     async def race_client(request: Request, room_id: str = "") -> Response:
         return assets.page("race.html", request.headers)  # the page reads the room from its address
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def player_client(request: Request, name: str) -> Response:
+        return assets.page("player.html", request.headers)  # the page reads the name too
 
     @app.get("/review/{game_id}", include_in_schema=False)
     async def review_client(request: Request, game_id: str) -> Response:

@@ -14,10 +14,15 @@ from mines.server.database import default_database
 from mines.server.environ import from_environment
 from mines.server.logs import LOG_FORMATS, LOG_LEVELS
 from mines.server.settings import (
+    BODY_TIMEOUT,
+    HEADER_TIMEOUT,
+    KEEP_ALIVE_TIMEOUT,
     MAX_CELLS,
     MEMORY,
     METRICS_ALLOW,
     REDIS_TIMEOUT,
+    SHUTDOWN_TIMEOUT,
+    SOCKETS,
     SOCKETS_PER_ADDRESS,
     RateLimits,
     Settings,
@@ -69,8 +74,8 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < value <= 60:
-        raise argparse.ArgumentTypeError(f"expected seconds above 0 and up to 60, got {text!r}")
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"expected seconds above 0 and up to 3600, got {text!r}")
     return value
 
 
@@ -207,6 +212,30 @@ def register(subparsers: Any) -> None:
             default=getattr(defaults, name),
             help=f"rate of {text}, in the limits notation (default %(default)s)",
         )
+    for option, default, text in (
+        ("--header-timeout", HEADER_TIMEOUT, "for a request's headers, from its first byte"),
+        ("--body-timeout", BODY_TIMEOUT, "for a request's body, from the end of its headers"),
+        ("--keep-alive-timeout", KEEP_ALIVE_TIMEOUT, "an idle connection is kept between requests"),
+        (
+            "--shutdown-timeout",
+            SHUTDOWN_TIMEOUT,
+            "requests have to finish after SIGTERM before the rest are closed and the "
+            "process exits",
+        ),
+    ):
+        parser.add_argument(
+            option,
+            type=_seconds,
+            default=default,
+            help=f"seconds {text}; past it the connection is closed (default %(default)s)",
+        )
+    parser.add_argument(
+        "--sockets",
+        type=_number,
+        default=SOCKETS,
+        help="live WebSockets this process holds at once, every address together; keep it "
+        "under the open-file limit (default %(default)s)",
+    )
     from_environment(parser)
     parser.set_defaults(handler=run)
 
@@ -219,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
     from mines.server.database import open_storage
     from mines.server.games import GameService
     from mines.server.logs import configure
+    from mines.server.protocol import deadline_protocol
 
     configure(args.log_level, args.log_format, access=args.access_log)
     fix_mmap_threshold()
@@ -237,6 +267,7 @@ def run(args: argparse.Namespace) -> int:
         redis_prefix=args.redis_prefix,
         redis_timeout=args.redis_timeout,
         sockets_per_address=args.sockets_per_address,
+        sockets=args.sockets,
         metrics=args.metrics,
         metrics_allow=args.metrics_allow,
         forwarded_allow_ips=args.forwarded_allow_ips,
@@ -259,6 +290,9 @@ def run(args: argparse.Namespace) -> int:
             access_log=False,  # the app writes its own, with the request ID and the route
             proxy_headers=False,  # applied in the app, from --forwarded-allow-ips only
             ws_max_size=WS_MAX_SIZE,
+            http=deadline_protocol(args.header_timeout, args.body_timeout),
+            timeout_keep_alive=args.keep_alive_timeout,
+            timeout_graceful_shutdown=args.shutdown_timeout,
         )
     finally:
         service.close()

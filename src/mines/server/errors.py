@@ -36,6 +36,9 @@ ID_ECHO = 16
 """How much of a client's game ID an answer repeats: a real ID is 16 hex digits."""
 STORAGE_RETRY_AFTER = 5
 """Seconds a client is asked to wait after the database failed (it may be restarting)."""
+STORAGE_UNAVAILABLE = f"nothing of this request was applied: try again in {STORAGE_RETRY_AFTER} s"
+"""The end of every `503 storage_unavailable`'s detail, after what failed in the server's own
+words (`StorageError.public`): the driver's text is in the server's log only."""
 ERRORS_SHOWN = 5
 """Validation answers list this many problems and count the rest."""
 
@@ -97,6 +100,10 @@ class SignInFailedError(MinesError):
     """A name and password that do not sign in, whichever was wrong (HTTP 401)."""
 
 
+class PlayerNotFoundError(MinesError):
+    """No account has this name, nor one that looks like it (HTTP 404)."""
+
+
 class NotSignedInError(MinesError):
     """A request that needs a signed-in account came without a live session (HTTP 401)."""
 
@@ -133,6 +140,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (NotSignedInError, 401, "not_signed_in"),
     (GameNotFoundError, 404, "game_not_found"),
     (RoomNotFoundError, 404, "room_not_found"),
+    (PlayerNotFoundError, 404, "player_not_found"),
     (NotAuthenticatedError, 401, "not_authenticated"),
     (ForbiddenError, 403, "forbidden"),
     (RateLimitedError, 429, "rate_limited"),
@@ -211,7 +219,11 @@ def install_handlers(app: FastAPI) -> None:
         if isinstance(exc, RetryLaterError):
             headers = {"Retry-After": str(exc.retry_after)}
         elif isinstance(exc, StorageError):
+            # The driver's words (and the database's host and port) go to the log only.
+            log.warning("%s %s: %s", request.method, request.url.path, exc)
             headers = {"Retry-After": str(STORAGE_RETRY_AFTER)}
+            said = exc.public or "the database is unavailable"
+            return error(status, code, f"{said}; {STORAGE_UNAVAILABLE}", headers)
         return error(status, code, str(exc), headers)
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:

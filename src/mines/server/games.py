@@ -50,6 +50,8 @@ from mines.server.present import (
 )
 from mines.server.settings import Settings
 from mines.server.storage import (
+    AccountRow,
+    Finish,
     GameRow,
     MoveWrite,
     Result,
@@ -144,10 +146,14 @@ def read_in_worker(settings: Settings, read: Read, game_id: str, window: Window)
         games.close()
 
 
-def _play(game: Game, move: Move) -> None:
-    """Play a move; a refusal says which kind (the game is over, the cell is flagged, ...)."""
+def _play(game: Game, move: Move, flagged: bool | None = None) -> None:
+    """Play a move (a flag move with `flagged`: set that state, not toggle); a refusal says
+    which kind (the game is over, the cell is flagged, ...)."""
     try:
-        game.play(move)
+        if flagged is not None and move.kind is MoveKind.FLAG:
+            game.set_flag(move.row, move.col, flagged)
+        else:
+            game.play(move)
     except IllegalMoveError as refused:
         if game.status.is_over:
             raise GameOverError(str(refused)) from None
@@ -190,8 +196,11 @@ class GameService:
 
     # --- requests ----------------------------------------------------------------------------
 
-    def create(self, spec: GameSpec, window: Window) -> tuple[str, str, dict[str, Any]]:
-        """A new stored game: its ID, its token (shown only now) and its view."""
+    def create(
+        self, spec: GameSpec, window: Window, account: AccountRow | None = None
+    ) -> tuple[str, str, dict[str, Any]]:
+        """A new stored game: its ID, its token (shown only now) and its view. With the
+        signed-in `account` it is that account's game, under its name (and may rank)."""
         rows, cols, mines = self._size(spec)
         rule = self._rule(spec)
         if rule == NO_GUESS_RULE:
@@ -207,12 +216,13 @@ class GameService:
             mines=mines,
             rule=rule,
             seed=seed,
-            player=spec.player or leaderboard.ANONYMOUS,
+            player=account.name if account else spec.player or leaderboard.ANONYMOUS,
             preset=leaderboard.ranked_preset(rows, cols, mines, rule, spec.seed is not None),
             created_at=self._wall(),
             layout=None,
             status=GameStatus.IN_PROGRESS.value,
             version=0,
+            account_id=account.id if account else None,
         )
         live = self._build(row, self._placer(row))
         weight = live.weight
@@ -247,6 +257,7 @@ class GameService:
         *,
         watched: bool = False,
         cancelled: Callable[[], bool] = lambda: False,
+        flagged: bool | None = None,
     ) -> MoveResult:
         """Apply one move and store it before answering; one move at a time per game.
 
@@ -257,13 +268,14 @@ class GameService:
 
         With `watched`, the result also carries the message for the game's WebSocket watchers;
         `cancelled` says when the client has gone, so that long work (a no-guess board) stops.
+        A flag move with `flagged` sets that state instead of toggling it.
         """
         if not token:
             raise NotAuthenticatedError(MISSING_TOKEN)  # before anything, even an unknown game
         for _ in range(STALE_RETRIES):
             try:
                 move = Move(kind, *cell)
-                result = self._move_once(game_id, token, move, window, watched, cancelled)
+                result = self._move_once(game_id, token, move, window, watched, cancelled, flagged)
                 count_move(kind, "game")
                 return result
             except StaleGameError:
@@ -276,7 +288,8 @@ class GameService:
                 raise
         raise StorageError(
             f"game {game_id} was moved in by other server processes {STALE_RETRIES} times "
-            "while this move was worked out; try it again"
+            "while this move was worked out; try it again",
+            public="other server processes kept changing this game meanwhile",
         )
 
     def _move_once(
@@ -287,6 +300,7 @@ class GameService:
         window: Window,
         watched: bool,
         cancelled: Callable[[], bool],
+        flagged: bool | None,
     ) -> MoveResult:
         stored = self._load(game_id)
         check_token(token, stored.token_hash)
@@ -295,7 +309,7 @@ class GameService:
         check_cell(move.kind.verb, row, col, stored.rows, stored.cols)
         box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
         with self._cache.working(self._work(stored)):
-            return self._apply(stored, move, box, watched, cancelled)
+            return self._apply(stored, move, box, watched, cancelled, flagged)
 
     def _apply(
         self,
@@ -304,6 +318,7 @@ class GameService:
         box: Box,
         watched: bool,
         cancelled: Callable[[], bool],
+        flagged: bool | None,
     ) -> MoveResult:
         game_id = stored.id
         live = self._live(stored)
@@ -315,7 +330,7 @@ class GameService:
                 live.placer.placer.cancelled = cancelled
             was_started, now = game.started, self._wall()
             with live.clock.pinned_at(now):
-                _play(game, move)
+                _play(game, move, flagged)
             changes = list(live.changes)
             live.changes.clear()
             # The game logs a move exactly when it changes a cell; no-ops are not stored.
@@ -361,6 +376,15 @@ class GameService:
                 raise GameInProgressError(IN_PROGRESS)
             three_bv = game.three_bv if game.started else 0
             won = game.status is GameStatus.WON
+            why = leaderboard.unranked_reason(
+                preset_of(row.rows, row.cols, row.mines),
+                row.rule,
+                row.preset,
+                row.account_id is not None,
+                row.assisted,
+                game.status.value,
+                (three_bv, game.elapsed),
+            )
             return {
                 "id": row.id,
                 "status": game.status.value,
@@ -373,7 +397,8 @@ class GameService:
                 "three_bv": three_bv,
                 **clicks_json(three_bv, game.elapsed, won, row.version, row.wasted),
                 "assisted": row.assisted,
-                "ranked": won and row.preset is not None and not row.assisted,
+                "ranked": why is None,
+                **({} if why is None else {"unranked": why}),
             }
 
     def read_finished(self, read: Read, game_id: str, window: Window) -> bytes:
@@ -515,12 +540,21 @@ class GameService:
             assert positions is not None  # the game placed its mines through this placer
             layout = layouts.encode(positions, row.rows, row.cols)
         result = None
-        if game.status is GameStatus.WON and row.preset is not None:
+        if (
+            game.status is GameStatus.WON
+            and row.preset is not None
+            and row.account_id is not None
+            and not leaderboard.too_fast(row.preset, game.three_bv, game.elapsed)
+        ):
+            no_guess = row.rule == NO_GUESS_RULE
             result = Result(
-                row.id, row.preset, row.rule == NO_GUESS_RULE, row.player, game.elapsed, now
+                row.id, row.preset, no_guess, row.player, game.elapsed, now, row.account_id
             )
         stored = StoredMove(live.version + 1, str(move), now)
-        return MoveWrite(stored, game.status.value, layout, result)
+        finish = None
+        if game.status.is_over:
+            finish = Finish(now, game.elapsed, game.three_bv if game.started else 0)
+        return MoveWrite(stored, game.status.value, layout, result, finish)
 
     def _broadcast(self, live: LiveGame, move: Move, changes: list[CellChanges]) -> dict[str, Any]:
         game = live.game

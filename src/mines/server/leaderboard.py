@@ -19,6 +19,11 @@ that Rust's regex (pydantic's) and ECMAScript's with flag u read it alike: the b
 names with this very pattern, from /api/meta."""
 
 ANONYMOUS = "anonymous"
+
+HUMAN_PACE = {"beginner": 50.0, "intermediate": 25.0, "expert": 20.0}
+"""The fastest 3BV/s a win may have and rank, per preset: about twice the fastest human play
+on record (docs/server.md, "Ranked means signed in and human", gives the sources). A win
+past it is stored and replayable, but never ranks (`"unranked": "too_fast"`)."""
 COMBINING_RUN = 2
 """More combining marks than this on one letter (decomposed) is "stacked" (Zalgo text) and refused;
 two allow Vietnamese letters such as ệ."""
@@ -58,6 +63,38 @@ def ranked_preset(rows: int, cols: int, mines: int, rule: str, seed_chosen: bool
     if seed_chosen or rule not in RANKED_RULES:
         return None
     return preset_of(rows, cols, mines)
+
+
+def too_fast(preset: str, three_bv: int, elapsed: float) -> bool:
+    """Whether a win on this preset came faster than people play: over `HUMAN_PACE`, or in no
+    time at all (a board won by its first click has elapsed 0)."""
+    return elapsed <= 0 or three_bv / elapsed > HUMAN_PACE[preset]
+
+
+def unranked_reason(
+    board_preset: str | None,
+    rule: str,
+    ranked_preset: str | None,
+    signed_in: bool,
+    assisted: bool,
+    status: str,
+    pace: tuple[int, float],
+) -> str | None:
+    """Why a finished game is not on the leaderboard, or None when it ranks: "custom" (not
+    a ranked board or rule), "seeded" (the player chose the seed), "anonymous" (nobody was
+    signed in), "assisted" (hints or analysis), "lost", "too_fast" (`pace`, its 3BV and
+    elapsed seconds, beyond `HUMAN_PACE`)."""
+    if ranked_preset is None:
+        return "custom" if board_preset is None or rule not in RANKED_RULES else "seeded"
+    if not signed_in:
+        return "anonymous"
+    if assisted:
+        return "assisted"
+    if status != "WON":
+        return "lost"
+    if too_fast(ranked_preset, *pace):
+        return "too_fast"
+    return None
 
 
 def entries(results: list[Result]) -> list[dict[str, Any]]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
-import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
@@ -54,6 +54,24 @@ def flat_routes(routes: Iterable[Any]) -> Iterator[Any]:
             yield from flat_routes(inner.routes)
 
 
+_SERIES: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+"""The counter and histogram of each (route, method, status) seen, found once: `labels()`
+checks and locks on every call, a third of the metrics' cost per request."""
+
+
+def count(route: str, method: str, status: int, seconds: float) -> None:
+    """Count one request and its duration."""
+    key = (route, method, status)
+    series = _SERIES.get(key)
+    if series is None:
+        label = method_label(method)
+        series = REQUESTS.labels(route, label, str(status)), DURATION.labels(route)
+        if len(_SERIES) < 10_000:  # methods are free text; their labels are bounded anyway
+            _SERIES[key] = series
+    series[0].inc()
+    series[1].observe(seconds)
+
+
 def request_id(scope: Scope, trusted: Sequence[Network]) -> str:
     """The proxy's `X-Request-ID` when the peer is a trusted proxy and the ID is plain (letters,
     digits, `._:-`, at most 128), else a new one: a client cannot pick its own ID."""
@@ -65,7 +83,7 @@ def request_id(scope: Scope, trusted: Sequence[Network]) -> str:
                 if REQUEST_ID_PATTERN.fullmatch(given):
                     return given.decode("ascii")
                 break
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()
 
 
 class Observe:
@@ -122,8 +140,7 @@ class Observe:
             route = route_template(scope)
             shown = status or 500  # the client's connection ends without an answer
             if self.metrics:
-                REQUESTS.labels(route, method_label(scope["method"]), str(shown)).inc()
-                DURATION.labels(route).observe(elapsed)
+                count(route, scope["method"], shown, elapsed)
             client = scope.get("client")
             access_line(
                 scope["method"], scope["path"], route, shown, elapsed, client[0] if client else "-"

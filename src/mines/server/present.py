@@ -159,7 +159,8 @@ def changes_box(changes: Iterable[CellChanges]) -> Box | None:
 
 def game_facts(row: GameRow) -> dict[str, Any]:
     """What a client shows besides the view: the board (its preset, whether no-guess) and
-    whether a win would rank (a ranked kind of game whose player had no help so far)."""
+    whether a win would rank (a ranked kind of game, created signed in, whose player had no
+    help so far; a win past the human pace still does not)."""
     return {
         "board": {
             "rows": row.rows,
@@ -168,5 +169,5 @@ def game_facts(row: GameRow) -> dict[str, Any]:
             "preset": preset_of(row.rows, row.cols, row.mines),
             "no_guess": row.rule == PlacementRule.NOGUESS,
         },
-        "ranks": row.preset is not None and not row.assisted,
+        "ranks": row.preset is not None and row.account_id is not None and not row.assisted,
     }

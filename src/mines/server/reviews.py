@@ -112,8 +112,16 @@ class ReviewService:
                 "a game is reviewed once it is over; this game is in progress (finish it first)"
             )
         check_size(row.rows, row.cols, row.version)
-        body = self.games.storage.load_review(game_id, REVIEW_FORMAT)
-        return None if body is None else body.encode()
+        return self._kept(game_id)
+
+    def _kept(self, game_id: str) -> bytes | None:
+        """The stored review in the current format, if any; a stored refusal is raised."""
+        found = self.games.storage.load_review(game_id, REVIEW_FORMAT)
+        if found is None:
+            return None
+        if found.refused:
+            raise ReviewTooLargeError(found.body)
+        return found.body.encode()
 
     def _flight(self, game_id: str) -> Future[bytes]:
         """The computation of this game's review: the one running, or a new one."""
@@ -132,9 +140,9 @@ class ReviewService:
 
     def _compute(self, game_id: str) -> bytes:
         # Another flight may have stored it between this request's look and now.
-        body = self.games.storage.load_review(game_id, REVIEW_FORMAT)
+        body = self._kept(game_id)
         if body is not None:
-            return body.encode()
+            return body
         try:
             answer: bytes = self._workers.run(
                 self._job,
@@ -142,6 +150,11 @@ class ReviewService:
                 budget=self.budget,
                 busy="this server is reviewing other games; try again shortly",
             )
+        except ReviewTooLargeError as refused:
+            # The solver's own refusal (a position too tangled to count) is the same every
+            # time: kept, so that asking again costs a read, not seconds of a worker.
+            self._keep(game_id, str(refused), refused=True)
+            raise
         except JobStoppedError as stopped:
             if stopped.why is Stopped.DIED:
                 raise WorkerDiedError(
@@ -155,12 +168,15 @@ class ReviewService:
                 f"this game's review takes more than a review may use here ({limit}); "
                 "it cannot be served"
             ) from None
-        try:
-            self.games.storage.store_review(game_id, REVIEW_FORMAT, answer.decode())
-        except StorageError as error:
-            # The review is right; it is only not kept, and the next request works it out again.
-            log.warning("a review of game %s was not stored: %s", game_id, error)
+        self._keep(game_id, answer.decode())
         return answer
+
+    def _keep(self, game_id: str, body: str, *, refused: bool = False) -> None:
+        try:
+            self.games.storage.store_review(game_id, REVIEW_FORMAT, body, refused=refused)
+        except StorageError as error:
+            # The answer is right; it is only not kept, and the next request works it out again.
+            log.warning("a review of game %s was not stored: %s", game_id, error)
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)

@@ -154,9 +154,17 @@ class RoomService:
         return self._act(room_id, token, rematch)[1]
 
     def move(
-        self, room_id: str, token: str | None, kind: MoveKind, cell: tuple[int, int]
+        self,
+        room_id: str,
+        token: str | None,
+        kind: MoveKind,
+        cell: tuple[int, int],
+        *,
+        flagged: bool | None = None,
     ) -> dict[str, Any]:
-        """Apply one player's move; the answer is the room as that player now sees it."""
+        """Apply one player's move; the answer is the room as that player now sees it. A flag
+        move with `flagged` sets that state (nothing when it already is so) instead of
+        toggling it."""
 
         def move(race: Race, player: int | None) -> bool | None:
             assert player is not None
@@ -164,6 +172,9 @@ class RoomService:
                 race.reveal(player, *cell)
             elif kind is MoveKind.CHORD:
                 race.chord(player, *cell)
+            elif flagged is not None:
+                race.set_flag(player, *cell, flagged)
+                return flagged
             else:
                 return race.toggle_flag(player, *cell)
             return None

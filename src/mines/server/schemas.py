@@ -59,6 +59,16 @@ class MoveTarget(BaseModel):
     col: Coordinate
 
 
+class FlagTarget(MoveTarget):
+    """The cell a flag move acts on and, optionally, the state it should end in."""
+
+    flagged: Annotated[bool, Field(strict=True)] | None = Field(
+        None,
+        description="true flags the cell, false unflags it, and either changes nothing when "
+        "the cell already is so (a retried request is safe); left out, the move toggles",
+    )
+
+
 class ViewHead(BaseModel):
     """A view without its cells: where the window is and how the game stands."""
 

@@ -7,9 +7,23 @@ from dataclasses import dataclass, field
 MAX_CELLS = 1_000_000
 MEMORY = 1024 * 1024 * 1024
 SOCKETS_PER_ADDRESS = 32
+SOCKETS = 800
+"""Live WebSockets per process: under the usual open-file limit of 1,024, with room left for
+HTTP connections, the database and the process's own files."""
 METRICS_ALLOW = ("127.0.0.0/8", "::1")
 REDIS_TIMEOUT = 0.1
 """Seconds a rate-limit check waits for Redis before counting in the process's memory."""
+HEADER_TIMEOUT = 10.0
+"""Seconds a client has from its request's first byte (or its connection) to the end of the
+headers; then the connection is closed (`mines.server.protocol`)."""
+BODY_TIMEOUT = 10.0
+"""Seconds a client has from the end of its headers to the end of its body: 16 KiB at most,
+under 300 bytes for a real request."""
+KEEP_ALIVE_TIMEOUT = 5.0
+"""Seconds an idle connection is kept between requests (uvicorn's default)."""
+SHUTDOWN_TIMEOUT = 10.0
+"""Seconds requests have to finish after SIGTERM; then the rest are closed and the process
+exits (uvicorn alone waits for ever)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +82,8 @@ class Settings:
     """The largest request body in bytes (413 past it); a real request is under 300."""
     sockets_per_address: int = SOCKETS_PER_ADDRESS
     """The most live WebSockets one client address may hold at once."""
+    sockets: int = SOCKETS
+    """The most live WebSockets the process holds at once, every address together."""
     rates: RateLimits = field(default_factory=RateLimits)
     redis: str | None = None
     """`redis://host:port/db` to share the rate limits among server processes."""

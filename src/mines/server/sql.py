@@ -12,11 +12,13 @@ from mines.server.storage import (
     AccountRow,
     GameRow,
     MoveWrite,
+    PlayedGame,
     Result,
     SessionRow,
     StaleGameError,
     StorageError,
     StoredMove,
+    StoredReview,
 )
 
 SCHEMA_V1 = (
@@ -118,26 +120,43 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         )""",
         "CREATE INDEX sessions_account ON sessions (account_id)",
     ),
+    # 7: games and results belong to the account signed in when the game was created.
+    (
+        "ALTER TABLE games ADD COLUMN account_id TEXT REFERENCES accounts (id)",
+        "ALTER TABLE results ADD COLUMN account_id TEXT REFERENCES accounts (id)",
+        "CREATE INDEX results_account ON results (account_id)",
+    ),
+    # 8: what a game's last move stores for its player's statistics.
+    (
+        "ALTER TABLE games ADD COLUMN finished_at DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN elapsed DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN three_bv INTEGER",
+        "CREATE INDEX games_account ON games (account_id, finished_at)",
+    ),
+    # 9: a review the solver refused (a position too tangled to count) is kept as one.
+    ("ALTER TABLE reviews ADD COLUMN refused BOOLEAN NOT NULL DEFAULT FALSE",),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
 GAME_COLUMNS = (
     "id, token_hash, nrows, ncols, nmines, rule, seed, player, preset, created_at, "
-    "layout, status, version, assisted, wasted"
+    "layout, status, version, assisted, wasted, account_id"
 )
 
 
 LEADERBOARD = """
-SELECT game_id, preset, no_guess, player, time, finished_at FROM (
-    SELECT r.game_id, r.preset, r.no_guess, r.player, r.time, r.finished_at,
-        ROW_NUMBER() OVER (PARTITION BY r.player ORDER BY r.time, r.finished_at) AS place
-    FROM results r JOIN games g ON g.id = r.game_id
+SELECT game_id, preset, no_guess, player, time, finished_at, account_id FROM (
+    SELECT r.game_id, r.preset, r.no_guess, a.name AS player, r.time, r.finished_at,
+        r.account_id,
+        ROW_NUMBER() OVER (PARTITION BY r.account_id ORDER BY r.time, r.finished_at) AS place
+    FROM results r JOIN games g ON g.id = r.game_id JOIN accounts a ON a.id = r.account_id
     WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted
 ) best
 WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 """
-"""One entry per name (its best time), assisted games left out, best first."""
+"""One entry per account (its best time) under the account's name, assisted games left out,
+best first; results from before accounts (no account) are not shown."""
 
 
 ACCOUNT_COLUMNS = "id, name, skeleton, skeleton_cased, password_hash, created_at"
@@ -148,13 +167,32 @@ def account_row(values: Sequence[Any]) -> AccountRow:
     return AccountRow(id_, name, skeleton, skeleton_cased, password_hash, float(created))
 
 
+def played_game(values: Sequence[Any]) -> PlayedGame:
+    (id_, rows, cols, mines, rule, preset, status, assisted, clicks, finished, elapsed,
+     three_bv) = values  # fmt: skip
+    return PlayedGame(
+        id=id_,
+        rows=int(rows),
+        cols=int(cols),
+        mines=int(mines),
+        rule=rule,
+        preset=preset,
+        status=status,
+        assisted=bool(assisted),
+        clicks=int(clicks),
+        finished_at=float(finished),
+        elapsed=float(elapsed),
+        three_bv=int(three_bv),
+    )
+
+
 LANDED_CHECKS = 3
 """Tries at reading whether a move whose commit failed was stored after all."""
 
 
 def game_row(values: Sequence[Any]) -> GameRow:
     (id_, token_hash, rows, cols, mines, rule, seed, player, preset, created, layout, status,
-     version, assisted, wasted) = values  # fmt: skip
+     version, assisted, wasted, account_id) = values  # fmt: skip
     return GameRow(
         id=id_,
         token_hash=token_hash,
@@ -171,7 +209,12 @@ def game_row(values: Sequence[Any]) -> GameRow:
         version=int(version),
         assisted=bool(assisted),
         wasted=int(wasted),
+        account_id=account_id,
     )
+
+
+PRUNE_BATCH = 500
+"""Games deleted by one statement: SQLite takes at most 999 parameters in older builds."""
 
 
 class SqlStorage(ABC):
@@ -222,6 +265,23 @@ class SqlStorage(ABC):
             cursor.execute(self.sql("INSERT INTO schema_version (version) VALUES (?)"), (0,))
         cursor.execute(self.sql("UPDATE schema_version SET version = ?"), (SCHEMA_VERSION,))
 
+    def prune(self, before: float, *, dry_run: bool = False) -> int:
+        """Delete the games in progress with no move since `before` (nor made since), and
+        their moves; finished games, their replays and results stay."""
+        idle = (
+            "SELECT id FROM games WHERE status = ? AND created_at < ? AND NOT EXISTS "
+            "(SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.at >= ?)"
+        )
+        with self.transaction(write=True) as cursor:
+            cursor.execute(self.sql(idle), ("IN_PROGRESS", before, before))
+            found = [str(row[0]) for row in cursor.fetchall()]
+            for start in range(0, 0 if dry_run else len(found), PRUNE_BATCH):
+                batch = found[start : start + PRUNE_BATCH]
+                marks = ", ".join("?" * len(batch))
+                cursor.execute(self.sql(f"DELETE FROM moves WHERE game_id IN ({marks})"), batch)
+                cursor.execute(self.sql(f"DELETE FROM games WHERE id IN ({marks})"), batch)
+        return len(found)
+
     def ping(self) -> None:
         """Read the schema version: a query that needs the database itself, not only a live
         connection (a SQLite `SELECT 1` would not read the file at all)."""
@@ -246,7 +306,7 @@ class SqlStorage(ABC):
     def create(self, row: GameRow) -> None:
         with self.transaction(write=True) as cursor:
             cursor.execute(
-                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 15)})"),
+                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 16)})"),
                 (
                     row.id,
                     row.token_hash,
@@ -263,6 +323,7 @@ class SqlStorage(ABC):
                     row.version,
                     row.assisted,
                     row.wasted,
+                    row.account_id,
                 ),
             )
 
@@ -313,11 +374,17 @@ class SqlStorage(ABC):
             ),
             (move.seq, change.status, change.layout, game_id),
         )
+        if (finish := change.finish) is not None:
+            cursor.execute(
+                q("UPDATE games SET finished_at = ?, elapsed = ?, three_bv = ? WHERE id = ?"),
+                (finish.finished_at, finish.elapsed, finish.three_bv, game_id),
+            )
         if (result := change.result) is not None:
             cursor.execute(
                 q(
-                    "INSERT INTO results (game_id, preset, no_guess, player, time, finished_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)"
+                    "INSERT INTO results "
+                    "(game_id, preset, no_guess, player, time, finished_at, account_id) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)"
                 ),
                 (
                     result.game_id,
@@ -326,6 +393,7 @@ class SqlStorage(ABC):
                     result.player,
                     result.time,
                     result.finished_at,
+                    result.account_id,
                 ),
             )
         self.announce(cursor, game_id)
@@ -345,24 +413,24 @@ class SqlStorage(ABC):
             return found is not None and (found[0], float(found[1])) == (move.move, move.at)
         return False
 
-    def load_review(self, game_id: str, version: int) -> str | None:
+    def load_review(self, game_id: str, version: int) -> StoredReview | None:
         with self.transaction(write=False) as cursor:
             cursor.execute(
-                self.sql("SELECT body FROM reviews WHERE game_id = ? AND format = ?"),
+                self.sql("SELECT body, refused FROM reviews WHERE game_id = ? AND format = ?"),
                 (game_id, version),
             )
             found = cursor.fetchone()
-        return None if found is None else str(found[0])
+        return None if found is None else StoredReview(str(found[0]), bool(found[1]))
 
-    def store_review(self, game_id: str, version: int, body: str) -> None:
+    def store_review(self, game_id: str, version: int, body: str, *, refused: bool = False) -> None:
         with self.transaction(write=True) as cursor:
             cursor.execute(
                 self.sql(
-                    "INSERT INTO reviews (game_id, format, body) VALUES (?, ?, ?) "
+                    "INSERT INTO reviews (game_id, format, body, refused) VALUES (?, ?, ?, ?) "
                     "ON CONFLICT (game_id) DO UPDATE SET format = excluded.format, "
-                    "body = excluded.body"
+                    "body = excluded.body, refused = excluded.refused"
                 ),
-                (game_id, version, body),
+                (game_id, version, body, refused),
             )
 
     def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
@@ -372,11 +440,23 @@ class SqlStorage(ABC):
                 (preset, no_guess, limit),
             )
             return [
-                Result(game_id, preset_, bool(ng), player, float(time), float(finished))
-                for game_id, preset_, ng, player, time, finished in cursor.fetchall()
+                Result(game_id, preset_, bool(ng), player, float(time), float(finished), account)
+                for game_id, preset_, ng, player, time, finished, account in cursor.fetchall()
             ]
 
     # --- accounts --------------------------------------------------------------------------
+
+    def account_games(self, account_id: str) -> list[PlayedGame]:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    "SELECT id, nrows, ncols, nmines, rule, preset, status, assisted, "
+                    "version + wasted, finished_at, elapsed, three_bv FROM games "
+                    "WHERE account_id = ? AND finished_at IS NOT NULL ORDER BY finished_at, id"
+                ),
+                (account_id,),
+            )
+            return [played_game(values) for values in cursor.fetchall()]
 
     def create_account(self, account: AccountRow) -> bool:
         """Store a new account; False (and nothing stored) when either skeleton is taken."""

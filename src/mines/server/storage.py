@@ -10,7 +10,13 @@ from mines.errors import MinesError
 
 
 class StorageError(MinesError):
-    """A database URL the server cannot use; the message says what is accepted."""
+    """The database failed, or a database URL the server cannot use (the message says what is
+    accepted). `public`, when set, says in the server's own words what a client may be told
+    (the message itself may hold the driver's text, the database's host and port)."""
+
+    def __init__(self, message: str, public: str | None = None):
+        super().__init__(message)
+        self.public = public
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +46,17 @@ class GameRow:
     """The player had help (hints or analysis): the game never ranks."""
     wasted: int = 0
     """Moves asked for while the game was on that changed nothing (so were not stored)."""
+    account_id: str | None = None
+    """The account signed in when the game was created; None for an anonymous game, which
+    never ranks."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredReview:
+    """A finished game's review as stored: its JSON, or the solver's refusal in words."""
+
+    body: str
+    refused: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +78,18 @@ class Result:
     player: str
     time: float
     finished_at: float
+    account_id: str | None = None
+    """The account the win ranks for (every new result has one; older results have none and
+    are no longer shown)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """What the move that ends a game stores for the player's statistics."""
+
+    finished_at: float
+    elapsed: float
+    three_bv: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +100,27 @@ class MoveWrite:
     status: str
     layout: str | None
     result: Result | None
+    finish: Finish | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game of an account, as its statistics count it."""
+
+    id: str
+    rows: int
+    cols: int
+    mines: int
+    rule: str
+    preset: str | None
+    """The preset it ranked under, or None (as `GameRow.preset`)."""
+    status: str
+    assisted: bool
+    clicks: int
+    """Every move asked for while it was on: the stored ones and the wasted ones."""
+    finished_at: float
+    elapsed: float
+    three_bv: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,12 +180,13 @@ class Storage(Protocol):
         """Count a move asked for in a game in progress that changed nothing."""
         ...
 
-    def load_review(self, game_id: str, version: int) -> str | None:
-        """A game's stored review (JSON), if one was stored in this format `version`."""
+    def load_review(self, game_id: str, version: int) -> StoredReview | None:
+        """A game's stored review, if one was stored in this format `version`."""
         ...
 
-    def store_review(self, game_id: str, version: int, body: str) -> None:
-        """Keep a finished game's review (JSON) in format `version`, replacing any other."""
+    def store_review(self, game_id: str, version: int, body: str, *, refused: bool = False) -> None:
+        """Keep a finished game's review (JSON) in format `version`, replacing any other; with
+        `refused`, `body` is the solver's refusal to review it, in words."""
         ...
 
     def listen(
@@ -145,6 +196,10 @@ class Storage(Protocol):
         `on_missed()` when some may have gone unheard (the listener lost its connection and has
         it again): every watcher should then read again. Returns a stop function, or None
         where the database cannot tell (SQLite)."""
+        ...
+
+    def account_games(self, account_id: str) -> list[PlayedGame]:
+        """The account's finished games, oldest first."""
         ...
 
     def create_account(self, account: AccountRow) -> bool:
@@ -170,6 +225,11 @@ class Storage(Protocol):
         ...
 
     def end_session(self, token_hash: str) -> None: ...
+
+    def prune(self, before: float, *, dry_run: bool = False) -> int:
+        """Delete the games in progress idle since before `before` (wall time), with their
+        moves; finished games stay. The number of games (that would be) deleted."""
+        ...
 
     def ping(self) -> None:
         """Return once the database answers a query; raise `StorageError` when it fails."""

@@ -356,7 +356,7 @@ class Review:
         if guesses:
             parts.append(
                 f"{_plural(guesses, 'guess', 'guesses')} ({self.avoidable} avoidable, "
-                f"{self.risky} risky); the risks survived had a {_percent(self.luck)} chance "
+                f"{self.risky} risky); the risks survived had a {percent(self.luck)} chance "
                 "to all go well."
             )
         else:
@@ -571,7 +571,7 @@ class _Judge:
                 verdict = Verdict.WRONG_FLAG
                 comment = (
                     f"A flag on a cell that was not certainly a mine: a "
-                    f"{_percent(chances.chance(*cell))} chance, and it was "
+                    f"{percent(chances.chance(*cell))} chance, and it was "
                     f"{'a mine' if on_mine else 'safe'}."
                 )
         else:
@@ -626,19 +626,19 @@ def _choice_words(
         if first:
             return f"The first click: the game's rule ({rule}) keeps it free of a mine."
         return "A chord that opened only certainly safe cells." if chord else "Certainly safe."
-    what = f"A chord that risked {_percent(risk)}" if chord else f"A guess at {_percent(risk)}"
+    what = f"A chord that risked {percent(risk)}" if chord else f"A guess at {percent(risk)}"
     if choice is Verdict.AVOIDABLE:
         return f"{what} where a certainly safe cell existed."
     if choice is Verdict.RISKY:
-        return f"{what} where a {_percent(least)} cell existed."
+        return f"{what} where a {percent(least)} cell existed."
     if risk == least:
         if first:
             return f"{what}: the game's rule ({rule}) promises nothing for the first click."
         return f"{what}, the least risk on the board."
-    return f"{what}, close to the least risk on the board ({_percent(least)})."
+    return f"{what}, close to the least risk on the board ({percent(least)})."
 
 
-def _percent(share: Fraction) -> str:
+def percent(share: Fraction) -> str:
     """17%, 9.1%, 0.5%: one decimal at most, and never 0% or 100% for a chance between."""
     if 0 < share < Fraction(1, 1000):
         return "<0.1%"

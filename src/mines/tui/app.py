@@ -32,6 +32,7 @@ from mines.tui.help import MOUSE, HelpScreen, key_lines
 from mines.tui.keyline import KeyLine
 from mines.tui.layout import MIN_HEIGHT, MIN_WIDTH, Layout
 from mines.tui.resume import ResumeScreen
+from mines.tui.review_screen import ReviewScreen
 from mines.tui.rulers import Minimap
 from mines.tui.stats import Kind, is_new_best, kind_of
 from mines.tui.store import RecordStore, SavedGame, Unfinished
@@ -157,6 +158,8 @@ class MinesApp(App[None]):
         Binding("u", "undo_elsewhere", "Undo", show=False),
         Binding("U,ctrl+r", "redo", "Redo", tooltip="Redo the move undone (practice games only)"),
         Binding("t", "next_theme", "Theme", tooltip="Next theme (classic, colorblind, mono)"),
+        # Not in the footer (a finished practice game's keys fill it): the end message says it.
+        Binding("r", "review", "Review", show=False, tooltip="Review a finished game move by move"),
         Binding("f1,i", "help", "Help"),
         Binding("q", "quit", "Quit", tooltip="Quit; a game in progress is kept for next time"),
         # Ctrl-C quits as q does, as terminal users expect (Textual's own only says how to quit).
@@ -390,7 +393,8 @@ class MinesApp(App[None]):
         undo = " u undoes the last move." if self.practice else ""
         said = self.message if self.message.startswith("Could not save") else ""
         self.say(
-            f"{verdict(status)} {self.game.elapsed:.1f}s.{best} n for a new game.{undo} {said}"
+            f"{verdict(status)} {self.game.elapsed:.1f}s.{best} r reviews every move, n starts "
+            f"a new game.{undo} {said}"
         )
 
     def on_board_busy(self, message: Board.Busy) -> None:
@@ -689,6 +693,14 @@ class MinesApp(App[None]):
 
     def action_undo_elsewhere(self) -> None:
         self.say("Undo is for practice games: start one with mines play --practice.")
+
+    def action_review(self) -> None:
+        """The finished game's review on a screen of its own; none while the game is on (its
+        chances would tell what the player does not see)."""
+        if not self.game.status.is_over:
+            self.say("The review opens once the game is over.")
+            return
+        self.push_screen(ReviewScreen(self.game.record(), self._theme))
 
     def action_next_theme(self) -> None:
         names = list(THEMES)

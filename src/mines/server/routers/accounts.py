@@ -17,9 +17,10 @@ from mines.server.accounts import (
     SignedIn,
 )
 from mines.server.deps import error_responses
-from mines.server.errors import RateLimitedError
+from mines.server.errors import NotSignedInError, RateLimitedError
 from mines.server.names import skeletons
 from mines.server.ratelimit import RateLimiter
+from mines.server.storage import AccountRow
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -58,6 +59,18 @@ def accounts(request: Request) -> AccountService:
 
 def session_token(request: Request) -> str | None:
     return request.cookies.get(COOKIE) or None
+
+
+async def signed_in_account(request: Request) -> AccountRow | None:
+    """The account the request's session cookie signs in, or None (no cookie, or a session
+    that ended or expired: the request is then anonymous)."""
+    token = session_token(request)
+    if token is None:
+        return None
+    try:
+        return await run_in_threadpool(accounts(request).account, token)
+    except NotSignedInError:
+        return None
 
 
 async def check_rate(request: Request, name: str | None) -> None:

@@ -26,18 +26,20 @@ from mines.server.errors import (
 from mines.server.finished import Read
 from mines.server.games import GameService, GameSpec
 from mines.server.present import Window, game_facts, without_cells
-from mines.server.schemas import CreatedOut, GameOut, MoveOut, MoveTarget, NewGame
+from mines.server.routers.accounts import signed_in_account
+from mines.server.schemas import CreatedOut, FlagTarget, GameOut, MoveOut, MoveTarget, NewGame
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-CELL_BODY: dict[str, Any] = {
-    "required": True,
-    "content": {"application/json": {"schema": MoveTarget.model_json_schema()}},
-}
-"""The move body in the OpenAPI schema; the route reads it itself, after the token."""
+def cell_body(target: type[MoveTarget]) -> dict[str, Any]:
+    """A move's body in the OpenAPI schema; the route reads it itself, after the token."""
+    return {
+        "required": True,
+        "content": {"application/json": {"schema": target.model_json_schema()}},
+    }
 
 
 @router.post(
@@ -51,7 +53,10 @@ CELL_BODY: dict[str, Any] = {
 async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     spec = GameSpec(**body.model_dump(mode="json"))  # plain strings, not enum members
     games = service(request)
-    game_id, token, view = await run_in_threadpool(games.create, spec, window(request.query_params))
+    account = await signed_in_account(request)
+    game_id, token, view = await run_in_threadpool(
+        games.create, spec, window(request.query_params), account
+    )
     return {"id": game_id, "token": token, "view": view, **await _facts(games, game_id)}
 
 
@@ -109,6 +114,8 @@ def _only_changes(cells: str | None) -> bool:
 
 
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
+    target = FlagTarget if kind is MoveKind.FLAG else MoveTarget
+
     async def move(game_id: str, request: Request, credentials: Credentials) -> JSONResponse:
         token = None if credentials is None else credentials.credentials
         if not token:
@@ -116,7 +123,7 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         game_service = service(request)
         # The body is read only after the token: a stranger learns nothing from a 422.
         try:
-            cell = MoveTarget.model_validate_json(await request.body())
+            cell = target.model_validate_json(await request.body())
             box = window(request.query_params)
             only_changes = _only_changes(request.query_params.get("cells"))
         except (ValidationError, InvalidRequestError) as problem:
@@ -135,6 +142,7 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
                     game_service.move,
                     watched=game_hub.watchers(game_id) > 0,
                     cancelled=gone.is_set,
+                    flagged=getattr(cell, "flagged", None),
                 ),
                 game_id,
                 token,
@@ -148,7 +156,8 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
             raise
         finally:
             watch.cancel()
-        if not result.stored:
+        if not result.stored and getattr(cell, "flagged", None) is None:
+            # A flag that already was as asked is a retry, not a wasted click.
             await run_in_threadpool(game_service.storage.count_wasted, game_id)
         if result.broadcast is not None:
             game_hub.publish(game_id, result.broadcast)
@@ -175,7 +184,7 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         responses=error_responses(401, 403, 404, 409, 422),
         openapi_extra={
             "parameters": [*WINDOW_PARAMETERS["parameters"], CELLS_QUERY],
-            "requestBody": CELL_BODY,
+            "requestBody": cell_body(target),
         },
     )
 

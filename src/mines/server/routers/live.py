@@ -15,6 +15,7 @@ from mines.errors import MinesError
 from mines.server.deps import hub, service, window
 from mines.server.errors import classify
 from mines.server.present import Box, in_window
+from mines.server.settings import SOCKETS
 
 router = APIRouter(tags=["live"])
 
@@ -25,32 +26,47 @@ CLOSE_TOO_BIG = 1009
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TOO_MANY = 4429
 """The client's address already holds as many live sockets as the server allows."""
+CLOSE_FULL = 1013
+"""The process holds as many live sockets as it allows (WebSocket's "try again later")."""
 MESSAGE_LIMIT = 1024
 """The server reads nothing from watchers; a short text (a keep-alive) is ignored."""
 
 
 class SocketCounts:
-    """Live sockets per client address, so one address cannot hold them all."""
+    """Live sockets per client address, so one address cannot hold them all, and of the
+    whole process, so many addresses together cannot take every open file it may have."""
 
-    def __init__(self, per_address: int):
+    def __init__(self, per_address: int, per_process: int = SOCKETS):
         self.per_address = per_address
+        self.per_process = per_process
         self._counts: Counter[str] = Counter()
+        self._total = 0
 
     @property
     def total(self) -> int:
         """Live sockets of every address."""
-        return sum(self._counts.values())
+        return self._total
+
+    def refusal(self, address: str) -> tuple[int, str] | None:
+        """The close code and reason for one more socket of `address`; None when it has room."""
+        if self._total >= self.per_process:
+            return CLOSE_FULL, f"this server holds its most live sockets ({self.per_process})"
+        if self._counts[address] >= self.per_address:
+            return CLOSE_TOO_MANY, f"at most {self.per_address} live sockets per address"
+        return None
 
     @contextmanager
     def hold(self, address: str) -> Iterator[bool]:
-        """True (and counted until the block ends) when the address has room for one more."""
-        if self._counts[address] >= self.per_address:
+        """True (and counted until the block ends) when there is room for one more."""
+        if self.refusal(address) is not None:
             yield False
             return
         self._counts[address] += 1
+        self._total += 1
         try:
             yield True
         finally:
+            self._total -= 1
             self._counts[address] -= 1
             if not self._counts[address]:
                 del self._counts[address]
@@ -63,13 +79,12 @@ async def admitted(websocket: WebSocket) -> AsyncIterator[bool]:
     through here, the race rooms' included."""
     counts: SocketCounts = websocket.app.state.sockets
     address = websocket.client.host if websocket.client else "unknown"
+    refused = counts.refusal(address)
     with counts.hold(address) as room:
         await websocket.accept()
         if not room:
-            await websocket.close(
-                code=CLOSE_TOO_MANY,
-                reason=f"at most {counts.per_address} live sockets per address",
-            )
+            code, reason = refused or (CLOSE_TOO_MANY, "no room for another live socket")
+            await websocket.close(code=code, reason=reason)
         yield room
 
 

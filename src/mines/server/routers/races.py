@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request, WebSocket
@@ -19,7 +20,7 @@ from mines.server.games import SEED_LIMIT
 from mines.server.race_spec import ROOM_CELL_LIMIT, RoomSpec
 from mines.server.rooms import RoomService
 from mines.server.routers.live import admitted, ignore_until_closed
-from mines.server.schemas import MoveTarget, PlayerName, PresetName
+from mines.server.schemas import FlagTarget, MoveTarget, PlayerName, PresetName
 
 router = APIRouter(prefix="/api/races", tags=["races"])
 bearer = HTTPBearer(auto_error=False, description="the player token returned by create or join")
@@ -185,13 +186,24 @@ async def replay_room(room_id: str, request: Request) -> dict[str, Any]:
 
 
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
-    async def move(
+    async def play(
         room_id: str, cell: MoveTarget, request: Request, credentials: Credentials
     ) -> dict[str, Any]:
         answer: dict[str, Any] = await run_in_threadpool(
-            rooms(request).move, room_id, _token(credentials), kind, (cell.row, cell.col)
+            partial(rooms(request).move, flagged=getattr(cell, "flagged", None)),
+            room_id,
+            _token(credentials),
+            kind,
+            (cell.row, cell.col),
         )
         return answer
+
+    async def flag(
+        room_id: str, cell: FlagTarget, request: Request, credentials: Credentials
+    ) -> dict[str, Any]:
+        return await play(room_id, cell, request, credentials)
+
+    move = flag if kind is MoveKind.FLAG else play  # a flag's body may say the state to set
 
     router.add_api_route(
         f"/{{room_id}}/{verb}",

@@ -138,6 +138,14 @@ export function showStats(table, caption, key) {
   table.tBodies[0].replaceChildren(...rows);
 }
 
+/** Why a win did not rank, in words (`unranked` of the summary). @type {Record<string, string>} */
+const UNRANKED = {
+  anonymous: "Not ranked: only games started while signed in rank.",
+  too_fast: "Not ranked: faster than any person has played, so taken for a program.",
+  seeded: "Not ranked: a board chosen by its seed.",
+  custom: "Not ranked: only the preset boards with the classic first click rank.",
+};
+
 /**
  * The end-of-game box: time, 3BV, 3BV/s, clicks (useful and wasted) and efficiency, all as
  * the server counted them. Returns the same in one sentence, for a screen reader.
@@ -167,7 +175,8 @@ export function showResult(box, summary) {
   const note = document.createElement("p");
   note.className = "help";
   note.textContent = summary.ranked ? "This time is on the leaderboard."
-    : summary.assisted ? "Not ranked: you had help (a hint or the mine chances)." : "";
+    : summary.assisted ? "Not ranked: you had help (a hint or the mine chances)."
+    : won ? UNRANKED[summary.unranked ?? ""] ?? "" : "";
   const review = document.createElement("p");
   const link = document.createElement("a");
   link.id = "result-review";

@@ -101,6 +101,7 @@
  * @property {number | null} efficiency  3BV per click, in percent, for a win
  * @property {boolean} assisted  the player had help (hints or chances)
  * @property {boolean} ranked  the win entered the leaderboard
+ * @property {"custom" | "seeded" | "anonymous" | "assisted" | "lost" | "too_fast"} [unranked]  why it did not
  * @property {number} rows
  * @property {number} cols
  * @property {number} mines
@@ -168,3 +169,32 @@
  */
 
 export {};
+/**
+ * @typedef {object} PlayedGame  One of a player's latest games (`GET /api/players/{name}`).
+ * @property {string} id
+ * @property {number} finished_at
+ * @property {"beginner" | "intermediate" | "expert" | null} preset
+ * @property {number} rows
+ * @property {number} cols
+ * @property {number} mines
+ * @property {boolean} no_guess
+ * @property {Status} status
+ * @property {number} elapsed
+ * @property {number} three_bv
+ * @property {boolean} ranked
+ * @property {string} replay  the address that plays it back
+ */
+/**
+ * @typedef {object} Profile  A player's public profile (`GET /api/players/{name}`).
+ * @property {string} name
+ * @property {number} created_at
+ * @property {number} games
+ * @property {number} wins
+ * @property {number | null} win_rate
+ * @property {{current: number, best: number}} streak
+ * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best
+ * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best_no_guess
+ * @property {{best: number | null, average: number | null}} three_bv_per_second
+ * @property {number | null} efficiency
+ * @property {PlayedGame[]} history
+ */

@@ -1,0 +1,85 @@
+// A player's profile page, /players/<name>: the statistics the server counts from the account's
+// games, the best times per board, and the latest games with their replays and reviews.
+
+import { ApiError, request } from "./api.js";
+import { $ } from "./dom.js";
+import { sayError } from "./words.js";
+
+/** @typedef {import("./types.js").Profile} Profile */
+
+const PRESETS = /** @type {const} */ (["beginner", "intermediate", "expert"]);
+
+/** The player's name, from the page's address `/players/<name>`. */
+function playerName() {
+  return decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+}
+
+/** @param {number | null} value @param {number} places @param {string} [unit] */
+function figure(value, places, unit = "") {
+  return value === null ? "–" : `${value.toFixed(places)}${unit}`;
+}
+
+/** @param {Profile} profile */
+function show(profile) {
+  $("player-name").textContent = profile.name;
+  document.title = `mines — ${profile.name}`;
+  const rows = [
+    ["Games", String(profile.games)],
+    ["Wins", `${profile.wins}${profile.win_rate === null ? "" : ` (${Math.round(100 * profile.win_rate)}%)`}`],
+    ["Streak", `${profile.streak.current} (best ${profile.streak.best})`],
+    ["Best 3BV/s", figure(profile.three_bv_per_second.best, 2)],
+    ["Average 3BV/s", figure(profile.three_bv_per_second.average, 2)],
+    ["Efficiency", figure(profile.efficiency, 0, "%")],
+  ];
+  const list = $("figures");
+  list.replaceChildren();
+  for (const [name, value] of rows) {
+    const term = document.createElement("dt");
+    term.textContent = name;
+    const detail = document.createElement("dd");
+    detail.textContent = value;
+    list.append(term, detail);
+  }
+  const body = /** @type {HTMLTableElement} */ ($("best")).tBodies[0];
+  body.replaceChildren(...PRESETS.map((preset) => {
+    const row = document.createElement("tr");
+    const head = document.createElement("th");
+    head.scope = "row";
+    head.textContent = preset[0].toUpperCase() + preset.slice(1);
+    const cells = [profile.best[preset], profile.best_no_guess[preset]].map((time) => {
+      const cell = document.createElement("td");
+      cell.textContent = time === undefined ? "–" : `${time.toFixed(2)} s`;
+      return cell;
+    });
+    row.append(head, ...cells);
+    return row;
+  }));
+  $("history").replaceChildren(...profile.history.map((game) => {
+    const item = document.createElement("li");
+    const board = game.preset ?? `${game.rows}×${game.cols}, ${game.mines} mines`;
+    const when = new Date(game.finished_at * 1000).toLocaleString();
+    const result = game.status === "WON" ? `won in ${game.elapsed.toFixed(2)} s` : "lost";
+    item.textContent = `${board}${game.no_guess ? " (no guessing)" : ""}: ${result}${game.ranked ? ", ranked" : ""}, ${when}. `;
+    const replay = document.createElement("a");
+    replay.href = game.replay;
+    replay.textContent = "Replay";
+    const review = document.createElement("a");
+    review.href = `/review/${encodeURIComponent(game.id)}`;
+    review.textContent = "Review";
+    item.append(replay, " · ", review);
+    return item;
+  }));
+  $("profile").hidden = false;
+}
+
+async function load() {
+  try {
+    /** @type {Profile} */
+    const profile = await request("GET", `/api/players/${encodeURIComponent(playerName())}`);
+    show(profile);
+  } catch (error) {
+    $("error").textContent = error instanceof ApiError ? sayError(error) : String(error);
+  }
+}
+
+load();
