@@ -11,6 +11,11 @@ most 2 s for both kinds of game. Then, unless `--no-largest`, square boards at E
 density (20.6% mines) of growing side are played to the end by `LuckyBot` and reviewed,
 until one takes more than 10 s of CPU (or the review refuses it): the largest reviewed
 exactly within 10 s is reported (no target).
+
+With `--api N`, N Expert games played by the `Bot` are also sent move by move to a `mines
+serve` on SQLite, and each one's `GET /api/games/{id}/review` is timed over HTTP in wall time
+(no target): the very first (the review workers' fork server starting), the others worked out
+in a worker, then all of them again read from storage; and the JSON's size.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -303,6 +309,61 @@ def largest(report: Callable[[str], None]) -> tuple[int, float] | None:
     return best
 
 
+API_KINDS = {"O": "reveal", "F": "flag", "C": "chord"}
+
+
+def api_timings(games: int, seed: int) -> None:
+    """Time the review endpoint of a real server over HTTP (see the module's docstring)."""
+    import httpx
+
+    from benchmarks.load import RAISED_RATES
+    from tests.server.processes import server_process
+
+    rates = [*RAISED_RATES, "--rate-limit-game", "1000000/second"]
+    with tempfile.TemporaryDirectory() as folder:
+        database = f"sqlite:///{folder}/review.sqlite3"
+        with (
+            server_process(database, extra=rates) as server,
+            httpx.Client(base_url=server.url, timeout=300) as client,
+        ):
+            ids = []
+            for game_seed in range(seed, seed + games):
+                record = bot_game("expert", game_seed)
+                made = client.post("/api/games", json={"preset": "expert", "seed": game_seed})
+                game = made.json()
+                headers = {"Authorization": f"Bearer {game['token']}"}
+                for timed in record.moves:
+                    move = timed.move
+                    kind = API_KINDS[str(move)[0]]
+                    where = f"/api/games/{game['id']}/{kind}"
+                    answer = client.post(
+                        where, json={"row": move.row, "col": move.col}, headers=headers
+                    )
+                    answer.raise_for_status()
+                ids.append(game["id"])
+            worked, sizes = [], []
+            for game_id in ids:
+                start = time.perf_counter()
+                answer = client.get(f"/api/games/{game_id}/review")
+                worked.append(time.perf_counter() - start)
+                answer.raise_for_status()
+                sizes.append(len(answer.content))
+            stored = []
+            for game_id in ids:
+                start = time.perf_counter()
+                client.get(f"/api/games/{game_id}/review").raise_for_status()
+                stored.append(time.perf_counter() - start)
+    rest = worked[1:] or worked
+    print(
+        f"no target: GET /api/games/{{id}}/review over HTTP, {games} Expert bot games, wall "
+        f"time: the first {worked[0] * 1000:,.0f} ms, then median "
+        f"{statistics.median(rest) * 1000:.0f} ms, slowest {max(rest) * 1000:.0f} ms; read "
+        f"from storage median {statistics.median(stored) * 1000:.1f} ms; JSON median "
+        f"{statistics.median(sizes) / 1000:.0f} kB, largest {max(sizes) / 1000:.0f} kB",
+        flush=True,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -317,6 +378,9 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     parser.add_argument("--no-largest", action="store_true", help="skip the largest-board search")
+    parser.add_argument(
+        "--api", type=int, default=0, metavar="N", help="also time the review endpoint on N games"
+    )
     args = parser.parse_args()
     for name in ("games", "human_games"):
         if getattr(args, name) < 1:
@@ -356,6 +420,8 @@ def main() -> int:
                 f"of CPU: {side}x{side} with {round(side * side * EXPERT_DENSITY)} mines "
                 f"({seconds:.2f} s)"
             )
+    if args.api:
+        api_timings(args.api, args.seed)
     return checks.exit_code
 
 

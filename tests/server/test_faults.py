@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from mines.server.sqlite import SqliteStorage
+from tests.patience import PATIENCE
 from tests.server.conftest import PG_URL, FakeClock, Server
 
 
@@ -160,3 +161,30 @@ def test_killed_postgres_connections_lose_and_half_apply_nothing(
     finally:
         after.close()
     print(f"killed {killer_result[0]} connections; {refused} of 160 moves refused with 503")
+
+
+def test_a_read_never_waits_for_a_writer(tmp_path: Path, clock: FakeClock) -> None:
+    path = tmp_path / "locked.sqlite3"
+    server = Server(f"sqlite:///{path}?busy_timeout=30", clock)
+    try:
+        game, other_game = server.create(), server.create()
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+        try:
+            # A move here waits for it (up to busy_timeout), holding this process's writer.
+            mover = threading.Thread(target=server.move, args=(game, "flag", 0, 0))
+            mover.start()
+            storage = server.service.storage
+            assert isinstance(storage, SqliteStorage)
+            deadline = time.monotonic() + PATIENCE
+            while not storage._lock.locked() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            read = server.client.get(f"/api/games/{other_game['id']}")
+            assert read.status_code == 200
+            assert mover.is_alive()  # the read was answered while the writer still waited
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        mover.join()
+    finally:
+        server.close()

@@ -3,9 +3,11 @@ WebSocket frames and caps, security headers and the favicon."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -279,7 +281,11 @@ def test_every_answer_carries_the_security_headers(server: Server, path: str) ->
 
 
 def test_the_413_answer_carries_the_security_headers_too(server: Server) -> None:
-    answer = server.client.post("/api/games", content=b"x" * (server.settings.body_limit + 1))
+    answer = server.client.post(
+        "/api/games",
+        content=b"x" * (server.settings.body_limit + 1),
+        headers={"Content-Type": "application/json"},
+    )
     assert answer.status_code == 413
     assert answer.headers["x-content-type-options"] == "nosniff"
 
@@ -290,3 +296,103 @@ def test_the_favicon_is_an_icon(server: Server) -> None:
     assert answer.headers["content-type"] == "image/x-icon"
     assert answer.content[:4] == b"\x00\x00\x01\x00"
     assert answer.content[22:30] == b"\x89PNG\r\n\x1a\n"
+
+
+async def answer_without_reading_the_body(
+    app: Any, method: str, path: str, headers: dict[str, str]
+) -> tuple[int, dict[str, Any]]:
+    """The status and JSON body the whole app answers while the request's body never comes:
+    reading it fails the test (a client holding its body back would hold the request)."""
+
+    async def receive() -> Message:
+        raise AssertionError("the body was read")
+
+    sent: list[Message] = []
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(k.lower().encode(), v.encode()) for k, v in headers.items()],
+        "client": ("10.0.0.7", 40000),
+        "server": ("mines", 80),
+        "state": {},
+    }
+    await app(scope, receive, send)
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return sent[0]["status"], json.loads(body)
+
+
+async def test_moves_refused_for_their_token_or_type_are_answered_before_the_body(
+    server: Server,
+) -> None:
+    game = server.create()
+    app = server.client.app
+    json_body = {"Content-Type": "application/json", "Content-Length": "16000"}
+    cases = [
+        (f"/api/games/{game['id']}/flag", json_body, 401),
+        (f"/api/games/{game['id']}/flag", {**json_body, "Authorization": "Bearer nope"}, 403),
+        ("/api/games/0123456789abcdef/reveal", {**json_body, "Authorization": "Bearer x"}, 404),
+        ("/api/races/someroom/flag", json_body, 401),
+        (
+            f"/api/games/{game['id']}/flag",
+            {
+                "Content-Type": "text/plain",
+                "Content-Length": "16000",
+                "Authorization": f"Bearer {game['token']}",
+            },
+            415,
+        ),
+        (
+            "/api/games",
+            {"Content-Type": "application/x-www-form-urlencoded", "Content-Length": "9"},
+            415,
+        ),
+    ]
+    for path, headers, status in cases:
+        answered, body = await answer_without_reading_the_body(app, "POST", path, headers)
+        assert (answered, set(body)) == (status, {"code", "detail"}), path
+    assert body["code"] == "unsupported_media_type"
+
+
+def test_a_body_that_is_not_json_is_415_and_applies_nothing(server: Server) -> None:
+    game = server.create()
+    plain = server.client.post(
+        f"/api/games/{game['id']}/flag",
+        content=b'{"row": 0, "col": 0}',
+        headers={"Content-Type": "text/plain", "Authorization": f"Bearer {game['token']}"},
+    )
+    assert plain.status_code == 415
+    assert plain.json()["code"] == "unsupported_media_type"
+    assert server.client.get(f"/api/games/{game['id']}").json()["view"]["cells"][0][0] == "H"
+    for path, body in (("/api/games", {"preset": "beginner"}), ("/api/races", {"player": "a"})):
+        form = server.client.post(path, data=body)  # a form, as another site's page may send
+        assert form.status_code == 415, path
+    typed = server.client.post(
+        "/api/games",
+        content=b'{"preset": "beginner"}',
+        headers={"Content-Type": "application/json; charset=utf-8"},
+    )
+    assert typed.status_code == 201
+
+
+def test_head_is_answered_wherever_get_is(server: Server) -> None:
+    game = server.create()
+    for path in ("/", "/api/meta", f"/api/games/{game['id']}", "/favicon.ico", "/race"):
+        got, head = server.client.get(path), server.client.head(path)
+        assert head.status_code == got.status_code == 200, path
+        assert head.content == b""
+        assert head.headers["content-length"] == got.headers["content-length"], path
+        assert head.headers["content-type"] == got.headers["content-type"]
+    refused = server.client.head(f"/api/games/{game['id']}/flag")  # a POST-only route
+    assert refused.status_code == 405
+    assert "POST" in refused.headers["allow"]

@@ -6,12 +6,20 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from mines.server.logs import ACCESS, JsonFormatter, TextFormatter, configure
+from mines.server.logs import (
+    ACCESS,
+    REQUEST_ID,
+    JsonFormatter,
+    TextFormatter,
+    access_line,
+    configure,
+)
 from mines.server.settings import RateLimits
 from tests.server.conftest import FakeClock, Server
 from tests.server.processes import get, post, server_process
@@ -123,11 +131,29 @@ def test_the_formats_and_the_level(capsys: pytest.CaptureFixture[str]) -> None:
         assert line["message"] == "hello"
         assert line["status"] == 200
         assert "request_id" not in line  # outside a request
+        access_line("GET", "/a\nb", "/a", 404, 0.0012, "192.0.2.1")  # the configured writer
+        line = json.loads(capsys.readouterr().err.strip())
+        assert line["message"] == "GET /a\\nb 404 1.2 ms 192.0.2.1"  # the path escaped
+        assert (line["logger"], line["path"], line["route"]) == ("mines.access", "/a\nb", "/a")
+        assert (line["status"], line["duration_ms"], line["client"]) == (404, 1.2, "192.0.2.1")
+        assert line["time"].endswith("Z")
+        configure("info", "text")
+        token = REQUEST_ID.set("r2")
+        access_line("POST", "/b", "/b", 200, 0.5, "192.0.2.2")
+        REQUEST_ID.reset(token)
+        text = capsys.readouterr().err
+        assert re.fullmatch(
+            r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z INFO mines.access \[r2\] "
+            r"POST /b 200 500.0 ms 192.0.2.2\n",
+            text,
+        ), text
         configure("warning", "text")
         ACCESS.info("not shown")
+        access_line("GET", "/c", "/c", 200, 0.1, "192.0.2.3")
         logging.getLogger("mines.server").warning("shown")
         err = capsys.readouterr().err
         assert "not shown" not in err
+        assert "192.0.2.3" not in err
         assert " WARNING mines.server [-] shown" in err
         configure("info", "text", access=False)
         ACCESS.info("not shown either")

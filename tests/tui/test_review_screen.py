@@ -4,17 +4,21 @@ words, and escape back to the game."""
 
 from __future__ import annotations
 
+import threading
+
+import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Static
 
 from mines.record import GameRecord
-from mines.solver import review
+from mines.solver import Review, review
 from mines.symbols import Cell
 from mines.tui.app import MinesApp
 from mines.tui.help import key_lines
 from mines.tui.review_screen import MOVED, ReviewBoard, ReviewScreen, chance_words, shade_glyph
 from mines.tui.themes import THEMES
+from tests.patience import PATIENCE
 from tests.sample_records import won_record
 from tests.tui.conftest import AppMaker, drawn
 
@@ -132,3 +136,30 @@ async def test_the_screen_itself_refuses_a_record_in_progress() -> None:
 
 def test_the_help_lists_r() -> None:
     assert ("r", "Review a finished game move by move") in key_lines(MinesApp.BINDINGS)
+
+
+async def test_closing_the_screen_while_the_solver_works_is_safe(
+    make_app: AppMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big game's review takes seconds: escape before it ends, and its result goes nowhere."""
+    from mines.tui import review_screen
+
+    go = threading.Event()
+
+    def slow(record: GameRecord) -> Review:
+        assert go.wait(PATIENCE)
+        return review(record)
+
+    monkeypatch.setattr(review_screen, "review", slow)
+    app = make_app(4, 4, MINES)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await finish(app, pilot)
+        await pilot.press("r")
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ReviewScreen)
+        go.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await pilot.press("n")  # the app goes on
+        assert not app.game.status.is_over

@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "mines.cli.review",
     "mines.cli.stats",
     "mines.server.cli",
+    "mines.server.admin",
     "mines.solver.cli",
 )
 

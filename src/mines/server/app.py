@@ -14,6 +14,7 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+import mines
 from mines.server.accounts import AccountService
 from mines.server.assets import Assets
 from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
@@ -22,7 +23,7 @@ from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.metrics import Live, networks, registry
-from mines.server.middleware import BodyLimit, CrossSite, SecurityHeaders
+from mines.server.middleware import BodyLimit, CrossSite, HeadAsGet, JsonOnly, SecurityHeaders
 from mines.server.names import skeletons
 from mines.server.observe import Observe
 from mines.server.race_store import ANNOUNCE_PREFIX
@@ -33,6 +34,7 @@ from mines.server.rooms import RoomService
 from mines.server.routers import (
     accounts,
     analysis,
+    apidocs,
     games,
     leaderboard,
     live,
@@ -136,7 +138,10 @@ def create_app(
     app = FastAPI(
         title="mines",
         summary="Server-authoritative Minesweeper: the server holds the mines, clients see views.",
+        version=mines.__version__,
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's page needs a CDN and an inline script: apidocs serves /docs
+        redoc_url=None,
     )
     app.state.service = service
     app.state.hub = game_hub
@@ -151,6 +156,7 @@ def create_app(
     # a request over its rate is refused before its body is read.
     settings = service.settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
+    app.add_middleware(JsonOnly)  # before the body is read, after the rates and the token
     app.add_middleware(CrossSite)
     limiter = RateLimiter(
         settings.rates,
@@ -161,6 +167,7 @@ def create_app(
     app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter, authorize=authorizer(service))
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HeadAsGet)
     trusted = networks(settings.forwarded_allow_ips)
     # The client's address from a trusted proxy's X-Forwarded-For, for every middleware below
     # (rate limits, WebSocket caps, /metrics) and the access line.
@@ -184,7 +191,7 @@ def create_app(
         )
     )
     routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape)
-    for module in (*routers, accounts, players):
+    for module in (*routers, accounts, players, apidocs):
         app.include_router(module.router)
     assets = Assets(STATIC)
     app.state.assets = assets

@@ -36,6 +36,9 @@ ID_ECHO = 16
 """How much of a client's game ID an answer repeats: a real ID is 16 hex digits."""
 STORAGE_RETRY_AFTER = 5
 """Seconds a client is asked to wait after the database failed (it may be restarting)."""
+STORAGE_UNAVAILABLE = f"nothing of this request was applied: try again in {STORAGE_RETRY_AFTER} s"
+"""The end of every `503 storage_unavailable`'s detail, after what failed in the server's own
+words (`StorageError.public`): the driver's text is in the server's log only."""
 ERRORS_SHOWN = 5
 """Validation answers list this many problems and count the rest."""
 
@@ -216,7 +219,11 @@ def install_handlers(app: FastAPI) -> None:
         if isinstance(exc, RetryLaterError):
             headers = {"Retry-After": str(exc.retry_after)}
         elif isinstance(exc, StorageError):
+            # The driver's words (and the database's host and port) go to the log only.
+            log.warning("%s %s: %s", request.method, request.url.path, exc)
             headers = {"Retry-After": str(STORAGE_RETRY_AFTER)}
+            said = exc.public or "the database is unavailable"
+            return error(status, code, f"{said}; {STORAGE_UNAVAILABLE}", headers)
         return error(status, code, str(exc), headers)
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:

@@ -288,7 +288,8 @@ class GameService:
                 raise
         raise StorageError(
             f"game {game_id} was moved in by other server processes {STALE_RETRIES} times "
-            "while this move was worked out; try it again"
+            "while this move was worked out; try it again",
+            public="other server processes kept changing this game meanwhile",
         )
 
     def _move_once(

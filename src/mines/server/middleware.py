@@ -146,3 +146,67 @@ class CrossSite:
             await answer(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+def is_json(content_type: str) -> bool:
+    """Whether a `Content-Type` names JSON: `application/json` or a `+json` type, any
+    parameters (`; charset=utf-8`) aside."""
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+class JsonOnly:
+    """Refuses with 415 `unsupported_media_type` an API request whose body is not declared
+    JSON (a form or `text/plain`, as another site's page may send without asking), before the
+    body is read. A request without a body needs no type."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope.get("path", "")
+        if (
+            scope["type"] != "http"
+            or scope["method"] not in BODY_METHODS
+            or not path.startswith("/api/")
+        ):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        length = headers.get("content-length")
+        has_body = "transfer-encoding" in headers or (length is not None and length != "0")
+        if has_body and not is_json(headers.get("content-type", "")):
+            shown = headers.get("content-type", "none")[:40]
+            answer = error(
+                415,
+                "unsupported_media_type",
+                f"the body must be JSON, sent with Content-Type: application/json (got {shown})",
+            )
+            await answer(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class HeadAsGet:
+    """Answers `HEAD` wherever `GET` is answered: the `GET` route runs and its body is left out
+    (the headers, `Content-Length` included, stay what `GET` would send)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, without_body)

@@ -20,7 +20,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from mines.server.auth import ForbiddenError, NotAuthenticatedError
+from mines.server.auth import MISSING_TOKEN, ForbiddenError, NotAuthenticatedError
 from mines.server.errors import GameNotFoundError, classify, error
 from mines.server.settings import REDIS_TIMEOUT, RateLimits
 from mines.server.storage import StorageError
@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 KEY_PREFIX = "mines"
 CREATE_PATHS = ("/api/games", "/api/races")
 MOVE_PATH = re.compile(r"^/api/games/([^/]{1,64})/(?:reveal|flag|chord)$")
+RACE_MOVE_PATH = re.compile(r"^/api/races/[^/]{1,64}/(?:reveal|flag|chord)$")
 PROBE_INTERVAL = 1.0
 """Seconds between two pings of a Redis that failed, to notice it answers again."""
 
@@ -255,6 +256,11 @@ class RateLimit:
                         pass  # the move's own read of the game answers it (503)
                 if await self._refused(scope, receive, send, "game", game_id):
                     return
+            elif RACE_MOVE_PATH.match(path) and not bearer(scope):
+                # The room checks the token itself; one that is missing needs no room.
+                if not await self._refused(scope, receive, send, "denied", address):
+                    await error(401, "not_authenticated", MISSING_TOKEN)(scope, receive, send)
+                return
         await self.app(scope, receive, send)
 
     async def _refused(

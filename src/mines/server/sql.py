@@ -213,6 +213,10 @@ def game_row(values: Sequence[Any]) -> GameRow:
     )
 
 
+PRUNE_BATCH = 500
+"""Games deleted by one statement: SQLite takes at most 999 parameters in older builds."""
+
+
 class SqlStorage(ABC):
     """`Storage` over a DB-API database; subclasses say how to connect, begin and lock."""
 
@@ -260,6 +264,23 @@ class SqlStorage(ABC):
         if found is None:
             cursor.execute(self.sql("INSERT INTO schema_version (version) VALUES (?)"), (0,))
         cursor.execute(self.sql("UPDATE schema_version SET version = ?"), (SCHEMA_VERSION,))
+
+    def prune(self, before: float, *, dry_run: bool = False) -> int:
+        """Delete the games in progress with no move since `before` (nor made since), and
+        their moves; finished games, their replays and results stay."""
+        idle = (
+            "SELECT id FROM games WHERE status = ? AND created_at < ? AND NOT EXISTS "
+            "(SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.at >= ?)"
+        )
+        with self.transaction(write=True) as cursor:
+            cursor.execute(self.sql(idle), ("IN_PROGRESS", before, before))
+            found = [str(row[0]) for row in cursor.fetchall()]
+            for start in range(0, 0 if dry_run else len(found), PRUNE_BATCH):
+                batch = found[start : start + PRUNE_BATCH]
+                marks = ", ".join("?" * len(batch))
+                cursor.execute(self.sql(f"DELETE FROM moves WHERE game_id IN ({marks})"), batch)
+                cursor.execute(self.sql(f"DELETE FROM games WHERE id IN ({marks})"), batch)
+        return len(found)
 
     def ping(self) -> None:
         """Read the schema version: a query that needs the database itself, not only a live

@@ -10,7 +10,13 @@ from mines.errors import MinesError
 
 
 class StorageError(MinesError):
-    """A database URL the server cannot use; the message says what is accepted."""
+    """The database failed, or a database URL the server cannot use (the message says what is
+    accepted). `public`, when set, says in the server's own words what a client may be told
+    (the message itself may hold the driver's text, the database's host and port)."""
+
+    def __init__(self, message: str, public: str | None = None):
+        super().__init__(message)
+        self.public = public
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +225,11 @@ class Storage(Protocol):
         ...
 
     def end_session(self, token_hash: str) -> None: ...
+
+    def prune(self, before: float, *, dry_run: bool = False) -> int:
+        """Delete the games in progress idle since before `before` (wall time), with their
+        moves; finished games stay. The number of games (that would be) deleted."""
+        ...
 
     def ping(self) -> None:
         """Return once the database answers a query; raise `StorageError` when it fails."""

@@ -226,9 +226,12 @@ class ReviewScreen(Screen[None]):
         self.app.call_from_thread(self._judged, found)
 
     def _refused(self, why: str) -> None:
-        self.query_one("#review-summary", Static).update(f"No review: {why}")
+        if self.is_attached:  # not closed while the solver worked
+            self.query_one("#review-summary", Static).update(f"No review: {why}")
 
     def _judged(self, found: Review) -> None:
+        if not self.is_attached:  # closed while the solver worked: nothing to show it on
+            return
         self.review = found
         self.query_one("#review-summary", Static).update(found.summary())
         self.show(0)
