@@ -143,9 +143,12 @@ def access_line(
     fields = {"method": method, "path": path, "route": route, "status": status}
     fields["duration_ms"], fields["client"] = duration_ms, client
     writer = _writer
-    if writer is not None and writer.handler in logging.getLogger().handlers:
-        writer.write(fields, message, request_id)
-        return
+    # Only while `configure`'s handler is the one place records go: any other handler added
+    # since (a test's capture, an embedding program's) gets the record as usual.
+    if writer is not None and logging.getLogger().handlers == [writer.handler]:
+        if not ACCESS.handlers:
+            writer.write(fields, message, request_id)
+            return
     # Made and handled directly: `Logger.info` would also look up its caller's file and line
     # in the stack, for a line that never shows them.
     record = ACCESS.makeRecord(ACCESS.name, logging.INFO, "", 0, message, (), None)
