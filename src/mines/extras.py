@@ -14,6 +14,7 @@ EXTRAS: dict[str, dict[str, str]] = {
         "prometheus_client": "prometheus-client",
         "confusable_homoglyphs": "confusable-homoglyphs",
         "argon2": "argon2-cffi",
+        "fastapi_offline": "fastapi-offline",
     },
     "gym": {"gymnasium": "Gymnasium", "pettingzoo": "PettingZoo"},
     "rl": {

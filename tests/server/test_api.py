@@ -146,6 +146,7 @@ def test_win_freezes_the_timer_and_publishes_the_record(server: Server, clock: F
     assert {tuple(p) for p in record["layout"]} == mine_set
     assert record["moves"][0] == ["O0,0", 0.0]
     assert record["elapsed"] == 12.5
+    assert (record["id"], record["created_at"]) == (game["id"], 1_700_000_000.0)
 
 
 def test_loss_shows_the_mines_and_ends_the_game(server: Server) -> None:
@@ -426,3 +427,50 @@ def test_a_move_that_changes_nothing_is_answered_but_not_stored(server: Server) 
         assert same.json()["view"]["version"] == 1, (kind, cell)
     assert len(server.service.storage.moves_after(game["id"], 0)) == 1
     assert server.client.get(f"/api/games/{game['id']}").json()["view"]["version"] == 1
+
+
+def test_a_watcher_gets_each_move_whole(sqlite_url: str, clock: FakeClock) -> None:
+    for limit in (10_000, 3):
+        server = Server(sqlite_url, clock, changed_limit=limit)
+        game = server.create(preset="beginner", seed=4242)
+        with server.client.websocket_connect(f"/api/games/{game['id']}/live") as socket:
+            socket.receive_json()  # the view
+            # A corner: a box with its sides mixed up would miss it. The answer comes first, so
+            # a broken push fails here rather than leave the socket waiting.
+            assert server.move(game, "flag", 8, 0).status_code == 200
+            assert socket.receive_json() == {
+                "type": "move",
+                "move": "F8,0",
+                "version": 1,
+                "status": "IN_PROGRESS",
+                "mines_left": 9,
+                "elapsed": 0.0,
+                "changed": [[8, 0, "F"]],
+                "changed_complete": True,
+            }
+            first = server.move(game, "reveal", 4, 4).json()["view"]["cells"]
+            clock.now += 2.5
+            mines = layout(4242, 9, 9, 10, (4, 4))
+            zero = next(  # a hidden cell with no mine around it: its reveal floods
+                (r, c)
+                for r in range(9)
+                for c in range(9)
+                if first[r][c] == "H"
+                and not any((r + dr, c + dc) in mines for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+            )
+            answered = server.move(game, "reveal", *zero)
+            assert answered.status_code == 200, answered.text
+            answer = answered.json()
+            socket.receive_json()
+            pushed = socket.receive_json()
+        move = f"O{zero[0]},{zero[1]}"
+        assert (pushed["move"], pushed["version"], pushed["elapsed"]) == (move, 3, 2.5)
+        assert (pushed["status"], pushed["mines_left"]) == ("IN_PROGRESS", 9)
+        cells = {tuple(cell) for cell in pushed["changed"]}
+        if limit == 3:  # a flood past the limit: the first cells, and a word that there are more
+            assert (len(cells), pushed["changed_complete"]) == (3, False)
+        else:
+            assert pushed["changed_complete"] is True
+        assert cells <= {tuple(cell) for cell in answer["changed"]}
+        assert len(cells) == min(limit, len(answer["changed"]))
+        server.close()

@@ -47,6 +47,9 @@ def test_the_least_recently_used_game_goes_first() -> None:
     assert cache.get("c") is None
     assert (cache.get("b"), cache.get("d")) == (b, d)
     assert cache.used == 200
+    cache.drop("b")  # a game whose stored state moved on: rebuilt on its next request
+    assert (cache.get("b"), cache.get("d"), cache.used) == (None, d, 100)
+    assert cache.weights() == [("d", 100)]
 
 
 def test_a_game_in_play_is_not_dropped_and_a_new_one_that_cannot_fit_is_refused() -> None:
