@@ -145,10 +145,10 @@ def access_line(
     writer = _writer
     # Only while `configure`'s handler is the one place records go: any other handler added
     # since (a test's capture, an embedding program's) gets the record as usual.
-    if writer is not None and logging.getLogger().handlers == [writer.handler]:
-        if not ACCESS.handlers:
-            writer.write(fields, message, request_id)
-            return
+    alone = writer is not None and logging.getLogger().handlers == [writer.handler]
+    if writer is not None and alone and not ACCESS.handlers:
+        writer.write(fields, message, request_id)
+        return
     # Made and handled directly: `Logger.info` would also look up its caller's file and line
     # in the stack, for a line that never shows them.
     record = ACCESS.makeRecord(ACCESS.name, logging.INFO, "", 0, message, (), None)
