@@ -11,12 +11,16 @@ from playwright.sync_api import Browser, expect
 from tests.server.browsing import (
     AXE,
     DESKTOP,
+    HUMAN_STEP_MS,
     PASSWORD,
     PHONE,
     blank_page,
+    cell,
     needs_chromium,
     new_game,
     open_page,
+    safe_move,
+    server_view,
     sign_up,
 )
 from tests.server.processes import get
@@ -114,3 +118,39 @@ def test_a_look_alike_name_is_refused_in_words(browser: Browser, url: str) -> No
     expect(other.locator("#account-error")).to_contain_text("That name is taken")
     width = other.evaluate("document.documentElement.clientWidth")
     assert other.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_todays_daily_board_from_the_page_and_its_leaderboard(browser: Browser, url: str) -> None:
+    page = open_page(browser, url, DESKTOP)
+    sign_up(page, url, "Ann")
+    page.reload()
+    expect(page.locator("#account-summary")).to_have_text("Ann")
+    page.select_option("#preset", "beginner")
+    page.locator(".more summary").click()
+    page.check("#no-guess")
+    page.check("#daily")
+    old = page.evaluate("location.hash")
+    page.click("#start")
+    page.wait_for_function("(old) => location.hash && location.hash !== old", arg=old)
+    game_id = page.evaluate("location.hash.slice(1)")
+    cell(page, 4, 4).click()  # a no-guess board opens wherever it is first clicked
+    for _ in range(81):  # and from there the solver always knows a safe cell
+        view = server_view(url, game_id)
+        if view["status"] != "IN_PROGRESS":
+            break
+        row, col = safe_move(view)
+        page.wait_for_timeout(HUMAN_STEP_MS)  # at a person's pace: a bot's does not rank
+        cell(page, row, col).click()
+        expect(cell(page, row, col)).not_to_have_attribute("data-symbol", "H")
+    expect(page.locator("#status")).to_contain_text("You won")
+    summary = page.request.get(f"{url}/api/games/{game_id}/summary").json()
+    assert (summary["ranked"], summary["no_guess"]) == (True, True)
+    today = page.request.get(f"{url}/api/leaderboard?board=daily&preset=beginner&no_guess=true")
+    assert [e["player"] for e in today.json()["entries"]] == ["Ann"]
+    page.select_option("#board-period", "daily")
+    rows = page.locator("#leaderboard tbody tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first.get_by_role("link", name="Ann")).to_have_attribute("href", "/players/Ann")
+    expect(rows.first.locator("td").last.locator("a")).to_have_count(0)  # no game named today
+    page.select_option("#board-period", "all")
+    expect(rows.first).to_contain_text("No times yet.")  # a daily win is not all-time

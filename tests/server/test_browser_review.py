@@ -156,7 +156,7 @@ def test_the_end_box_the_replay_and_the_leaderboard_link_to_the_review(
     expect(page.locator("#replay-review")).to_have_attribute("href", f"/review/{won}")
     page.select_option("#board-preset", "beginner")
     page.check("#board-no-guess")
-    link = page.locator("#leaderboard tbody tr a")
+    link = page.locator("#leaderboard tbody tr td:last-child a")  # the name links the profile
     expect(link).to_have_attribute("href", f"/review/{won}")
     # The end-of-game box of a game just lost in the page.
     mines = layout(3, 9, 9, 10, (0, 0), rule="any")

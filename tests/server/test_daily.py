@@ -128,3 +128,16 @@ def test_a_day_is_a_date(server: Server, day: str) -> None:
     answer = server.client.get(f"/api/leaderboard?board=daily&day={day}")
     assert answer.status_code == 422
     assert answer.json()["code"] == "invalid_request"
+
+
+def test_this_months_board_has_this_months_wins_only(server: Server, clock: FakeClock) -> None:
+    server.sign_up("Ann")
+    finish(server, clock, server.create(preset="beginner"), won=True, seconds=20.0)
+    clock.now += 20 * 86_400  # 2023-12-04: another month
+    server.sign_up("Bea")
+    finish(server, clock, server.create(preset="beginner"), won=True, seconds=30.0)
+    board = "/api/leaderboard?preset=beginner"
+    month = server.client.get(f"{board}&board=month").json()["entries"]
+    assert [(e["player"], e["time"]) for e in month] == [("Bea", 30.0)]
+    every = server.client.get(board).json()["entries"]
+    assert [(e["player"], e["time"]) for e in every] == [("Ann", 20.0), ("Bea", 30.0)]

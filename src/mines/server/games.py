@@ -460,12 +460,21 @@ class GameService:
         return self._wall()
 
     def leaderboard(
-        self, preset_name: str, no_guess: bool, limit: int, day: str | None = None
+        self,
+        preset_name: str,
+        no_guess: bool,
+        limit: int,
+        day: str | None = None,
+        month: bool = False,
     ) -> list[dict[str, Any]]:
-        """The all-time board, or with `day` that day's daily board; a daily board's games
-        are not named until its day is over (their records show the board)."""
+        """The all-time board (with `month`, this UTC month's wins only), or with `day` that
+        day's daily board; a daily board's games are not named until its day is over."""
         name = preset(preset_name).name
-        found = leaderboard.entries(self.storage.leaderboard(name, no_guess, limit, day))
+        since = 0.0
+        if month:
+            now = datetime.fromtimestamp(self._wall(), UTC)
+            since = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0).timestamp()
+        found = leaderboard.entries(self.storage.leaderboard(name, no_guess, limit, day, since))
         if day is not None and day >= utc_day(self._wall()):
             found = [{**entry, "game_id": None} for entry in found]
         return found

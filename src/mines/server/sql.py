@@ -164,6 +164,7 @@ SELECT game_id, preset, no_guess, player, time, finished_at, account_id FROM (
         ROW_NUMBER() OVER (PARTITION BY r.account_id ORDER BY r.time, r.finished_at) AS place
     FROM results r JOIN games g ON g.id = r.game_id JOIN accounts a ON a.id = r.account_id
     WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted AND COALESCE(r.daily, '') = ?
+        AND r.finished_at >= ?
 ) best
 WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 """
@@ -449,10 +450,15 @@ class SqlStorage(ABC):
             )
 
     def leaderboard(
-        self, preset: str, no_guess: bool, limit: int, daily: str | None = None
+        self,
+        preset: str,
+        no_guess: bool,
+        limit: int,
+        daily: str | None = None,
+        since: float = 0.0,
     ) -> list[Result]:
         with self.transaction(write=False) as cursor:
-            cursor.execute(self.sql(LEADERBOARD), (preset, no_guess, daily or "", limit))
+            cursor.execute(self.sql(LEADERBOARD), (preset, no_guess, daily or "", since, limit))
             return [
                 Result(
                     game_id, preset_, bool(ng), player, float(time), float(finished), account, daily

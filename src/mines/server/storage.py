@@ -173,10 +173,15 @@ class Storage(Protocol):
         ...
 
     def leaderboard(
-        self, preset: str, no_guess: bool, limit: int, daily: str | None = None
+        self,
+        preset: str,
+        no_guess: bool,
+        limit: int,
+        daily: str | None = None,
+        since: float = 0.0,
     ) -> list[Result]:
         """Each account's best time, assisted games left out, best first: on the all-time
-        board, or with `daily` on that day's daily board."""
+        board (wins from `since` on), or with `daily` on that day's daily board."""
         ...
 
     def daily_seed(self, day: str, preset: str, no_guess: bool, candidate: int) -> int:

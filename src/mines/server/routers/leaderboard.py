@@ -56,11 +56,12 @@ async def best_times(
     request: Request,
     preset: PresetName = "expert",
     no_guess: bool = False,
-    board: Literal["all", "daily"] = "all",
+    board: Literal["all", "month", "daily"] = "all",
     day: str | None = None,
 ) -> dict[str, Any]:
-    """All-time best times, or with `board=daily` a day's daily board (`day`, YYYY-MM-DD in
-    UTC, today by default): each account's first finished attempt there."""
+    """All-time best times, this UTC month's with `board=month`, or with `board=daily` a
+    day's daily board (`day`, YYYY-MM-DD in UTC, today by default): each account's first
+    finished attempt there."""
     # `limit` is read here, strictly: FastAPI's int would take "1_0" or " 3".
     text = request.query_params.get("limit")
     limit = LIMIT_DEFAULT if text is None else query_int("limit", text, 1, LIMIT_MAX)
@@ -68,7 +69,8 @@ async def best_times(
     daily = None
     if board == "daily":
         daily = day_of(day) or utc_day(games.wall())
-    entries = await run_in_threadpool(games.leaderboard, preset, no_guess, limit, daily)
+    month = board == "month"
+    entries = await run_in_threadpool(games.leaderboard, preset, no_guess, limit, daily, month)
     return {"preset": preset, "no_guess": no_guess, "day": daily, "entries": entries}
 
 

@@ -108,6 +108,13 @@ export function readForm(meta) {
   }
   if (input("no-guess").checked) body.no_guess = true;
   else body.first_click = select("first-click").value;
+  if (input("daily").checked && choice !== "custom") {
+    // Today's daily board of the preset: its seed and first click are the server's.
+    body.daily = choice;
+    delete body.preset;
+    delete body.seed;
+    delete body.first_click;
+  }
   const typed = input("player").value;
   if (typed.trim()) {
     const player = playerName(typed, meta);

@@ -141,6 +141,7 @@ class App {
     $("hint").addEventListener("click", () => this.hint());
     $("board-preset").addEventListener("change", () => this.loadLeaderboard());
     $("board-no-guess").addEventListener("change", () => this.loadLeaderboard());
+    $("board-period").addEventListener("change", () => this.loadLeaderboard());
     $("replay-open").addEventListener("click", () => { if (this.id) this.openReplay(this.id); });
     $("replay-close").addEventListener("click", () => this.closeReplay());
     bindControls(() => this.player);
@@ -200,7 +201,7 @@ class App {
 
   /** @param {Record<string, unknown>} body @returns {{rows: number, cols: number}} */
   sizeOf(body) {
-    const preset = this.meta.presets.find((p) => p.name === body.preset);
+    const preset = this.meta.presets.find((p) => p.name === (body.preset ?? body.daily));
     if (preset) return { rows: preset.rows, cols: preset.cols };
     return { rows: Number(body.rows), cols: Number(body.cols) };
   }
@@ -479,7 +480,7 @@ class App {
   async loadLeaderboard() {
     try {
       await showLeaderboard(/** @type {HTMLTableElement} */ ($("leaderboard")), selectOf("board-preset").value,
-        inputOf("board-no-guess").checked, this.id);
+        inputOf("board-no-guess").checked, this.id, selectOf("board-period").value);
     } catch (error) {
       this.showError(error);
     }

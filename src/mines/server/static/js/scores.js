@@ -24,24 +24,33 @@ const COUNTED_KEPT = 50;
  * @param {string} preset
  * @param {boolean} noGuess
  * @param {string | null} gameId
+ * @param {string} [period]  "all", "month" (this UTC month) or "daily" (today's daily board)
  */
-export async function showLeaderboard(table, preset, noGuess, gameId) {
+export async function showLeaderboard(table, preset, noGuess, gameId, period = "all") {
   const data = /** @type {{entries: LeaderboardEntry[]}} */ (
-    await request("GET", `/api/leaderboard?preset=${encodeURIComponent(preset)}&no_guess=${noGuess}`));
+    await request("GET", `/api/leaderboard?preset=${encodeURIComponent(preset)}&no_guess=${noGuess}&board=${encodeURIComponent(period)}`));
   const rows = data.entries.map((entry) => {
     const tr = document.createElement("tr");
     const you = entry.game_id === gameId;
-    for (const value of [entry.rank, entry.player + (you ? " (you)" : "")]) {
-      const td = document.createElement("td");
-      td.textContent = String(value);  // names are shown as text, never as HTML
-      tr.append(td);
-    }
+    const rank = document.createElement("td");
+    rank.textContent = String(entry.rank);
+    // The name opens the player's profile; names are shown as text, never as HTML.
+    const player = document.createElement("td");
+    const profile = document.createElement("a");
+    profile.href = `/players/${encodeURIComponent(entry.player)}`;
+    profile.textContent = entry.player;
+    player.append(profile, you ? " (you)" : "");
+    tr.append(rank, player);
     // The time opens the game's review: every move of the winning game, judged.
     const time = document.createElement("td");
-    const link = document.createElement("a");
-    link.href = reviewPath(entry.game_id);
-    link.textContent = `${entry.time.toFixed(2)} s`;
-    time.append(link);
+    if (entry.game_id === null) {
+      time.textContent = `${entry.time.toFixed(2)} s`;  // a daily board's games stay hidden today
+    } else {
+      const link = document.createElement("a");
+      link.href = reviewPath(entry.game_id);
+      link.textContent = `${entry.time.toFixed(2)} s`;
+      time.append(link);
+    }
     tr.append(time);
     if (you) {
       tr.className = "you";

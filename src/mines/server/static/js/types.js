@@ -111,7 +111,7 @@
  * @property {number} rank
  * @property {string} player
  * @property {number} time
- * @property {string} game_id
+ * @property {string | null} game_id  null on today's daily board (its games stay hidden)
  */
 /**
  * @typedef {object} Chances  The server's analysis of the player's view.
