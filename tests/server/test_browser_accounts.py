@@ -1,4 +1,5 @@
-"""Accounts in Debian's chromium: a player's profile page, on a desktop and a phone."""
+"""Accounts in Debian's chromium: signing up, out and in on the game page, and a player's profile
+page, on a desktop and a phone."""
 
 from __future__ import annotations
 
@@ -7,7 +8,18 @@ import json
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.server.browsing import AXE, DESKTOP, PHONE, blank_page, needs_chromium
+from tests.server.browsing import (
+    AXE,
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    blank_page,
+    needs_chromium,
+    new_game,
+    open_page,
+    sign_up,
+)
+from tests.server.processes import get
 
 pytestmark = [pytest.mark.browser, needs_chromium]
 
@@ -56,3 +68,49 @@ def test_an_unknown_players_page_says_so(browser: Browser, url: str) -> None:
     page = blank_page(browser, DESKTOP)
     page.goto(f"{url}/players/Nobody")
     expect(page.locator("#error")).to_have_text("No player has that name.")
+
+
+def test_sign_up_out_and_in_on_the_game_page(browser: Browser, url: str) -> None:
+    page = open_page(browser, url, DESKTOP)
+    page.click("#account-summary")
+    page.fill("#account-name", "Ann")
+    page.fill("#account-password", PASSWORD)
+    page.click("#sign-up")
+    expect(page.locator("#account-who")).to_have_text("Ann")
+    expect(page.locator("#account-said")).to_contain_text("Signed in as Ann")
+    expect(page.locator("#player")).to_have_value("Ann")
+    assert "mines_session" not in page.evaluate("document.cookie")  # HttpOnly
+    game_id = new_game(page, seed=None)
+    assert get(f"{url}/api/games/{game_id}").json()["ranks"] is True  # a signed-in game
+    expect(page.locator("#account-profile")).to_have_attribute("href", "/players/Ann")
+    page.click("#sign-out")
+    expect(page.locator("#account-form")).to_be_visible()
+    expect(page.locator("#account-summary")).to_have_text("Sign in")
+    page.evaluate("document.querySelector('.more').open = false")  # new_game opens it
+    game_id = new_game(page, seed=None)
+    assert get(f"{url}/api/games/{game_id}").json()["ranks"] is False  # anonymous again
+    page.fill("#account-name", "ann")
+    page.fill("#account-password", "not the password")
+    page.click("#sign-in")
+    expect(page.locator("#account-error")).to_have_text(
+        "That name and password do not match an account."
+    )
+    page.fill("#account-password", PASSWORD)
+    page.click("#sign-in")
+    expect(page.locator("#account-summary")).to_have_text("Ann")
+    expect(page.locator("#account-signed-in")).to_be_visible()
+    page.reload()  # the session outlives the page
+    expect(page.locator("#account-summary")).to_have_text("Ann")
+
+
+def test_a_look_alike_name_is_refused_in_words(browser: Browser, url: str) -> None:
+    page = open_page(browser, url, PHONE)
+    sign_up(page, url, "Ann")
+    other = open_page(browser, url, PHONE)
+    other.click("#account-summary")
+    other.fill("#account-name", "\u0410nn")  # a Cyrillic A
+    other.fill("#account-password", PASSWORD)
+    other.click("#sign-up")
+    expect(other.locator("#account-error")).to_contain_text("That name is taken")
+    width = other.evaluate("document.documentElement.clientWidth")
+    assert other.evaluate("document.documentElement.scrollWidth") <= width

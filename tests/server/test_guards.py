@@ -362,6 +362,8 @@ async def test_moves_refused_for_their_token_or_type_are_answered_before_the_bod
         answered, body = await answer_without_reading_the_body(app, "POST", path, headers)
         assert (answered, set(body)) == (status, {"code", "detail"}), path
     assert body["code"] == "unsupported_media_type"
+    _, race = await answer_without_reading_the_body(app, "POST", "/api/races/r/flag", json_body)
+    assert "player token" in race["detail"]  # the room's words, as the room itself says them
 
 
 def test_a_body_that_is_not_json_is_415_and_applies_nothing(server: Server) -> None:

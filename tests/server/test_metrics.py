@@ -200,3 +200,31 @@ def scrape_registry(server: Server) -> float:
     }
     labels = {"route": "/api/meta", "method": "GET", "status": "200"}
     return value(samples, "mines_http_requests_total", **labels)
+
+
+def test_race_moves_are_counted_apart_from_games(sqlite_url: str, clock: FakeClock) -> None:
+    from mines.server.app import create_app
+    from mines.server.rooms import RoomService
+    from tests.server.test_races import FIRST, move, started
+
+    server = Server(sqlite_url, clock)
+    app = create_app(server.service, RoomService(server.service.storage, clock=clock))
+    try:
+        with TestClient(app, client=LOOPBACK) as client:
+
+            def races(kind: str) -> float:
+                text = client.get("/metrics").text
+                samples = {
+                    (s.name, frozenset(s.labels.items())): s.value
+                    for family in text_string_to_metric_families(text)
+                    for s in family.samples
+                }
+                return value(samples, "mines_moves_total", kind=kind, where="race")
+
+            before = races("reveal"), races("flag")
+            room_id, tokens = started(client, clock, players=2)
+            assert move(client, room_id, tokens[0], "reveal", FIRST).status_code == 200
+            assert move(client, room_id, tokens[1], "flag", (0, 0)).status_code == 200
+            assert (races("reveal"), races("flag")) == (before[0] + 1, before[1] + 1)
+    finally:
+        server.close()

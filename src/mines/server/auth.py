@@ -18,6 +18,7 @@ class ForbiddenError(MinesError):
 
 
 MISSING_TOKEN = "moves need this game's token: send the header Authorization: Bearer <token>"
+ROOM_TOKEN = "race moves need your player token: send the header Authorization: Bearer <token>"
 
 
 def new_token() -> str:

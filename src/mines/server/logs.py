@@ -143,7 +143,10 @@ def access_line(
     fields = {"method": method, "path": path, "route": route, "status": status}
     fields["duration_ms"], fields["client"] = duration_ms, client
     writer = _writer
-    if writer is not None and writer.handler in logging.getLogger().handlers:
+    # Only while `configure`'s handler is the one place records go: any other handler added
+    # since (a test's capture, an embedding program's) gets the record as usual.
+    alone = writer is not None and logging.getLogger().handlers == [writer.handler]
+    if writer is not None and alone and not ACCESS.handlers:
         writer.write(fields, message, request_id)
         return
     # Made and handled directly: `Logger.info` would also look up its caller's file and line

@@ -20,7 +20,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from mines.server.auth import MISSING_TOKEN, ForbiddenError, NotAuthenticatedError
+from mines.server.auth import ROOM_TOKEN, ForbiddenError, NotAuthenticatedError
 from mines.server.errors import GameNotFoundError, classify, error
 from mines.server.settings import REDIS_TIMEOUT, RateLimits
 from mines.server.storage import StorageError
@@ -259,7 +259,7 @@ class RateLimit:
             elif RACE_MOVE_PATH.match(path) and not bearer(scope):
                 # The room checks the token itself; one that is missing needs no room.
                 if not await self._refused(scope, receive, send, "denied", address):
-                    await error(401, "not_authenticated", MISSING_TOKEN)(scope, receive, send)
+                    await error(401, "not_authenticated", ROOM_TOKEN)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 

@@ -27,7 +27,13 @@ from mines.race import (
     RaceMove,
     RaceState,
 )
-from mines.server.auth import ForbiddenError, NotAuthenticatedError, hash_token, new_token
+from mines.server.auth import (
+    ROOM_TOKEN,
+    ForbiddenError,
+    NotAuthenticatedError,
+    hash_token,
+    new_token,
+)
 from mines.server.cache import GameCache
 from mines.server.errors import RoomNotFoundError, echo_id
 from mines.server.metrics import count_move
@@ -46,7 +52,6 @@ NOTE_WORKERS = 4
 own players' moves hold it) holds up one of them, not every room's events."""
 REFRESH: dict[str, Any] = {"type": "refresh"}
 """Sent to a room's watchers when this process lost track of it: they read it again."""
-ROOM_TOKEN = "race moves need your player token: send the header Authorization: Bearer <token>"
 
 
 @dataclass
