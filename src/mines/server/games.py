@@ -8,6 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from mines.clock import PinnedClock
@@ -101,6 +102,13 @@ class GameSpec:
     first_click: str | None = None
     no_guess: bool = False
     player: str | None = None
+    daily: str | None = None
+    """A preset: today's daily board of it (the same board for everyone, the seed hidden)."""
+
+
+def utc_day(when: float) -> str:
+    """The UTC day of a wall time, as `YYYY-MM-DD`: daily boards change at midnight UTC."""
+    return datetime.fromtimestamp(when, UTC).date().isoformat()
 
 
 @dataclass(eq=False)
@@ -201,11 +209,22 @@ class GameService:
     ) -> tuple[str, str, dict[str, Any]]:
         """A new stored game: its ID, its token (shown only now) and its view. With the
         signed-in `account` it is that account's game, under its name (and may rank)."""
+        day = None
+        if spec.daily is not None:
+            if spec.seed is not None or spec.preset not in (None, spec.daily) or spec.rows:
+                raise InvalidRequestError(
+                    'a daily board is a preset\'s board of the day: give "daily" (and '
+                    '"no_guess") without "preset", "seed" or a size'
+                )
+            spec = replace(spec, preset=spec.daily)
+            day = utc_day(self._wall())
         rows, cols, mines = self._size(spec)
         rule = self._rule(spec)
         if rule == NO_GUESS_RULE:
             check_no_guess(rows, cols, mines, self.settings.no_guess)  # before any work
         seed = self._seeds() if spec.seed is None else spec.seed
+        if day is not None and spec.daily is not None:
+            seed = self.storage.daily_seed(day, spec.daily, rule == NO_GUESS_RULE, seed)
         box = resolve_window(window, rows, cols, self.settings, focus=(0, 0))
         token = new_token()
         row = GameRow(
@@ -223,6 +242,7 @@ class GameService:
             status=GameStatus.IN_PROGRESS.value,
             version=0,
             account_id=account.id if account else None,
+            daily=day,
         )
         live = self._build(row, self._placer(row))
         weight = live.weight
@@ -335,7 +355,9 @@ class GameService:
             live.changes.clear()
             # The game logs a move exactly when it changes a cell; no-ops are not stored.
             if changes:
-                self.storage.append(game_id, self._write(stored, live, move, now, was_started))
+                first = self._daily_first(stored) if game.status.is_over else None
+                write = self._write(stored, live, move, now, was_started, first is None)
+                self.storage.append(game_id, write)
                 live.version += 1
                 self._cache.reweigh(game_id, live, live.weight)
             view = game.view(*box)
@@ -385,6 +407,8 @@ class GameService:
                 game.status.value,
                 (three_bv, game.elapsed),
             )
+            if why is None and row.daily is not None and self._daily_first(row) != row.id:
+                why = "practice"  # a daily board ranks each account's first finished game
             return {
                 "id": row.id,
                 "status": game.status.value,
@@ -431,9 +455,33 @@ class GameService:
         if not self.storage.mark_assisted(game_id):
             raise GameNotFoundError.of(game_id)
 
-    def leaderboard(self, preset_name: str, no_guess: bool, limit: int) -> list[dict[str, Any]]:
+    def wall(self) -> float:
+        """The server's wall time (a test's clock in tests)."""
+        return self._wall()
+
+    def leaderboard(
+        self, preset_name: str, no_guess: bool, limit: int, day: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The all-time board, or with `day` that day's daily board; a daily board's games
+        are not named until its day is over (their records show the board)."""
         name = preset(preset_name).name
-        return leaderboard.entries(self.storage.leaderboard(name, no_guess, limit))
+        found = leaderboard.entries(self.storage.leaderboard(name, no_guess, limit, day))
+        if day is not None and day >= utc_day(self._wall()):
+            found = [{**entry, "game_id": None} for entry in found]
+        return found
+
+    def daily(self, day: str | None) -> dict[str, Any]:
+        """A day's daily boards (today's by default); their seeds once the day is over."""
+        today = utc_day(self._wall())
+        day = day or today
+        start = datetime.fromisoformat(day).replace(tzinfo=UTC).timestamp()
+        over = day < today
+        boards = []
+        for name in ("beginner", "intermediate", "expert"):
+            for no_guess in (False, True):
+                seed = self.storage.known_daily_seed(day, name, no_guess) if over else None
+                boards.append({"preset": name, "no_guess": no_guess, "seed": seed})
+        return {"day": day, "over": over, "ends_at": start + 86_400, "boards": boards}
 
     def close(self) -> None:
         self.storage.close()
@@ -530,9 +578,23 @@ class GameService:
             live.version = stored.seq
         live.changes.clear()
 
+    def _daily_first(self, row: GameRow) -> str | None:
+        """On a daily board, the account's first finished game there (None: this one is)."""
+        if row.daily is None or row.account_id is None or row.preset is None:
+            return None
+        return self.storage.daily_first(row.account_id, row.daily, row.preset, row.rule)
+
     def _write(
-        self, row: GameRow, live: LiveGame, move: Move, now: float, was_started: bool
+        self,
+        row: GameRow,
+        live: LiveGame,
+        move: Move,
+        now: float,
+        was_started: bool,
+        first_attempt: bool = True,
     ) -> MoveWrite:
+        """The storage of one move; a win ranks on a daily board only as the account's
+        `first_attempt` there (later ones are practice)."""
         game = live.game
         layout = None
         if game.started and not was_started:
@@ -545,10 +607,18 @@ class GameService:
             and row.preset is not None
             and row.account_id is not None
             and not leaderboard.too_fast(row.preset, game.three_bv, game.elapsed)
+            and (row.daily is None or first_attempt)
         ):
             no_guess = row.rule == NO_GUESS_RULE
             result = Result(
-                row.id, row.preset, no_guess, row.player, game.elapsed, now, row.account_id
+                row.id,
+                row.preset,
+                no_guess,
+                row.player,
+                game.elapsed,
+                now,
+                row.account_id,
+                row.daily,
             )
         stored = StoredMove(live.version + 1, str(move), now)
         finish = None

@@ -48,6 +48,13 @@ class NewGame(BaseModel):
     ] = None
     no_guess: Annotated[bool, Field(strict=True)] = False
     player: PlayerName | None = None
+    daily: Annotated[
+        PresetName | None,
+        Field(
+            description="today's daily board of this preset (UTC), the same for everyone; "
+            'with "no_guess": true its no-guess one'
+        ),
+    ] = None
 
 
 class MoveTarget(BaseModel):
@@ -128,14 +135,32 @@ class LeaderboardEntry(BaseModel):
     rank: int
     player: str
     time: float
-    game_id: str
+    game_id: str | None
+    """Null on a daily board until its day is over (the game's record shows the board)."""
     finished_at: float
 
 
 class LeaderboardOut(BaseModel):
     preset: PresetName
     no_guess: bool
+    day: str | None = None
+    """The daily board's day (`board=daily`), or null for the all-time board."""
     entries: list[LeaderboardEntry]
+
+
+class DailyBoard(BaseModel):
+    preset: PresetName
+    no_guess: bool
+    seed: int | None
+    """Shown once the day is over (null before, or when nobody played it)."""
+
+
+class DailyOut(BaseModel):
+    day: str
+    over: bool
+    ends_at: float
+    """When the day ends (UTC midnight), in seconds since the epoch."""
+    boards: list[DailyBoard]
 
 
 class FieldProblem(BaseModel):

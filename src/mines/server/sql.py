@@ -135,13 +135,25 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     ),
     # 9: a review the solver refused (a position too tangled to count) is kept as one.
     ("ALTER TABLE reviews ADD COLUMN refused BOOLEAN NOT NULL DEFAULT FALSE",),
+    # 10: daily boards: one seed per day, preset and kind; games and results on them.
+    (
+        """CREATE TABLE daily_boards (
+            day TEXT NOT NULL,
+            preset TEXT NOT NULL,
+            no_guess BOOLEAN NOT NULL,
+            seed BIGINT NOT NULL,
+            PRIMARY KEY (day, preset, no_guess)
+        )""",
+        "ALTER TABLE games ADD COLUMN daily TEXT",
+        "ALTER TABLE results ADD COLUMN daily TEXT",
+    ),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
 
 GAME_COLUMNS = (
     "id, token_hash, nrows, ncols, nmines, rule, seed, player, preset, created_at, "
-    "layout, status, version, assisted, wasted, account_id"
+    "layout, status, version, assisted, wasted, account_id, daily"
 )
 
 
@@ -151,7 +163,7 @@ SELECT game_id, preset, no_guess, player, time, finished_at, account_id FROM (
         r.account_id,
         ROW_NUMBER() OVER (PARTITION BY r.account_id ORDER BY r.time, r.finished_at) AS place
     FROM results r JOIN games g ON g.id = r.game_id JOIN accounts a ON a.id = r.account_id
-    WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted
+    WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted AND COALESCE(r.daily, '') = ?
 ) best
 WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 """
@@ -192,7 +204,7 @@ LANDED_CHECKS = 3
 
 def game_row(values: Sequence[Any]) -> GameRow:
     (id_, token_hash, rows, cols, mines, rule, seed, player, preset, created, layout, status,
-     version, assisted, wasted, account_id) = values  # fmt: skip
+     version, assisted, wasted, account_id, daily) = values  # fmt: skip
     return GameRow(
         id=id_,
         token_hash=token_hash,
@@ -210,6 +222,7 @@ def game_row(values: Sequence[Any]) -> GameRow:
         assisted=bool(assisted),
         wasted=int(wasted),
         account_id=account_id,
+        daily=daily,
     )
 
 
@@ -306,7 +319,7 @@ class SqlStorage(ABC):
     def create(self, row: GameRow) -> None:
         with self.transaction(write=True) as cursor:
             cursor.execute(
-                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 16)})"),
+                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 17)})"),
                 (
                     row.id,
                     row.token_hash,
@@ -324,6 +337,7 @@ class SqlStorage(ABC):
                     row.assisted,
                     row.wasted,
                     row.account_id,
+                    row.daily,
                 ),
             )
 
@@ -383,8 +397,8 @@ class SqlStorage(ABC):
             cursor.execute(
                 q(
                     "INSERT INTO results "
-                    "(game_id, preset, no_guess, player, time, finished_at, account_id) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+                    "(game_id, preset, no_guess, player, time, finished_at, account_id, daily) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 ),
                 (
                     result.game_id,
@@ -394,6 +408,7 @@ class SqlStorage(ABC):
                     result.time,
                     result.finished_at,
                     result.account_id,
+                    result.daily,
                 ),
             )
         self.announce(cursor, game_id)
@@ -433,16 +448,55 @@ class SqlStorage(ABC):
                 (game_id, version, body, refused),
             )
 
-    def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
+    def leaderboard(
+        self, preset: str, no_guess: bool, limit: int, daily: str | None = None
+    ) -> list[Result]:
         with self.transaction(write=False) as cursor:
-            cursor.execute(
-                self.sql(LEADERBOARD),
-                (preset, no_guess, limit),
-            )
+            cursor.execute(self.sql(LEADERBOARD), (preset, no_guess, daily or "", limit))
             return [
-                Result(game_id, preset_, bool(ng), player, float(time), float(finished), account)
+                Result(
+                    game_id, preset_, bool(ng), player, float(time), float(finished), account, daily
+                )
                 for game_id, preset_, ng, player, time, finished, account in cursor.fetchall()
             ]
+
+    def daily_seed(self, day: str, preset: str, no_guess: bool, candidate: int) -> int:
+        with self.transaction(write=True) as cursor:
+            # ON CONFLICT: two processes drawing the day's first seed at once keep one.
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO daily_boards (day, preset, no_guess, seed) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT DO NOTHING"
+                ),
+                (day, preset, no_guess, candidate),
+            )
+            found = self._daily_seed(cursor, day, preset, no_guess)
+            assert found is not None  # stored just now, or before
+            return found
+
+    def known_daily_seed(self, day: str, preset: str, no_guess: bool) -> int | None:
+        with self.transaction(write=False) as cursor:
+            return self._daily_seed(cursor, day, preset, no_guess)
+
+    def _daily_seed(self, cursor: Cursor, day: str, preset: str, no_guess: bool) -> int | None:
+        cursor.execute(
+            self.sql("SELECT seed FROM daily_boards WHERE day = ? AND preset = ? AND no_guess = ?"),
+            (day, preset, no_guess),
+        )
+        found = cursor.fetchone()
+        return None if found is None else int(found[0])
+
+    def daily_first(self, account_id: str, day: str, preset: str, rule: str) -> str | None:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    "SELECT id FROM games WHERE account_id = ? AND daily = ? AND preset = ? "
+                    "AND rule = ? AND finished_at IS NOT NULL ORDER BY finished_at, id LIMIT 1"
+                ),
+                (account_id, day, preset, rule),
+            )
+            found = cursor.fetchone()
+            return None if found is None else str(found[0])
 
     # --- accounts --------------------------------------------------------------------------
 

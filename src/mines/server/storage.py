@@ -49,6 +49,8 @@ class GameRow:
     account_id: str | None = None
     """The account signed in when the game was created; None for an anonymous game, which
     never ranks."""
+    daily: str | None = None
+    """The UTC day (`YYYY-MM-DD`) of the daily board this game is played on, or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,8 @@ class Result:
     account_id: str | None = None
     """The account the win ranks for (every new result has one; older results have none and
     are no longer shown)."""
+    daily: str | None = None
+    """The day of the daily board it ranks on; None on the all-time board."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,8 +172,23 @@ class Storage(Protocol):
         """
         ...
 
-    def leaderboard(self, preset: str, no_guess: bool, limit: int) -> list[Result]:
-        """Each name's best time, assisted games left out, best first."""
+    def leaderboard(
+        self, preset: str, no_guess: bool, limit: int, daily: str | None = None
+    ) -> list[Result]:
+        """Each account's best time, assisted games left out, best first: on the all-time
+        board, or with `daily` on that day's daily board."""
+        ...
+
+    def daily_seed(self, day: str, preset: str, no_guess: bool, candidate: int) -> int:
+        """The seed of a day's daily board: the one stored, else `candidate`, stored now."""
+        ...
+
+    def known_daily_seed(self, day: str, preset: str, no_guess: bool) -> int | None:
+        """The seed of a day's daily board, or None when nobody played it."""
+        ...
+
+    def daily_first(self, account_id: str, day: str, preset: str, rule: str) -> str | None:
+        """The ID of the account's first finished game on that daily board, or None."""
         ...
 
     def mark_assisted(self, game_id: str) -> bool:

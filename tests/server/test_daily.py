@@ -1,0 +1,130 @@
+"""Daily boards: one board per preset and kind a day, the same for everyone, its seed hidden
+until the day is over; each account's first finished attempt ranks on the day's board."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.server.conftest import FakeClock, Server, layout, safe_cells
+
+DAY = "2023-11-14"
+"""The test clock's day (1,700,000,000 s is 22:13:20 UTC on it)."""
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def any_server(
+    request: pytest.FixtureRequest, sqlite_url: str, clock: FakeClock
+) -> Iterator[Server]:
+    url = request.getfixturevalue("pg_url") if request.param == "postgres" else sqlite_url
+    server = Server(url, clock)
+    yield server
+    server.close()
+
+
+def seed_of(server: Server, game: dict[str, Any]) -> int:
+    row = server.service.storage.load(game["id"])
+    assert row is not None
+    return row.seed
+
+
+def finish(
+    server: Server, clock: FakeClock, game: dict[str, Any], won: bool, seconds: float
+) -> None:
+    mines = layout(seed_of(server, game), 9, 9, 10, (0, 0))
+    server.move(game, "reveal", 0, 0)
+    clock.now += seconds
+    if not won:
+        server.move(game, "reveal", *sorted(mines)[0])
+        return
+    for r, c in safe_cells(9, 9, mines):
+        server.move(game, "reveal", r, c)
+    assert server.client.get(f"/api/games/{game['id']}").json()["view"]["status"] == "WON"
+
+
+def daily_board(server: Server, day: str = DAY) -> list[tuple[str, float, Any]]:
+    answer = server.client.get(f"/api/leaderboard?board=daily&preset=beginner&day={day}").json()
+    assert answer["day"] == day
+    return [(e["player"], e["time"], e["game_id"]) for e in answer["entries"]]
+
+
+def test_everyone_gets_the_same_daily_board_and_not_its_seed(any_server: Server) -> None:
+    server = any_server
+    server.sign_up("Ann")
+    first = server.create(daily="expert")
+    assert "seed" not in first
+    server.sign_up("Bea")
+    second = server.create(daily="expert")
+    assert seed_of(server, first) == seed_of(server, second)
+    no_guess = server.create(daily="expert", no_guess=True)
+    assert seed_of(server, no_guess) != seed_of(server, first)  # a board of its own
+    other = server.create(daily="beginner")
+    assert seed_of(server, other) != seed_of(server, first)
+    today = server.client.get("/api/daily").json()
+    assert today["day"] == DAY
+    assert today["over"] is False
+    assert len(today["boards"]) == 6
+    assert all(board["seed"] is None for board in today["boards"])
+
+
+def test_the_first_finished_attempt_ranks_and_later_ones_are_practice(
+    any_server: Server, clock: FakeClock
+) -> None:
+    server = any_server
+    server.sign_up("Ann")
+    first = server.create(daily="beginner")
+    finish(server, clock, first, won=True, seconds=40.0)
+    again = server.create(daily="beginner")
+    finish(server, clock, again, won=True, seconds=10.0)  # faster, and practice
+    server.sign_up("Bea")
+    lost = server.create(daily="beginner")
+    finish(server, clock, lost, won=False, seconds=1.0)  # her attempt, lost
+    late = server.create(daily="beginner")
+    finish(server, clock, late, won=True, seconds=5.0)
+    assert daily_board(server) == [("Ann", 40.0, None)]  # no game named before the day ends
+    summaries = [
+        server.client.get(f"/api/games/{g['id']}/summary").json() for g in (first, again, late)
+    ]
+    assert [s.get("unranked") for s in summaries] == [None, "practice", "practice"]
+    all_time = server.client.get("/api/leaderboard?preset=beginner").json()["entries"]
+    assert all_time == []  # daily games rank on their day's board only
+    clock.now += 2 * 3600  # past midnight UTC
+    assert daily_board(server, DAY) == [("Ann", 40.0, first["id"])]
+    yesterday = server.client.get(f"/api/daily?day={DAY}").json()
+    assert yesterday["over"] is True
+    seeds = {(b["preset"], b["no_guess"]): b["seed"] for b in yesterday["boards"]}
+    assert seeds[("beginner", False)] == seed_of(server, first)
+    assert seeds[("expert", False)] is None  # nobody played it
+    assert server.client.get("/api/daily").json()["day"] == "2023-11-15"
+    assert seed_of(server, server.create(daily="beginner")) != seed_of(server, first)
+
+
+def test_an_anonymous_daily_game_is_unranked(server: Server, clock: FakeClock) -> None:
+    game = server.create(daily="beginner")
+    finish(server, clock, game, won=True, seconds=30.0)
+    assert daily_board(server) == []
+    summary = server.client.get(f"/api/games/{game['id']}/summary").json()
+    assert summary["unranked"] == "anonymous"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"daily": "expert", "seed": 3},
+        {"daily": "expert", "preset": "beginner"},
+        {"daily": "expert", "rows": 9, "cols": 9, "mines": 10},
+    ],
+)
+def test_a_daily_board_takes_no_seed_or_size(server: Server, body: dict[str, Any]) -> None:
+    answer = server.client.post("/api/games", json=body)
+    assert answer.status_code == 422
+
+
+@pytest.mark.parametrize("day", ["yesterday", "2023-13-01", "2023-1-1", "20231114"])
+def test_a_day_is_a_date(server: Server, day: str) -> None:
+    assert server.client.get(f"/api/daily?day={day}").status_code == 422
+    answer = server.client.get(f"/api/leaderboard?board=daily&day={day}")
+    assert answer.status_code == 422
+    assert answer.json()["code"] == "invalid_request"
