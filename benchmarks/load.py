@@ -97,21 +97,39 @@ class Connection:
         self._writer.close()
 
 
-async def player(
-    url: str, deadline: float, budget: list[int], tally: Tally, seed: int, signed_in: bool = False
-) -> None:
-    """Plays expert games one after another: a flag, then a reveal of a random hidden cell;
-    `signed_in`, as a new account whose session cookie goes with every request."""
-    rng = random.Random(seed)
+async def sign_up(url: str, seed: int) -> str:
+    """A new account's session cookie (`mines_session=...`), for a signed-in player."""
     connection = await Connection.open(url)
     try:
-        if signed_in:
-            account = {"name": f"player{seed}", "password": f"load password {seed}"}
-            status, answer = await connection.request("POST", "/api/accounts", account)
-            if status != 201:
-                tally.errors.append(f"sign-up: {status} {answer}")
-                return
-            connection.cookie = connection.headers["set-cookie"].partition(";")[0]
+        account = {"name": f"player{seed}", "password": f"load password {seed}"}
+        status, answer = await connection.request("POST", "/api/accounts", account)
+        if status != 201:
+            raise RuntimeError(f"sign-up: {status} {answer}")
+        return connection.headers["set-cookie"].partition(";")[0]
+    finally:
+        connection.close()
+
+
+async def sign_up_all(urls: list[str], clients: int) -> list[str]:
+    """One account per player, made before the measured run: a sign-up's Argon2id hash is
+    paid once a session, not within the measured seconds."""
+    return list(await asyncio.gather(*(sign_up(urls[i % len(urls)], i) for i in range(clients))))
+
+
+async def player(
+    url: str,
+    deadline: float,
+    budget: list[int],
+    tally: Tally,
+    seed: int,
+    cookie: str | None = None,
+) -> None:
+    """Plays expert games one after another: a flag, then a reveal of a random hidden cell;
+    with `cookie`, signed in (the cookie goes with every request, as a browser's does)."""
+    rng = random.Random(seed)
+    connection = await Connection.open(url)
+    connection.cookie = cookie
+    try:
         while time.monotonic() < deadline and budget[0] > 0:
             status, game = await connection.request("POST", "/api/games", {"preset": "expert"})
             if status != 201:
@@ -150,14 +168,18 @@ async def player(
 
 
 async def drive(
-    urls: list[str], clients: int, seconds: float, max_moves: int, signed_in: bool = False
+    urls: list[str],
+    clients: int,
+    seconds: float,
+    max_moves: int,
+    cookies: Sequence[str | None] = (),
 ) -> Tally:
     tally = Tally()
     budget = [max_moves]
     deadline = time.monotonic() + seconds
     await asyncio.gather(
         *(
-            player(urls[i % len(urls)], deadline, budget, tally, i, signed_in)
+            player(urls[i % len(urls)], deadline, budget, tally, i, cookies[i] if cookies else None)
             for i in range(clients)
         )
     )
@@ -200,11 +222,11 @@ def run(
             stack.enter_context(server_process(database, extra=[*RAISED_RATES, *extra]))
             for _ in range(processes)
         ]
+        urls = [s.url for s in servers]
+        cookies = asyncio.run(sign_up_all(urls, args.clients)) if signed_in else []
         cpu = sum(cpu_seconds(s.process.pid) for s in servers)
         started = time.monotonic()
-        tally = asyncio.run(
-            drive([s.url for s in servers], args.clients, args.seconds, args.max_moves, signed_in)
-        )
+        tally = asyncio.run(drive(urls, args.clients, args.seconds, args.max_moves, cookies))
         elapsed = time.monotonic() - started
         cpu = sum(cpu_seconds(s.process.pid) for s in servers) - cpu
     result = report(name, processes, tally, elapsed)
