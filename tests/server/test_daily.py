@@ -141,3 +141,16 @@ def test_this_months_board_has_this_months_wins_only(server: Server, clock: Fake
     assert [(e["player"], e["time"]) for e in month] == [("Bea", 30.0)]
     every = server.client.get(board).json()["entries"]
     assert [(e["player"], e["time"]) for e in every] == [("Ann", 20.0), ("Bea", 30.0)]
+
+
+def test_a_profile_lists_todays_daily_games_only_once_the_day_is_over(
+    server: Server, clock: FakeClock
+) -> None:
+    server.sign_up("Ann")
+    game = server.create(daily="beginner")
+    finish(server, clock, game, won=True, seconds=30.0)
+    profile = server.client.get("/api/players/Ann").json()
+    assert (profile["games"], profile["history"]) == (1, [])  # counted, its replay not shown
+    clock.now += 2 * 3600  # past midnight UTC
+    history = server.client.get("/api/players/Ann").json()["history"]
+    assert [entry["id"] for entry in history] == [game["id"]]

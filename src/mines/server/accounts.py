@@ -6,6 +6,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
 
@@ -117,7 +118,8 @@ class AccountService:
         if account is None:
             shown = name if len(name) <= 32 else f"{name[:32]}…"
             raise PlayerNotFoundError(f"no player has the name {shown!r}")
-        return profile(account, self.storage.account_games(account.id))
+        today = datetime.fromtimestamp(self._wall(), UTC).date().isoformat()
+        return profile(account, self.storage.account_games(account.id), today)
 
     def _start(self, account: AccountRow, old_token: str | None) -> SignedIn:
         token = secrets.token_urlsafe(32)

@@ -13,10 +13,11 @@ HISTORY = 20
 """Games listed in a profile's history, newest first."""
 
 
-def profile(account: AccountRow, games: list[PlayedGame]) -> dict[str, Any]:
+def profile(account: AccountRow, games: list[PlayedGame], today: str) -> dict[str, Any]:
     """The profile of `account` from its finished games, oldest first: games, wins, win rate,
     streaks, best ranked times per preset (classic and no-guess apart), 3BV/s and efficiency
-    of its wins, and the latest games with their replays."""
+    of its wins, and the latest games with their replays; games on a daily board of `today`
+    or later are counted but not listed (their replays would show the day's board)."""
     wins = [game for game in games if game.status == "WON"]
     best: dict[str, dict[str, float]] = {"classic": {}, "no_guess": {}}
     for game in wins:
@@ -39,7 +40,10 @@ def profile(account: AccountRow, games: list[PlayedGame]) -> dict[str, Any]:
             "average": round(sum(paces) / len(paces), 3) if paces else None,
         },
         "efficiency": round(sum(efficiencies) / len(efficiencies), 1) if efficiencies else None,
-        "history": [entry(game) for game in reversed(games[-HISTORY:])],
+        "history": [
+            entry(game)
+            for game in reversed([g for g in games if g.daily is None or g.daily < today])
+        ][:HISTORY],
     }
 
 

@@ -182,7 +182,7 @@ def account_row(values: Sequence[Any]) -> AccountRow:
 
 def played_game(values: Sequence[Any]) -> PlayedGame:
     (id_, rows, cols, mines, rule, preset, status, assisted, clicks, finished, elapsed,
-     three_bv) = values  # fmt: skip
+     three_bv, daily) = values  # fmt: skip
     return PlayedGame(
         id=id_,
         rows=int(rows),
@@ -196,6 +196,7 @@ def played_game(values: Sequence[Any]) -> PlayedGame:
         finished_at=float(finished),
         elapsed=float(elapsed),
         three_bv=int(three_bv),
+        daily=daily,
     )
 
 
@@ -511,7 +512,7 @@ class SqlStorage(ABC):
             cursor.execute(
                 self.sql(
                     "SELECT id, nrows, ncols, nmines, rule, preset, status, assisted, "
-                    "version + wasted, finished_at, elapsed, three_bv FROM games "
+                    "version + wasted, finished_at, elapsed, three_bv, daily FROM games "
                     "WHERE account_id = ? AND finished_at IS NOT NULL ORDER BY finished_at, id"
                 ),
                 (account_id,),

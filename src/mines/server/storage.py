@@ -125,6 +125,8 @@ class PlayedGame:
     finished_at: float
     elapsed: float
     three_bv: int
+    daily: str | None = None
+    """The day of the daily board it was played on, or None."""
 
 
 @dataclass(frozen=True, slots=True)
