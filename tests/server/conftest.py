@@ -139,6 +139,17 @@ def pg_url() -> Iterator[str]:
         admin.close()
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def any_server(
+    request: pytest.FixtureRequest, sqlite_url: str, clock: FakeClock
+) -> Iterator[Server]:
+    """A test server on SQLite, and again on PostgreSQL."""
+    url = request.getfixturevalue("pg_url") if request.param == "postgres" else sqlite_url
+    test_server = Server(url, clock)
+    yield test_server
+    test_server.close()
+
+
 @pytest.fixture
 def url(tmp_path: Path) -> Iterator[str]:
     """The address of a `mines serve` child process on a SQLite file of its own."""

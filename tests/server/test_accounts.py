@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,17 +16,6 @@ from mines.server.sql import SCHEMA_VERSION
 from tests.server.conftest import UNLIMITED, FakeClock, Server, database_from_dump
 
 PASSWORD = "correct horse battery"
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def any_server(
-    request: pytest.FixtureRequest, sqlite_url: str, clock: FakeClock
-) -> Iterator[Server]:
-    """A test server on SQLite, and again on PostgreSQL."""
-    url = request.getfixturevalue("pg_url") if request.param == "postgres" else sqlite_url
-    server = Server(url, clock)
-    yield server
-    server.close()
 
 
 def sign_up(client: TestClient, name: str, password: str = PASSWORD) -> int:

@@ -3,7 +3,6 @@ until the day is over; each account's first finished attempt ranks on the day's 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,16 +11,6 @@ from tests.server.conftest import FakeClock, Server, layout, safe_cells
 
 DAY = "2023-11-14"
 """The test clock's day (1,700,000,000 s is 22:13:20 UTC on it)."""
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def any_server(
-    request: pytest.FixtureRequest, sqlite_url: str, clock: FakeClock
-) -> Iterator[Server]:
-    url = request.getfixturevalue("pg_url") if request.param == "postgres" else sqlite_url
-    server = Server(url, clock)
-    yield server
-    server.close()
 
 
 def seed_of(server: Server, game: dict[str, Any]) -> int:

@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.server.conftest import FakeClock, Server, layout, safe_cells
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def any_server(
-    request: pytest.FixtureRequest, sqlite_url: str, clock: FakeClock
-) -> Iterator[Server]:
-    url = request.getfixturevalue("pg_url") if request.param == "postgres" else sqlite_url
-    server = Server(url, clock)
-    yield server
-    server.close()
 
 
 def play(server: Server, clock: FakeClock, seconds: float, won: bool, **body: Any) -> str:
