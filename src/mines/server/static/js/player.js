@@ -2,7 +2,7 @@
 // games, the best times per board, and the latest games with their replays and reviews.
 
 import { ApiError, request } from "./api.js";
-import { $ } from "./dom.js";
+import { $, fillTerms } from "./dom.js";
 import { sayError } from "./words.js";
 
 /** @typedef {import("./types.js").Profile} Profile */
@@ -31,15 +31,7 @@ function show(profile) {
     ["Average 3BV/s", figure(profile.three_bv_per_second.average, 2)],
     ["Efficiency", figure(profile.efficiency, 0, "%")],
   ];
-  const list = $("figures");
-  list.replaceChildren();
-  for (const [name, value] of rows) {
-    const term = document.createElement("dt");
-    term.textContent = name;
-    const detail = document.createElement("dd");
-    detail.textContent = value;
-    list.append(term, detail);
-  }
+  fillTerms($("figures"), rows);
   const body = /** @type {HTMLTableElement} */ ($("best")).tBodies[0];
   body.replaceChildren(...PRESETS.map((preset) => {
     const row = document.createElement("tr");

@@ -3,7 +3,7 @@
 
 import { ApiError, request } from "./api.js";
 import { Board } from "./board.js";
-import { $ } from "./dom.js";
+import { $, fillTerms } from "./dom.js";
 import { setLed } from "./leds.js";
 import { sayError } from "./words.js";
 
@@ -117,15 +117,7 @@ class ReviewPage {
       ["Guesses", `${data.guesses} (${data.avoidable} avoidable, ${data.risky} risky)`],
       ["Luck", data.guesses ? `${percent(data.luck)} chance that every risk survived went well` : "–"],
     ];
-    const list = $("figures");
-    list.replaceChildren();
-    for (const [name, value] of rows) {
-      const term = document.createElement("dt");
-      term.textContent = name;
-      const detail = document.createElement("dd");
-      detail.textContent = value;
-      list.append(term, detail);
-    }
+    fillTerms($("figures"), rows);
     $("summary-text").textContent = data.summary;
     $("summary").hidden = false;
   }
