@@ -240,9 +240,7 @@ class ServerClient:
         tries = 2 if flagged is not None else 1
         for attempt in range(tries):
             try:
-                return self._json(
-                    "POST", path, json=body, token=token, params={"cells": "changed"}
-                )
+                return self._json("POST", path, json=body, token=token, params={"cells": "changed"})
             except ServerError as error:
                 if error.code in RULES:
                     raise IllegalMoveError(error.detail) from None
