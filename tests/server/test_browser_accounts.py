@@ -143,3 +143,7 @@ def test_todays_daily_board_from_the_page_and_its_leaderboard(browser: Browser, 
     expect(rows.first.locator("td").last.locator("a")).to_have_count(0)  # no game named today
     page.select_option("#board-period", "all")
     expect(rows.first).to_contain_text("No times yet.")  # a daily win is not all-time
+    page.goto(f"{url}/players/Ann")  # the profile: the daily best apart from the all-time one
+    beginner = "tbody tr:first-child td:nth-of-type(2)"  # Beginner, no guessing
+    expect(page.locator(f"#best-daily {beginner}")).to_have_text(f"{summary['elapsed']:.2f} s")
+    expect(page.locator(f"#best {beginner}")).to_have_text("\u2013")  # a dash: none

@@ -13,16 +13,22 @@ HISTORY = 20
 """Games listed in a profile's history, newest first."""
 
 
+BEST_KEYS = ("best", "best_no_guess", "best_daily", "best_daily_no_guess")
+"""The profile's best ranked times per preset, one key per board kind: all-time boards and
+daily boards, each classic and no-guess."""
+
+
 def profile(account: AccountRow, games: list[PlayedGame], today: str) -> dict[str, Any]:
     """The profile of `account` from its finished games, oldest first: games, wins, win rate,
-    streaks, best ranked times per preset (classic and no-guess apart), 3BV/s and efficiency
+    streaks, best ranked times per preset and board kind (`BEST_KEYS`), 3BV/s and efficiency
     of its wins, and the latest games with their replays; games on a daily board of `today`
     or later are counted but not listed (their replays would show the day's board)."""
     wins = [game for game in games if game.status == "WON"]
-    best: dict[str, dict[str, float]] = {"classic": {}, "no_guess": {}}
+    firsts = daily_firsts(games)
+    best: dict[str, dict[str, float]] = {key: {} for key in BEST_KEYS}
     for game in wins:
-        if why(game) is None and game.preset is not None:
-            kind = best["no_guess" if game.rule == PlacementRule.NOGUESS else "classic"]
+        if why(game, firsts) is None and game.preset is not None:
+            kind = best[best_key(game)]
             kind[game.preset] = min(kind.get(game.preset, game.elapsed), game.elapsed)
     paces = [game.three_bv / game.elapsed for game in wins if game.elapsed > 0]
     efficiencies = [100 * game.three_bv / game.clicks for game in wins if game.clicks]
@@ -33,25 +39,45 @@ def profile(account: AccountRow, games: list[PlayedGame], today: str) -> dict[st
         "wins": len(wins),
         "win_rate": round(len(wins) / len(games), 4) if games else None,
         "streak": streaks(games),
-        "best": best["classic"],
-        "best_no_guess": best["no_guess"],
+        **best,
         "three_bv_per_second": {
             "best": round(max(paces), 3) if paces else None,
             "average": round(sum(paces) / len(paces), 3) if paces else None,
         },
         "efficiency": round(sum(efficiencies) / len(efficiencies), 1) if efficiencies else None,
         "history": [
-            entry(game)
+            entry(game, firsts)
             for game in reversed([g for g in games if g.daily is None or g.daily < today])
         ][:HISTORY],
     }
 
 
-def why(game: PlayedGame) -> str | None:
-    """Why the game did not rank, or None (the reason its summary gives)."""
+def best_key(game: PlayedGame) -> str:
+    """The profile's key for the best times of this game's board kind (`BEST_KEYS`)."""
+    daily = "_daily" if game.daily is not None else ""
+    no_guess = "_no_guess" if game.rule == PlacementRule.NOGUESS else ""
+    return f"best{daily}{no_guess}"
+
+
+def daily_firsts(games: list[PlayedGame]) -> set[str]:
+    """The IDs of the first finished game on each daily board among `games` (oldest first, in
+    the order `Storage.daily_first` reads): the one attempt there that may rank."""
+    firsts: dict[tuple[str, str | None, str], str] = {}
+    for game in games:
+        if game.daily is not None:
+            firsts.setdefault((game.daily, game.preset, game.rule), game.id)
+    return set(firsts.values())
+
+
+def why(game: PlayedGame, firsts: set[str]) -> str | None:
+    """Why the game did not rank, or None (the reason its summary gives): a daily board's
+    attempt that is not in `firsts` is "practice"."""
     board = preset_of(game.rows, game.cols, game.mines)
     pace = (game.three_bv, game.elapsed)
-    return unranked_reason(board, game.rule, game.preset, True, game.assisted, game.status, pace)
+    reason = unranked_reason(board, game.rule, game.preset, True, game.assisted, game.status, pace)
+    if reason is None and game.daily is not None and game.id not in firsts:
+        return "practice"
+    return reason
 
 
 def streaks(games: list[PlayedGame]) -> dict[str, int]:
@@ -63,7 +89,7 @@ def streaks(games: list[PlayedGame]) -> dict[str, int]:
     return {"current": current, "best": best}
 
 
-def entry(game: PlayedGame) -> dict[str, Any]:
+def entry(game: PlayedGame, firsts: set[str]) -> dict[str, Any]:
     return {
         "id": game.id,
         "finished_at": game.finished_at,
@@ -72,9 +98,10 @@ def entry(game: PlayedGame) -> dict[str, Any]:
         "cols": game.cols,
         "mines": game.mines,
         "no_guess": game.rule == PlacementRule.NOGUESS,
+        "daily": game.daily,
         "status": game.status,
         "elapsed": round(game.elapsed, 3),
         "three_bv": game.three_bv,
-        "ranked": why(game) is None,
+        "ranked": why(game, firsts) is None,
         "replay": f"/#replay={game.id}",
     }

@@ -34,6 +34,8 @@ class HistoryEntry(BaseModel):
     cols: int
     mines: int
     no_guess: bool
+    daily: str | None
+    """The day of the daily board it was played on (`YYYY-MM-DD`), or null."""
     status: str
     elapsed: float
     three_bv: int
@@ -51,8 +53,11 @@ class ProfileOut(BaseModel):
     win_rate: float | None
     streak: Streak
     best: dict[PresetName, float]
-    """Best ranked time per preset, classic boards."""
+    """Best ranked time per preset, classic boards (daily boards apart)."""
     best_no_guess: dict[PresetName, float]
+    best_daily: dict[PresetName, float]
+    """Best ranked time per preset on daily boards, classic: each day's first attempt."""
+    best_daily_no_guess: dict[PresetName, float]
     three_bv_per_second: Pace
     """Of the wins."""
     efficiency: float | None

@@ -1,5 +1,6 @@
 // A player's profile page, /players/<name>: the statistics the server counts from the account's
-// games, the best times per board, and the latest games with their replays and reviews.
+// games, the best times per board (daily boards apart), and the latest games with their replays
+// and reviews.
 
 import { ApiError, request } from "./api.js";
 import { $, fillTerms } from "./dom.js";
@@ -19,6 +20,29 @@ function figure(value, places, unit = "") {
   return value === null ? "–" : `${value.toFixed(places)}${unit}`;
 }
 
+/**
+ * Fill the table `id` with a row per preset: its best classic and no-guess times.
+ * @param {string} id
+ * @param {Profile["best"]} classic
+ * @param {Profile["best"]} noGuess
+ */
+function bestTimes(id, classic, noGuess) {
+  const body = /** @type {HTMLTableElement} */ ($(id)).tBodies[0];
+  body.replaceChildren(...PRESETS.map((preset) => {
+    const row = document.createElement("tr");
+    const head = document.createElement("th");
+    head.scope = "row";
+    head.textContent = preset[0].toUpperCase() + preset.slice(1);
+    const cells = [classic[preset], noGuess[preset]].map((time) => {
+      const cell = document.createElement("td");
+      cell.textContent = time === undefined ? "–" : `${time.toFixed(2)} s`;
+      return cell;
+    });
+    row.append(head, ...cells);
+    return row;
+  }));
+}
+
 /** @param {Profile} profile */
 function show(profile) {
   $("player-name").textContent = profile.name;
@@ -32,26 +56,15 @@ function show(profile) {
     ["Efficiency", figure(profile.efficiency, 0, "%")],
   ];
   fillTerms($("figures"), rows);
-  const body = /** @type {HTMLTableElement} */ ($("best")).tBodies[0];
-  body.replaceChildren(...PRESETS.map((preset) => {
-    const row = document.createElement("tr");
-    const head = document.createElement("th");
-    head.scope = "row";
-    head.textContent = preset[0].toUpperCase() + preset.slice(1);
-    const cells = [profile.best[preset], profile.best_no_guess[preset]].map((time) => {
-      const cell = document.createElement("td");
-      cell.textContent = time === undefined ? "–" : `${time.toFixed(2)} s`;
-      return cell;
-    });
-    row.append(head, ...cells);
-    return row;
-  }));
+  bestTimes("best", profile.best, profile.best_no_guess);
+  bestTimes("best-daily", profile.best_daily, profile.best_daily_no_guess);
   $("history").replaceChildren(...profile.history.map((game) => {
     const item = document.createElement("li");
     const board = game.preset ?? `${game.rows}×${game.cols}, ${game.mines} mines`;
     const when = new Date(game.finished_at * 1000).toLocaleString();
     const result = game.status === "WON" ? `won in ${game.elapsed.toFixed(2)} s` : "lost";
-    item.textContent = `${board}${game.no_guess ? " (no guessing)" : ""}: ${result}${game.ranked ? ", ranked" : ""}, ${when}. `;
+    const kind = `${game.no_guess ? " (no guessing)" : ""}${game.daily ? `, daily board of ${game.daily}` : ""}`;
+    item.textContent = `${board}${kind}: ${result}${game.ranked ? ", ranked" : ""}, ${when}. `;
     const replay = document.createElement("a");
     replay.href = game.replay;
     replay.textContent = "Replay";

@@ -178,6 +178,7 @@ export {};
  * @property {number} cols
  * @property {number} mines
  * @property {boolean} no_guess
+ * @property {string | null} daily  the day of the daily board it was played on
  * @property {Status} status
  * @property {number} elapsed
  * @property {number} three_bv
@@ -194,6 +195,8 @@ export {};
  * @property {{current: number, best: number}} streak
  * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best
  * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best_no_guess
+ * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best_daily
+ * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best_daily_no_guess
  * @property {{best: number | null, average: number | null}} three_bv_per_second
  * @property {number | null} efficiency
  * @property {PlayedGame[]} history
