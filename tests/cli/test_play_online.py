@@ -4,6 +4,7 @@ forgotten by `--sign-out`, the game left unfinished gone on with, line mode on a
 from __future__ import annotations
 
 import builtins
+import getpass
 import io
 import stat
 from collections.abc import Iterator
@@ -11,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from mines.cli import online
 from mines.cli.main import main
 from mines.tui.client import ServerClient
 from mines.tui.sessions import Sessions
@@ -49,7 +49,7 @@ def typing(
         return passwords.pop(0)
 
     monkeypatch.setattr(builtins, "input", ask)
-    monkeypatch.setattr(online.getpass, "getpass", secret)
+    monkeypatch.setattr(getpass, "getpass", secret)
     monkeypatch.setattr("sys.stdin", Terminal(lines))
     return prompts
 
