@@ -63,7 +63,12 @@ TARGETS: dict[str, Target] = {
             "src/mines/server/present.py",
             "src/mines/server/layouts.py",
         ),
-        ("tests/server/test_api.py", "tests/server/test_cache.py", "tests/server/test_layouts.py"),
+        (
+            "tests/server/test_api.py",
+            "tests/server/test_client_api.py",
+            "tests/server/test_cache.py",
+            "tests/server/test_layouts.py",
+        ),
     ),
 }
 """Every target `./dev mutate` knows, in the order it runs them."""

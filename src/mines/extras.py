@@ -6,6 +6,7 @@ import importlib.util
 
 EXTRAS: dict[str, dict[str, str]] = {
     "tui": {"textual": "Textual"},
+    "remote": {"httpx": "httpx"},
     "server": {
         "fastapi": "FastAPI",
         "uvicorn": "uvicorn",

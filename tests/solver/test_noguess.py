@@ -16,7 +16,6 @@ from mines import (
     NoGuessTooLargeError,
     placer_for_rule,
 )
-from mines.dense import DenseEngine
 from mines.solver import NoGuessPlacer
 from mines.solver.bench import verify_no_guess
 from mines.solver.noguess import CELL_LIMIT, clears_without_guessing
@@ -95,16 +94,3 @@ def test_a_board_too_big_to_generate_is_refused_before_any_work() -> None:
     with pytest.raises(NoGuessTooLargeError):
         NoGuessPlacer(1).place(CELL_LIMIT + 1, 1, 1, (0, 0))
     Game.from_id("2000x2000n10:noguess#1")  # the limit itself is allowed
-
-
-def test_moving_a_mine_keeps_every_count_right() -> None:
-    engine = DenseEngine(4, 5)
-    engine.place(np.array([[0, 0], [1, 1], [3, 4]], dtype=np.int64))
-    engine.open(2, 2)
-    engine.move_mine((1, 1), (0, 4))
-    fresh = DenseEngine(4, 5)
-    fresh.place(np.array([[0, 0], [0, 4], [3, 4]], dtype=np.int64))
-    assert np.array_equal(engine.counts(), fresh.counts())
-    assert np.array_equal(engine.mine_mask(), fresh.mine_mask())
-    assert engine.mines().tolist() == [[0, 0], [0, 4], [3, 4]]
-    assert engine.revealed_mask().sum() == 1

@@ -45,7 +45,8 @@ def room_json(room_id: str, race: Race, player: int | None, now: float) -> dict[
     }
 
 
-def event_json(event: RaceEvent, race: Race) -> dict[str, Any]:
+def event_json(event: RaceEvent) -> dict[str, Any]:
+    """A race event as answers and live updates carry it."""
     return {
         "seq": event.seq,
         "kind": event.kind.value,

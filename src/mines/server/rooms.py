@@ -367,7 +367,7 @@ class RoomService:
     def _published(self, room: Room) -> None:
         """Hand the events not yet published to `publish`, in order, under the room's lock."""
         for event in room.race.events[room.published :]:
-            self.publish(room.id, {"type": "event", "event": event_json(event, room.race)})
+            self.publish(room.id, {"type": "event", "event": event_json(event)})
         room.published = len(room.race.events)
 
     # --- reading -----------------------------------------------------------------------------
@@ -396,7 +396,7 @@ class RoomService:
             return {
                 "id": room.id,
                 "moves": [{**asdict(move), "action": move.action.value} for move in log],
-                "events": [event_json(event, race) for event in race.events[:events]],
+                "events": [event_json(event) for event in race.events[:events]],
                 **replay_frames(room.spec, log),
             }
 

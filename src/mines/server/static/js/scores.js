@@ -1,6 +1,7 @@
 // The leaderboard of the board just played, and the player's own statistics kept in this browser.
 
 import { request } from "./api.js";
+import { fillTerms } from "./dom.js";
 
 /** @typedef {import("./types.js").LeaderboardEntry} LeaderboardEntry */
 /** @typedef {import("./types.js").Summary} Summary */
@@ -172,13 +173,7 @@ export function showResult(box, summary) {
     ["Efficiency", summary.efficiency === null ? "–" : `${summary.efficiency.toFixed(0)}%`],
   ];
   const list = document.createElement("dl");
-  for (const [name, value] of rows) {
-    const term = document.createElement("dt");
-    term.textContent = name;
-    const detail = document.createElement("dd");
-    detail.textContent = value;
-    list.append(term, detail);
-  }
+  fillTerms(list, rows);
   const title = document.createElement("h2");
   title.textContent = won ? "You won" : "Game over";
   const note = document.createElement("p");
