@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.server.browsing import (
     AXE,
@@ -14,6 +14,7 @@ from tests.server.browsing import (
     PASSWORD,
     PHONE,
     blank_page,
+    cell,
     needs_chromium,
     new_game,
     open_page,
@@ -117,11 +118,8 @@ def test_a_look_alike_name_is_refused_in_words(browser: Browser, url: str) -> No
     assert other.evaluate("document.documentElement.scrollWidth") <= width
 
 
-def test_todays_daily_board_from_the_page_and_its_leaderboard(browser: Browser, url: str) -> None:
-    page = open_page(browser, url, DESKTOP)
-    sign_up(page, url, "Ann")
-    page.reload()
-    expect(page.locator("#account-summary")).to_have_text("Ann")
+def start_daily(page: Page) -> str:
+    """Start today's no-guess Beginner daily board from the form; returns the game's ID."""
     page.select_option("#preset", "beginner")
     page.locator(".more summary").click()
     page.check("#no-guess")
@@ -129,7 +127,16 @@ def test_todays_daily_board_from_the_page_and_its_leaderboard(browser: Browser, 
     old = page.evaluate("location.hash")
     page.click("#start")
     page.wait_for_function("(old) => location.hash && location.hash !== old", arg=old)
-    game_id = page.evaluate("location.hash.slice(1)")
+    game_id: str = page.evaluate("location.hash.slice(1)")
+    return game_id
+
+
+def test_todays_daily_board_from_the_page_and_its_leaderboard(browser: Browser, url: str) -> None:
+    page = open_page(browser, url, DESKTOP)
+    sign_up(page, url, "Ann")
+    page.reload()
+    expect(page.locator("#account-summary")).to_have_text("Ann")
+    game_id = start_daily(page)
     win_by_clicks(page, url, game_id)
     expect(page.locator("#status")).to_contain_text("You won")
     summary = page.request.get(f"{url}/api/games/{game_id}/summary").json()
@@ -147,3 +154,23 @@ def test_todays_daily_board_from_the_page_and_its_leaderboard(browser: Browser, 
     beginner = "tbody tr:first-child td:nth-of-type(2)"  # Beginner, no guessing
     expect(page.locator(f"#best-daily {beginner}")).to_have_text(f"{summary['elapsed']:.2f} s")
     expect(page.locator(f"#best {beginner}")).to_have_text("\u2013")  # a dash: none
+
+
+def test_a_daily_game_is_its_players_page_until_the_day_is_over(browser: Browser, url: str) -> None:
+    page = open_page(browser, url, DESKTOP)  # anonymous: the game's token is the player's key
+    game_id = start_daily(page)
+    win_by_clicks(page, url, game_id)
+    expect(page.locator("#status")).to_contain_text("You won")
+    expect(page.locator("#result-review")).to_have_attribute("href", f"/review/{game_id}")
+    page.reload()  # the page reads its own daily game again, with its token
+    expect(cell(page, 4, 4)).not_to_have_attribute("data-symbol", "H")
+    page.goto(f"{url}/review/{game_id}")
+    expect(page.locator("#moves button").first).to_be_visible()
+    page.goto(f"{url}/#replay={game_id}")
+    expect(page.locator("#replay")).to_be_visible()
+    expect(page.locator("#error")).to_have_text("")
+    stranger = blank_page(browser, PHONE)
+    stranger.goto(f"{url}/#{game_id}")
+    expect(stranger.locator("#error")).to_contain_text("only its player can see it")
+    stranger.goto(f"{url}/review/{game_id}")
+    expect(stranger.locator("#error")).to_contain_text("only its player can see it")

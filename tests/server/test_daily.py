@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from tests.server.conftest import FakeClock, Server, layout, safe_cells
 
@@ -30,7 +32,13 @@ def finish(
         return
     for r, c in safe_cells(9, 9, mines):
         server.move(game, "reveal", r, c)
-    assert server.client.get(f"/api/games/{game['id']}").json()["view"]["status"] == "WON"
+    view = server.client.get(f"/api/games/{game['id']}", headers=bearer(game)).json()["view"]
+    assert view["status"] == "WON"
+
+
+def bearer(game: dict[str, Any]) -> dict[str, str]:
+    """The header that reads a daily game as its player (`GameService.sealed_until`)."""
+    return {"Authorization": f"Bearer {game['token']}"}
 
 
 def daily_board(server: Server, day: str = DAY) -> list[tuple[str, float, Any]]:
@@ -73,8 +81,9 @@ def test_the_first_finished_attempt_ranks_and_later_ones_are_practice(
     late = server.create(daily="beginner")
     finish(server, clock, late, won=True, seconds=5.0)
     assert daily_board(server) == [("Ann", 40.0, None)]  # no game named before the day ends
-    summaries = [
-        server.client.get(f"/api/games/{g['id']}/summary").json() for g in (first, again, late)
+    summaries = [  # each read by its player (its token): the day is not over
+        server.client.get(f"/api/games/{g['id']}/summary", headers=bearer(g)).json()
+        for g in (first, again, late)
     ]
     assert [s.get("unranked") for s in summaries] == [None, "practice", "practice"]
     all_time = server.client.get("/api/leaderboard?preset=beginner").json()["entries"]
@@ -94,7 +103,7 @@ def test_an_anonymous_daily_game_is_unranked(server: Server, clock: FakeClock) -
     game = server.create(daily="beginner")
     finish(server, clock, game, won=True, seconds=30.0)
     assert daily_board(server) == []
-    summary = server.client.get(f"/api/games/{game['id']}/summary").json()
+    summary = server.client.get(f"/api/games/{game['id']}/summary", headers=bearer(game)).json()
     assert summary["unranked"] == "anonymous"
 
 
@@ -143,3 +152,86 @@ def test_a_profile_lists_todays_daily_games_only_once_the_day_is_over(
     clock.now += 2 * 3600  # past midnight UTC
     history = server.client.get("/api/players/Ann").json()["history"]
     assert [entry["id"] for entry in history] == [game["id"]]
+
+
+READS = ["", "/record", "/replay", "/summary", "/review"]
+"""Every read of a game by its ID over HTTP (the live socket is tested apart)."""
+DAY_OVER = 1_700_006_400.0
+"""2023-11-15 00:00 UTC: the end of the test clock's day."""
+
+
+def refused(answer: Any) -> bool:
+    """Whether a read was refused because the game's daily board is still being played."""
+    if answer.status_code != 403:
+        assert answer.status_code == 200, answer.text
+        return False
+    body = answer.json()
+    assert (body["code"], body["opens_at"]) == ("daily_not_over", DAY_OVER)
+    assert "until the day is over, at 2023-11-15 00:00 UTC" in body["detail"]
+    return True
+
+
+@pytest.mark.parametrize("read", READS)
+def test_a_daily_game_is_read_only_by_its_player_until_its_day_is_over(
+    server: Server, clock: FakeClock, read: str
+) -> None:
+    server.sign_up("Ann")
+    game = server.create(daily="beginner")
+    finish(server, clock, game, won=True, seconds=30.0)
+    path = f"/api/games/{game['id']}{read}"
+    stranger = TestClient(server.client.app)
+    assert refused(stranger.get(path))
+    assert refused(stranger.get(path, headers={"Authorization": "Bearer not-its-token"}))
+    other = TestClient(server.client.app)
+    made = other.post("/api/accounts", json={"name": "Bea", "password": "correct horse battery"})
+    assert made.status_code == 201
+    assert refused(other.get(path))  # signed in, to another account
+    assert not refused(server.client.get(path))  # signed in to the account that played it
+    assert not refused(stranger.get(path, headers=bearer(game)))  # its token, from anywhere
+    clock.now = DAY_OVER - 0.001
+    assert refused(stranger.get(path))
+    clock.now = DAY_OVER
+    assert not refused(stranger.get(path))
+
+
+def test_an_anonymous_daily_game_is_read_with_its_token_only(
+    server: Server, clock: FakeClock
+) -> None:
+    game = server.create(daily="beginner")
+    server.move(game, "reveal", 0, 0)  # in progress: its view shows part of the day's board
+    path = f"/api/games/{game['id']}"
+    assert refused(server.client.get(path))
+    assert not refused(
+        server.client.get(path, headers={"Authorization": f"Bearer {game['token']}"})
+    )
+    server.sign_up("Ann")  # an account that did not create it
+    assert refused(server.client.get(path))
+    assert not refused(server.client.get(f"/api/games/{server.create()['id']}"))  # not daily
+
+
+def test_a_daily_games_live_socket_is_its_players_until_its_day_is_over(
+    server: Server, clock: FakeClock
+) -> None:
+    server.sign_up("Ann")
+    game = server.create(daily="beginner")
+    server.move(game, "reveal", 0, 0)
+    live = f"/api/games/{game['id']}/live"
+    stranger = TestClient(server.client.app)
+    with (
+        stranger.websocket_connect(live) as socket,
+        pytest.raises(WebSocketDisconnect) as closed,
+    ):
+        socket.receive_json()
+    assert closed.value.code == 4403
+    assert "until the day is over, at 2023-11-15 00:00 UTC" in closed.value.reason
+    with stranger.websocket_connect(f"{live}?token={game['token']}") as socket:
+        assert socket.receive_json()["type"] == "view"
+    with stranger.websocket_connect(
+        live, headers={"Authorization": f"Bearer {game['token']}"}
+    ) as s:
+        assert s.receive_json()["type"] == "view"
+    with server.client.websocket_connect(live) as socket:  # the account's session cookie
+        assert socket.receive_json()["type"] == "view"
+    clock.now = DAY_OVER
+    with stranger.websocket_connect(live) as socket:
+        assert socket.receive_json()["type"] == "view"

@@ -29,9 +29,14 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def is_token(token: str, token_hash: str) -> bool:
+    """Whether `token` is the one whose hash the game stored (in constant time)."""
+    return hmac.compare_digest(hash_token(token), token_hash)
+
+
 def check_token(token: str | None, token_hash: str) -> None:
     """Raise unless `token` is the one whose hash the game stored."""
     if not token:
         raise NotAuthenticatedError(MISSING_TOKEN)
-    if not hmac.compare_digest(hash_token(token), token_hash):
+    if not is_token(token, token_hash):
         raise ForbiddenError("this token does not belong to this game")

@@ -104,6 +104,15 @@ class PlayerNotFoundError(MinesError):
     """No account has this name, nor one that looks like it (HTTP 404)."""
 
 
+class DailyNotOverError(MinesError):
+    """A daily game read by ID by someone other than its player before its day is over: it
+    would show the day's board (HTTP 403). `opens_at` is when anyone may read it."""
+
+    def __init__(self, message: str, opens_at: float):
+        super().__init__(message)
+        self.opens_at = opens_at
+
+
 class NotSignedInError(MinesError):
     """A request that needs a signed-in account came without a live session (HTTP 401)."""
 
@@ -143,6 +152,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (PlayerNotFoundError, 404, "player_not_found"),
     (NotAuthenticatedError, 401, "not_authenticated"),
     (ForbiddenError, 403, "forbidden"),
+    (DailyNotOverError, 403, "daily_not_over"),
     (RateLimitedError, 429, "rate_limited"),
     (ServerFullError, 503, "server_full"),
     (WorkerDiedError, 503, "worker_died"),
@@ -224,6 +234,8 @@ def install_handlers(app: FastAPI) -> None:
             headers = {"Retry-After": str(STORAGE_RETRY_AFTER)}
             said = exc.public or "the database is unavailable"
             return error(status, code, f"{said}; {STORAGE_UNAVAILABLE}", headers)
+        if isinstance(exc, DailyNotOverError):
+            return error(status, code, str(exc), opens_at=exc.opens_at)
         return error(status, code, str(exc), headers)
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:

@@ -111,6 +111,11 @@ def utc_day(when: float) -> str:
     return datetime.fromtimestamp(when, UTC).date().isoformat()
 
 
+def day_end(day: str) -> float:
+    """The wall time at which a UTC day (`YYYY-MM-DD`) is over: the next midnight UTC."""
+    return datetime.fromisoformat(day).replace(tzinfo=UTC).timestamp() + 86_400
+
+
 @dataclass(eq=False)
 class LiveGame:
     """A stored game rebuilt in memory, current up to `version` stored moves."""
@@ -483,14 +488,22 @@ class GameService:
         """A day's daily boards (today's by default); their seeds once the day is over."""
         today = utc_day(self._wall())
         day = day or today
-        start = datetime.fromisoformat(day).replace(tzinfo=UTC).timestamp()
         over = day < today
         boards = []
         for name in ("beginner", "intermediate", "expert"):
             for no_guess in (False, True):
                 seed = self.storage.known_daily_seed(day, name, no_guess) if over else None
                 boards.append({"preset": name, "no_guess": no_guess, "seed": seed})
-        return {"day": day, "over": over, "ends_at": start + 86_400, "boards": boards}
+        return {"day": day, "over": over, "ends_at": day_end(day), "boards": boards}
+
+    def sealed_until(self, row: GameRow) -> float | None:
+        """When a daily game opens to everyone (its day is over), while that is still ahead:
+        until then its view, record and replay would show the day's board, so only its own
+        player reads it. None for a game anyone may read."""
+        if row.daily is None:
+            return None
+        opens = day_end(row.daily)
+        return opens if self._wall() < opens else None
 
     def close(self) -> None:
         self.storage.close()

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
 
 from mines.server.accounts import (
     PASSWORD_MAX,
@@ -52,16 +53,16 @@ class AccountOut(BaseModel):
     created_at: float
 
 
-def accounts(request: Request) -> AccountService:
-    service: AccountService = request.app.state.accounts
+def accounts(connection: HTTPConnection) -> AccountService:
+    service: AccountService = connection.app.state.accounts
     return service
 
 
-def session_token(request: Request) -> str | None:
-    return request.cookies.get(COOKIE) or None
+def session_token(connection: HTTPConnection) -> str | None:
+    return connection.cookies.get(COOKIE) or None
 
 
-async def signed_in_account(request: Request) -> AccountRow | None:
+async def signed_in_account(request: HTTPConnection) -> AccountRow | None:
     """The account the request's session cookie signs in, or None (no cookie, or a session
     that ended or expired: the request is then anonymous)."""
     token = session_token(request)

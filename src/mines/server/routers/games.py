@@ -27,6 +27,7 @@ from mines.server.finished import Read
 from mines.server.games import GameService, GameSpec
 from mines.server.present import Window, game_facts, without_cells
 from mines.server.routers.accounts import signed_in_account
+from mines.server.routers.readers import ReaderCredentials, check_reader, reader_token
 from mines.server.schemas import CreatedOut, FlagTarget, GameOut, MoveOut, MoveTarget, NewGame
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -63,11 +64,15 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
 @router.get(
     "/{game_id}",
     response_model=GameOut,
-    responses=error_responses(404, 422),
+    responses=error_responses(403, 404, 422),
     summary="Read",
     openapi_extra=WINDOW_PARAMETERS,
 )
-async def get_game(game_id: str, request: Request) -> dict[str, Any]:
+async def get_game(
+    game_id: str, request: Request, credentials: ReaderCredentials
+) -> dict[str, Any]:
+    """The game's view; a daily game's only for its player until its day is over (403)."""
+    await check_reader(request, game_id, reader_token(credentials))
     games = service(request)
     view = await run_in_threadpool(games.view, game_id, window(request.query_params))
     return {"id": game_id, "view": view, **await _facts(games, game_id)}
@@ -91,9 +96,12 @@ CELLS_QUERY: dict[str, Any] = {
 
 
 @router.get(
-    "/{game_id}/record", responses=error_responses(404, 409), summary="Record of a finished game"
+    "/{game_id}/record",
+    responses=error_responses(403, 404, 409),
+    summary="Record of a finished game",
 )
-async def get_record(game_id: str, request: Request) -> Response:
+async def get_record(game_id: str, request: Request, credentials: ReaderCredentials) -> Response:
+    await check_reader(request, game_id, reader_token(credentials))
     games = service(request)
     body = await run_in_threadpool(games.read_finished, Read.RECORD, game_id, Window())
     return Response(body, media_type="application/json")

@@ -15,6 +15,7 @@ from mines.errors import MinesError
 from mines.server.deps import hub, service, window
 from mines.server.errors import classify
 from mines.server.present import Box, in_window
+from mines.server.routers.readers import check_reader
 from mines.server.settings import SOCKETS
 
 router = APIRouter(tags=["live"])
@@ -101,6 +102,7 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
     # Subscribe before reading the view, so no move falls between the two.
     with hub(websocket).subscribe(game_id) as queue:
         try:
+            await check_reader(websocket, game_id, _token(websocket))
             asked = window(websocket.query_params)
             view = await run_in_threadpool(service(websocket).view, game_id, asked)
         except MinesError as error:
@@ -116,6 +118,15 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
             await ignore_until_closed(websocket)
         finally:
             forward.cancel()
+
+
+def _token(websocket: WebSocket) -> str | None:
+    """The game's token, for a daily game's player: `?token=` (a browser cannot set a
+    WebSocket's headers) or `Authorization: Bearer`."""
+    scheme, _, token = websocket.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token:
+        return token
+    return websocket.query_params.get("token") or None
 
 
 async def ignore_until_closed(websocket: WebSocket) -> None:

@@ -65,6 +65,20 @@ export async function request(method, path, body, token) {
   return /** @type {T} */ (data);
 }
 
+/**
+ * The token this browser keeps for a game it created, or null. Moves need it; so do reads of
+ * a daily game until its day is over (only its player may read it, docs/server.md).
+ * @param {string} id
+ */
+export function gameToken(id) {
+  return localStorage.getItem(`mines:token:${id}`);
+}
+
+/** Keep a new game's token in this browser. @param {string} id @param {string} token */
+export function keepGameToken(id, token) {
+  localStorage.setItem(`mines:token:${id}`, token);
+}
+
 /** The query of a window. @param {{top: number, left: number, height: number, width: number}} box */
 export function windowQuery(box) {
   return `?top=${box.top}&left=${box.left}&height=${box.height}&width=${box.width}`;

@@ -1,6 +1,6 @@
 // The browser client: shows the server's views and sends the player's moves; it knows no rules.
 
-import { ApiError, request, windowQuery } from "./api.js";
+import { ApiError, gameToken, keepGameToken, request, windowQuery } from "./api.js";
 import { Board } from "./board.js";
 import { $, inputOf, selectOf } from "./dom.js";
 import { fillChoices, readForm, showProblems } from "./form.js";
@@ -189,7 +189,7 @@ class App {
       const box = { top: 0, left: 0, height: Math.min(size.rows, WINDOW_MAX.rows), width: Math.min(size.cols, WINDOW_MAX.cols) };
       const created = /** @type {Created} */ (await request("POST", `/api/games${windowQuery(box)}`, body));
       if (request_ !== this.creating) return;  // a newer New game was asked for meanwhile
-      localStorage.setItem(`mines:token:${created.id}`, created.token);
+      keepGameToken(created.id, created.token);
       history.replaceState(null, "", `#${created.id}`);
       this.start(created.id, created.token, created);
       $("board").focus();
@@ -211,10 +211,11 @@ class App {
     try {
       // A one-cell window tells the board's size; then the client asks for its own window.
       const path = `/api/games/${encodeURIComponent(id)}`;
-      const first = /** @type {GameAnswer} */ (await request("GET", `${path}?top=0&left=0&height=1&width=1`)).view;
+      const token = gameToken(id);  // a daily game is read only by its player until the day ends
+      const first = /** @type {GameAnswer} */ (await request("GET", `${path}?top=0&left=0&height=1&width=1`, undefined, token)).view;
       const box = { top: 0, left: 0, height: Math.min(first.rows, WINDOW_MAX.rows), width: Math.min(first.cols, WINDOW_MAX.cols) };
-      const game = /** @type {GameAnswer} */ (await request("GET", `${path}${windowQuery(box)}`));
-      this.start(id, localStorage.getItem(`mines:token:${id}`), game);
+      const game = /** @type {GameAnswer} */ (await request("GET", `${path}${windowQuery(box)}`, undefined, token));
+      this.start(id, token, game);
       $("board").focus();
       if (!this.token) this.say("You are watching this game; moves made by its player appear as they happen.");
     } catch (error) {
@@ -450,7 +451,7 @@ class App {
     if (!id || this.counted.has(id)) return;
     this.counted.add(id);
     try {
-      const summary = /** @type {Summary} */ (await request("GET", `/api/games/${encodeURIComponent(id)}/summary`));
+      const summary = /** @type {Summary} */ (await request("GET", `/api/games/${encodeURIComponent(id)}/summary`, undefined, this.token));
       if (id !== this.id) return;
       this.info = { rows: summary.rows, cols: summary.cols, mines: summary.mines, no_guess: summary.no_guess, preset: summary.preset };
       if (this.token) countGame(summary);
@@ -491,7 +492,9 @@ class App {
   /** Watch the game's window: the socket's first message is the window's view, then its moves. */
   watch() {
     if (!this.id) return;
-    this.live.connect(`/api/games/${encodeURIComponent(this.id)}/live${windowQuery(this.box())}`);
+    // A browser cannot give a WebSocket a header: a daily game's player's token goes in the query.
+    const token = this.token ? `&token=${encodeURIComponent(this.token)}` : "";
+    this.live.connect(`/api/games/${encodeURIComponent(this.id)}/live${windowQuery(this.box())}${token}`);
   }
 
   /** @param {any} data */
@@ -555,7 +558,7 @@ class App {
     const id = this.id;
     try {
       const { view } = /** @type {GameAnswer} */ (await request(
-        "GET", `/api/games/${encodeURIComponent(id)}${windowQuery(this.box())}`));
+        "GET", `/api/games/${encodeURIComponent(id)}${windowQuery(this.box())}`, undefined, this.token));
       if (id !== this.id) return;
       this.takeView(view);
       if (this.chancesOn) this.loadChances();
@@ -761,12 +764,13 @@ class App {
   async openReplay(id) {
     try {
       const path = `/api/games/${encodeURIComponent(id)}`;
-      const first = /** @type {{view: View}} */ (await request("GET", `${path}?top=0&left=0&height=1&width=1`)).view;
+      const token = gameToken(id);
+      const first = /** @type {{view: View}} */ (await request("GET", `${path}?top=0&left=0&height=1&width=1`, undefined, token)).view;
       const box = { top: 0, left: 0, height: Math.min(first.rows, WINDOW_MAX.rows), width: Math.min(first.cols, WINDOW_MAX.cols) };
-      const replay = /** @type {Replay} */ (await request("GET", `${path}/replay${windowQuery(box)}`));
+      const replay = /** @type {Replay} */ (await request("GET", `${path}/replay${windowQuery(box)}`, undefined, token));
       if (this.id !== id) {
         this.id = id;
-        this.token = localStorage.getItem(`mines:token:${id}`);
+        this.token = token;
         this.live.close();  // a finished game: nothing to watch while it replays
       }
       this.player?.pause();

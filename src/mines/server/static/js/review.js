@@ -1,7 +1,7 @@
 // The review page: a finished game move by move, the board and its mine chances before each move,
 // and the solver's verdict on it. No rules here: the server's review carries every board change.
 
-import { ApiError, request } from "./api.js";
+import { ApiError, gameToken, request } from "./api.js";
 import { Board } from "./board.js";
 import { $, fillTerms } from "./dom.js";
 import { setLed } from "./leds.js";
@@ -327,7 +327,7 @@ async function main() {
     $("error").textContent = "";
     retry.hidden = true;
     try {
-      const data = /** @type {GameReview} */ (await request("GET", `/api/games/${encodeURIComponent(id)}/review`));
+      const data = /** @type {GameReview} */ (await request("GET", `/api/games/${encodeURIComponent(id)}/review`, undefined, gameToken(id)));
       new ReviewPage(data).show();
     } catch (error) {
       $("error").textContent = words(error);

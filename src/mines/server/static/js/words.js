@@ -41,6 +41,7 @@ export const SENTENCES = {
   sign_in_failed: "That name and password do not match an account.",
   not_signed_in: "You are not signed in.",
   player_not_found: "No player has that name.",
+  daily_not_over: "This is a game on today's daily board: only its player can see it until the day is over (midnight UTC), so that nobody learns the board before playing it.",
   cross_site: "That came from another site, so it was refused. Use this page itself.",
   review_too_large: "This game is too big to review exactly here.",
   worker_died: "The server stopped while it was working on that. Please try again.",
