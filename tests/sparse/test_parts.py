@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
@@ -9,8 +11,11 @@ from hypothesis import strategies as st
 from scipy import ndimage
 
 from mines import FixedPlacer, Game, grid
+from mines.dense import DenseEngine
 from mines.sparse.blocks import Blocks
+from mines.sparse.changes import BlockChanges, ComplementChanges
 from mines.sparse.compressed import SqueezedBoard
+from mines.sparse.engine import SparseEngine
 from mines.sparse.pockets import find_pockets
 
 EIGHT = np.ones((3, 3), dtype=bool)
@@ -172,3 +177,68 @@ def test_a_pocket_bigger_than_the_budget_opens_alone() -> None:
     assert sparse.view().to_strings() == dense.view().to_strings()
     assert sparse.view(13, 13, 1, 3).to_strings() == ["000"]
     assert sparse.view(0, 0, 1, 1).to_strings() == ["H"]
+
+
+@given(
+    rows=st.integers(1, 9),
+    cols=st.integers(1, 9),
+    data=st.data(),
+)
+@settings(max_examples=300)
+def test_complement_changes_list_bound_and_window_the_cells_they_changed(
+    rows: int, cols: int, data: st.DataObject
+) -> None:
+    """A flood that opened nearly the whole board keeps only the cells it did not change;
+    what it answers is checked against the changed cells listed plainly. Whole rows and
+    columns left unchanged at the board's edges are drawn often: they move the bounds."""
+    unchanged = np.array(
+        data.draw(st.lists(st.booleans(), min_size=rows * cols, max_size=rows * cols)), dtype=bool
+    ).reshape(rows, cols)
+    for axis, size in ((0, rows), (1, cols)):
+        for line in data.draw(st.sets(st.sampled_from([0, 1, size - 2, size - 1]), max_size=3)):
+            if 0 <= line < size:
+                unchanged[(line, slice(None)) if axis == 0 else (slice(None), line)] = True
+    changes = ComplementChanges(rows, cols, flat_of(unchanged))
+    changed = ~unchanged
+    listed = [(int(r), int(c)) for r, c in np.argwhere(changed)]
+    assert len(changes) == len(listed)
+    assert list(changes) == listed
+    if listed:
+        (top, left), (bottom, right) = np.argwhere(changed).min(0), np.argwhere(changed).max(0)
+        assert changes.bounds() == (top, left, bottom + 1, right + 1)
+    else:
+        assert changes.bounds() is None
+    top, left = data.draw(st.integers(-2, rows)), data.draw(st.integers(-2, cols))
+    height, width = data.draw(st.integers(0, rows + 2)), data.draw(st.integers(0, cols + 2))
+    inside = [(r, c) for r, c in listed if top <= r < top + height and left <= c < left + width]
+    assert sorted(changes.within(top, left, height, width)) == inside
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "changes"),
+    [(9, 10, BlockChanges), (20, 20, ComplementChanges)],
+    ids=["walls-cut-the-board", "one-sea"],
+)
+def test_a_position_restored_after_a_flood_counts_its_opened_cells_as_the_dense_engine(
+    rows: int, cols: int, changes: type
+) -> None:
+    """`restore` marks cells as they stand, also on an engine a big flood has opened: after a
+    flood across walls (the sparse engine keeps blocks) and after a flood of the sea (it lists
+    the cells still hidden instead). Revealed mines are not opened cells."""
+    mines = np.array([[2, 2], [2, 3], [7, 8], [8, 1]], dtype=np.int64)
+    revealed = np.array([[2, 2], [1, 2], [3, 3], [8, 0]], dtype=np.int64)  # one is a mine
+    flagged = np.array([[7, 8], [8, 2]], dtype=np.int64)
+    engines = [DenseEngine(rows, cols), SparseEngine(rows, cols)]
+    # No walk cell by cell: the sparse engine floods as on a huge board.
+    with patch.object(grid, "FLOOD_BUDGET", 0):
+        for engine in engines:
+            engine.place(mines)
+            flood = engine.open(5, 5)
+            engine.restore(revealed, flagged)
+    assert isinstance(flood, changes)
+    dense, sparse = engines
+    assert sparse.opened == dense.opened
+    assert sparse.flags == dense.flags == 2
+    assert [[sparse.state(r, c) for c in range(cols)] for r in range(rows)] == [
+        [dense.state(r, c) for c in range(cols)] for r in range(rows)
+    ]
