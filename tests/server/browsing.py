@@ -91,6 +91,19 @@ def open_page(browser: Browser, url: str, device: dict[str, Any], **options: Any
     return page
 
 
+def axe_serious(page: Page) -> list[tuple[str, list[Any]]]:
+    """axe-core's serious and critical violations on the page as it is now, each with the
+    first few elements it names. The page's context needs `bypass_csp=True`: axe is injected
+    as an inline script, which the server's CSP rightly refuses."""
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate("async () => (await axe.run(document)).violations")
+    return [
+        (v["id"], [n["target"] for n in v["nodes"]][:3])
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
 def cell(page: Page, row: int, col: int) -> Locator:
     return page.locator(f'#board [data-row="{row}"][data-col="{col}"]')
 
