@@ -15,6 +15,7 @@ from mines.status import GameStatus
 from mines.symbols import Cell
 from mines.tui.app import MinesApp
 from mines.tui.help import HelpScreen
+from mines.tui.played import local
 from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES
 from tests.fake_time import FakeTime
@@ -201,7 +202,7 @@ async def test_finished_games_are_saved(make_app: AppMaker, tmp_path: Path) -> N
     assert saved.record.status is GameStatus.WON
     assert [str(m.move) for m in saved.record.moves] == ["O2,2"]
     assert saved.hints == 1
-    assert saved.three_bv == app.game.three_bv
+    assert saved.three_bv == local(app.game).three_bv
     assert len(app.saved) == 1
 
 

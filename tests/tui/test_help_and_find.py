@@ -11,6 +11,7 @@ from mines.status import GameStatus
 from mines.tui.app import MinesApp
 from mines.tui.clock import PausableClock
 from mines.tui.help import HelpScreen
+from mines.tui.played import local
 from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES
 from tests.fake_time import FakeTime
@@ -48,8 +49,10 @@ def huge_app(tmp_path: Path, fake_time: FakeTime) -> MinesApp:
         clock=clock,
         theme=THEMES["classic"],
         store=RecordStore(tmp_path / "records"),
-        hint=lambda g, near: hint(g, near=near, clock=still),
-        find=lambda g, near, beyond: find_undecided(g, near, beyond=beyond, skip=near, clock=still),
+        hint=lambda g, near: hint(local(g), near=near, clock=still),
+        find=lambda g, near, beyond: find_undecided(
+            local(g), near, beyond=beyond, skip=near, clock=still
+        ),
     )
 
 

@@ -11,6 +11,7 @@ from mines.status import GameStatus
 from mines.tui.app import MinesApp
 from mines.tui.board import Board
 from mines.tui.clock import PausableClock
+from mines.tui.played import local
 from mines.tui.themes import CELL_WIDTH, THEMES
 from mines.view import BoardView
 from tests.fake_time import FakeTime
@@ -59,7 +60,7 @@ async def test_a_large_board_scrolls_with_the_cursor(
     fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = big_app(1000, 1000, 150_000, fake_time)
-    spy = ViewSpy(app.game, monkeypatch)
+    spy = ViewSpy(local(app.game), monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         board = app.board
         top, left, height, width = board.window()
@@ -160,7 +161,7 @@ async def test_a_sparse_board_of_a_million_squared_plays_in_the_viewport(
     fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = big_app(1_000_000, 1_000_000, 1000, fake_time)
-    spy = ViewSpy(app.game, monkeypatch)
+    spy = ViewSpy(local(app.game), monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
         app.board.move_cursor(500_000, 999_999)
         await pilot.press("space")

@@ -8,12 +8,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
-from mines.errors import IllegalMoveError, InvalidBoardError, InvalidMoveError, MinesError
-from mines.game import Game
+from mines.errors import IllegalMoveError, InvalidMoveError, MinesError
 from mines.moves import Move, MoveKind
 from mines.solver import hint
 from mines.symbols import Cell
 from mines.tui.autosave import Autosave, resume
+from mines.tui.played import PlayedGame, local
+from mines.tui.remote import RemoteGame, ServerError
 from mines.tui.store import RecordStore, Unfinished
 from mines.tui.words import describe_kept, mines_left_shown, plural, state_word, verdict
 
@@ -35,14 +36,16 @@ Rows and columns count from 0. Symbols: H hidden, F flag, 0-8 revealed count; af
 every mine shows F; after a loss M mine, X the mine you hit, W a flag that was wrong."""
 
 
-def status_line(game: Game) -> str:
+def status_line(game: PlayedGame) -> str:
     """Where the game stands, in words: state, mines left and time."""
     state = state_word(game.status, started=game.started)
     left = mines_left_shown(game.status, game.mines_left)
     return f"{state}  mines left: {left}  time: {game.elapsed:.1f}s"
 
 
-def window_around(game: Game, centre: tuple[int, int], size: tuple[int, int] = WINDOW) -> Window:
+def window_around(
+    game: PlayedGame, centre: tuple[int, int], size: tuple[int, int] = WINDOW
+) -> Window:
     """The (top, left, height, width) of the window of `size` around `centre`, on the board."""
     height, width = min(size[0], game.rows), min(size[1], game.cols)
     top = max(0, min(centre[0] - height // 2, game.rows - height))
@@ -53,7 +56,7 @@ def window_around(game: Game, centre: tuple[int, int], size: tuple[int, int] = W
 Window = tuple[int, int, int, int]
 
 
-def render(game: Game, window: Window | None = None) -> str:
+def render(game: PlayedGame, window: Window | None = None) -> str:
     """The board (or a window of it) with column and row numbers, then the status line."""
     top, left, height, width = window or (0, 0, game.rows, game.cols)
     view = game.view(top, left, height, width)
@@ -81,7 +84,7 @@ class LineGame:
     """A game read command by command; the window follows the moves and `view`. With a
     store, the game is kept after every move and saved once over, as the app does."""
 
-    def __init__(self, game: Game, out: TextIO, store: RecordStore | None = None) -> None:
+    def __init__(self, game: PlayedGame, out: TextIO, store: RecordStore | None = None) -> None:
         self.out = out
         self.store = store
         self.kept: list[Unfinished] = store.unfinished() if store is not None else []
@@ -91,7 +94,7 @@ class LineGame:
         """The file of the finished game saved last, for the command that reviews it."""
         self._start(game, Autosave(store, game))
 
-    def _start(self, game: Game, autosave: Autosave) -> None:
+    def _start(self, game: PlayedGame, autosave: Autosave) -> None:
         self.game = game
         self.autosave = autosave
         self.centre = (game.rows // 2, game.cols // 2)
@@ -153,9 +156,13 @@ class LineGame:
             self.say("The game is over: there is nothing to hint.")
             return
         top, left, height, width = self.window()
+        game = self.game
         try:
-            found = hint(self.game, near=(top + height // 2, left + width // 2))
-        except InvalidBoardError as error:
+            if isinstance(game, RemoteGame):
+                found = game.hint()  # the server's: it marks the game assisted
+            else:
+                found = hint(local(game), near=(top + height // 2, left + width // 2))
+        except MinesError as error:
             self.say(f"No hint: {error}.")
             return
         self.say(f"Hint: {found.reason}")
@@ -174,7 +181,7 @@ class LineGame:
         before, at = game.opened, game.elapsed
         try:
             game.play(move)
-        except IllegalMoveError as error:
+        except (IllegalMoveError, ServerError) as error:
             self.say(f"error: {error}")
             return True
         if self.autosave.note(move, at):
@@ -183,7 +190,13 @@ class LineGame:
         self.say(self.outcome(move, game.opened - before))
         self.show()
         if game.status.is_over:
-            self.say(f"{verdict(game.status)} Time {game.elapsed:.1f}s.")
+            standing = ""
+            if isinstance(game, RemoteGame):
+                try:
+                    standing = f" {game.standing()}"
+                except MinesError as error:
+                    standing = f" Whether it ranks, the server did not say: {error}."
+            self.say(f"{verdict(game.status)} Time {game.elapsed:.1f}s.{standing}")
             return False
         return True
 
@@ -223,7 +236,7 @@ class LineGame:
         if autosave is None:
             self.say("error: that game is being played in another terminal")
             return
-        game, saved, record = autosave.game, chosen.saved, chosen.saved.record
+        game, saved, record = local(autosave.game), chosen.saved, chosen.saved.record
         self.autosave.close()
         self.kept.remove(chosen)
         self._start(game, autosave)
@@ -257,12 +270,14 @@ class LineGame:
 
 
 def play_lines(
-    game: Game, lines_in: Iterable[str], out: TextIO, store: RecordStore | None = None
+    game: PlayedGame, lines_in: Iterable[str], out: TextIO, store: RecordStore | None = None
 ) -> int:
     """Read commands line by line until the game ends, the input ends or the player quits.
     With a store, games are kept after every move and saved when over, as the app does."""
     player = LineGame(game, out, store)
     size = f"{game.rows}x{game.cols}, {plural(game.mines, 'mine')}"
+    if isinstance(game, RemoteGame):
+        print(game.introduction(), file=out)
     print(f"New game {game.game_id or size}: type help for the commands, ? for a hint.", file=out)
     if player.kept:
         count = plural(len(player.kept), "game")

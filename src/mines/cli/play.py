@@ -7,8 +7,10 @@ import sys
 from typing import Any
 
 from mines.cli.lines import play_lines
+from mines.cli.online import add_server_options, play_online
 from mines.cli.options import add_app_options, add_game_options, game_from_options
 from mines.datadir import data_dir
+from mines.errors import InvalidBoardError
 from mines.extras import missing_extra
 from mines.game import Game
 from mines.placement import PlacementRule, placer_for_rule
@@ -37,18 +39,30 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="f goes on from a flag to a question mark, a note for yourself (not saved)",
     )
+    add_server_options(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.no_guess:
         args.first_click = PlacementRule.NOGUESS
-    if args.plain or not sys.stdout.isatty():
-        return play_plain(args)
-    if problem := missing_extra("tui", "the terminal app"):
-        print(f"mines: {problem}; playing in line mode instead", file=sys.stderr)
+    if args.server:
+        return play_online(args, lines=wants_lines(args))
+    if args.sign_up or args.sign_out or args.anonymous or args.daily:
+        raise InvalidBoardError("--sign-up, --sign-out, --anonymous and --daily need --server")
+    if wants_lines(args):
         return play_plain(args)
     return play_app(args)
+
+
+def wants_lines(args: argparse.Namespace) -> bool:
+    """Line mode: asked for, output that is not a terminal, or no Textual (said on stderr)."""
+    if args.plain or not sys.stdout.isatty():
+        return True
+    if problem := missing_extra("tui", "the terminal app"):
+        print(f"mines: {problem}; playing in line mode instead", file=sys.stderr)
+        return True
+    return False
 
 
 def play_plain(args: argparse.Namespace) -> int:

@@ -18,7 +18,6 @@ from textual.theme import Theme as TextualTheme
 from textual.widgets import Footer, Static
 
 from mines.errors import MinesError
-from mines.game import Game
 from mines.moves import Move
 from mines.presets import preset, preset_of
 from mines.solver import Hint, Search
@@ -31,6 +30,8 @@ from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
 from mines.tui.keyline import KeyLine
 from mines.tui.layout import MIN_HEIGHT, MIN_WIDTH, Layout
+from mines.tui.played import PlayedGame, local
+from mines.tui.remote import RemoteGame
 from mines.tui.resume import ResumeScreen
 from mines.tui.review_screen import ReviewScreen
 from mines.tui.rulers import Minimap
@@ -41,9 +42,10 @@ from mines.tui.undo import rebuilt
 from mines.tui.words import board_name, describe, mines_left_shown, state_word, verdict
 
 CUT = "… (F1: all of it)"
-HintMaker = Callable[[Game, tuple[int, int]], Hint]
-"""The hint for a game near a cell (the cursor): the solver's, or a test's stand-in."""
-FinderMaker = Callable[[Game, tuple[int, int], int], Search]
+HintMaker = Callable[[PlayedGame, tuple[int, int]], Hint]
+"""The hint for a game near a cell (the cursor): the solver's (the server's for a game played
+there), or a test's stand-in."""
+FinderMaker = Callable[[PlayedGame, tuple[int, int], int], Search]
 """The search for the nearest cell still to decide from a cell, beyond a distance already
 searched: the solver's, or a test's stand-in."""
 WORKING = "Working…"
@@ -51,18 +53,30 @@ THINKING = "Thinking…"
 SEARCHING = "Searching…"
 
 
-def solver_hint_near(game: Game, near: tuple[int, int]) -> Hint:
-    """The solver's hint, looking near the cursor first on a big board."""
-    return solver_hint(game, near=near)
+def solver_hint_near(game: PlayedGame, near: tuple[int, int]) -> Hint:
+    """The solver's hint, looking near the cursor first on a big board; for a game on a
+    server, the server's (which marks the game assisted: the solver here would be help the
+    server does not know of)."""
+    if isinstance(game, RemoteGame):
+        return game.hint()
+    return solver_hint(local(game), near=near)
 
 
-def solver_find_from(game: Game, near: tuple[int, int], beyond: int) -> Search:
+def solver_find_from(game: PlayedGame, near: tuple[int, int], beyond: int) -> Search:
     """The solver's search for the nearest cell still to decide, past `beyond` cells away."""
-    return solver_find(game, near, beyond=beyond, skip=near)
+    return solver_find(local(game), near, beyond=beyond, skip=near)
 
 
-GameMaker = Callable[[int, int, int], Game]
-"""Makes a new game of (rows, cols, mines) on the app's clock, for `n` and the preset keys."""
+GameMaker = Callable[[int, int, int], PlayedGame]
+"""Makes a new game of (rows, cols, mines) on the app's clock, for `n` and the preset keys
+(on the server for a game played there)."""
+NOT_ON_A_SERVER = {
+    "pause": "A game on a server cannot pause: its clock runs on the server.",
+    "find": "g is off for a game on a server: the solver reading your board is help the "
+    "server would not know of. ? asks the server for a hint (the game then does not rank).",
+    "undo": "Undo is not offered on a server: a game there is played as it falls.",
+}
+"""What the keys that only a game played here offers say on a server's game."""
 
 SIZES = Binding.Group("Size", compact=True)
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
@@ -86,7 +100,12 @@ MONO_THEME = TextualTheme(
 
 
 def status_text(
-    game: Game, paused: bool, *, width: int = 200, busy: str = "", elapsed: float | None = None
+    game: PlayedGame,
+    paused: bool,
+    *,
+    width: int = 200,
+    busy: str = "",
+    elapsed: float | None = None,
 ) -> str:
     """The status line: board, mines left, time and where the game stands; compact when narrow.
 
@@ -109,7 +128,7 @@ def status_text(
 
 
 def position_text(
-    cursor: tuple[int, int], window: tuple[int, int, int, int], game: Game, width: int
+    cursor: tuple[int, int], window: tuple[int, int, int, int], game: PlayedGame, width: int
 ) -> str:
     """Where the cursor is and which part of the board is in sight, as long as fits `width`."""
     (row, col), (top, left, height, across) = cursor, window
@@ -168,7 +187,7 @@ class MinesApp(App[None]):
 
     def __init__(
         self,
-        game: Game,
+        game: PlayedGame,
         *,
         make_game: GameMaker,
         clock: PausableClock,
@@ -181,7 +200,8 @@ class MinesApp(App[None]):
         marks: bool = False,
     ) -> None:
         """`cursor` is where the cursor starts: the middle of the board unless given. With a
-        `store`, games are kept there after every move, and those left unfinished offered."""
+        `store`, games are kept there after every move, and those left unfinished offered.
+        A game on a server (`RemoteGame`) needs no store: the server keeps it."""
         super().__init__()
         self.game = game
         self.clock = clock
@@ -243,10 +263,17 @@ class MinesApp(App[None]):
         self.board.move_cursor(*(self._start_cursor or (self.game.rows // 2, self.game.cols // 2)))
         self.board.focus()
         self.update_status()
-        self.say("Arrows/hjkl/WASD move, space reveals, f flags. F1 for help.")
+        keys = "Arrows/hjkl/WASD move, space reveals, f flags. F1 for help."
+        server = self.server_game
+        self.say(keys if server is None else f"{server.introduction()} {keys}")
         self.set_interval(0.1, self.update_status)
         self._fit(self.size.width, self.size.height)
         self._offer_kept_games()
+
+    @property
+    def server_game(self) -> RemoteGame | None:
+        """The game on screen when it is played on a server, else None."""
+        return self.game if isinstance(self.game, RemoteGame) else None
 
     @property
     def board(self) -> Board:
@@ -350,7 +377,7 @@ class MinesApp(App[None]):
     def _in_progress(self) -> bool:
         return self.game.started and not self.game.status.is_over
 
-    def _play(self, game: Game, autosave: Autosave | None = None) -> None:
+    def _play(self, game: PlayedGame, autosave: Autosave | None = None) -> None:
         """Make `game` the one on screen, observed for its end; `autosave` keeps it (else the
         one that kept the game before, which goes on with it: an undo's rebuild)."""
         self._unsubscribe()
@@ -378,16 +405,22 @@ class MinesApp(App[None]):
 
     def _finish(self, status: GameStatus, path: Path | None, earlier: list[SavedGame]) -> None:
         best = ""
+        if (server := self.server_game) is not None:
+            try:
+                best = f" {server.standing()}"
+            except MinesError as error:
+                best = f" Whether it ranks, the server did not say: {error}."
         if path is not None:
+            game = local(self.game)
             self.saved.append(str(path))
             saved = SavedGame(
-                self.game.record(),
+                game.record(),
                 practice=self.practice,
                 hints=self.hints_used,
-                three_bv=self.game.three_bv,
+                three_bv=game.three_bv,
             )
             if is_new_best(saved, earlier):
-                board = board_name(self.game.rows, self.game.cols, self.game.mines)
+                board = board_name(game.rows, game.cols, game.mines)
                 no_guess = "no-guess " if kind_of(saved) is Kind.NO_GUESS else ""
                 best = f" A new best {no_guess}time for {board}!"
         undo = " u undoes the last move." if self.practice else ""
@@ -458,14 +491,18 @@ class MinesApp(App[None]):
 
     def _leave(self) -> str:
         """What becomes of the game in progress when the player leaves it."""
+        if self.server_game is not None:
+            return "it is left unfinished on the server"
         if self._store is None:
             return "it is not kept"
         return "it is kept, and offered when mines play starts"
 
     async def action_quit(self) -> None:
         """Quit. With a store the game in progress is on disk already (it is saved after every
-        move), so q and Ctrl-C quit at once; without one they ask first."""
-        if self._store is None and not self._confirmed("q", f"quit ({self._leave()})"):
+        move), so q and Ctrl-C quit at once; without one they ask first. A game on a server
+        is kept there: mines play --server goes on with it."""
+        local_only = self._store is None and self.server_game is None
+        if local_only and not self._confirmed("q", f"quit ({self._leave()})"):
             return
         if self.board.busy:
             # The game is locked mid-move: what is kept is the game before that move.
@@ -528,7 +565,11 @@ class MinesApp(App[None]):
         if self.busy == WORKING:
             self.say(STILL_WORKING)
             return
-        game = self._make_game(rows, cols, mines)
+        try:
+            game = self._make_game(rows, cols, mines)
+        except MinesError as error:  # a server's game: the server may be away
+            self.say(f"No new game: {error}.")
+            return
         self._redo.clear()
         self._play(game, Autosave(self._store, game, practice=self.practice))
         self.board.move_cursor(rows // 2, cols // 2)
@@ -572,7 +613,9 @@ class MinesApp(App[None]):
         self.hint_thread.start()
         return True
 
-    def _thought(self, game: Game, turn: int, then: Callable[[], None] | None, error: str) -> None:
+    def _thought(
+        self, game: PlayedGame, turn: int, then: Callable[[], None] | None, error: str
+    ) -> None:
         if game is not self.game or turn != self._turn:
             return  # the player moved on while the solver thought
         self._stop_thinking()
@@ -601,6 +644,13 @@ class MinesApp(App[None]):
 
     def action_hint(self) -> None:
         game, cursor = self.game, self.board.cursor
+        server = self.server_game
+        if server is not None and server.ranks and not server.status.is_over:
+            pending, self._pending = self._pending, None
+            if pending != "?":
+                self._pending = "?"
+                self.say("A hint takes this game off the leaderboard: press ? again for one.")
+                return
         self._think(
             THINKING,
             "Thinking... (the clock stops while the solver thinks)",
@@ -620,6 +670,9 @@ class MinesApp(App[None]):
     def action_find(self) -> None:
         """Go to the nearest cell still to decide; pressed again where nothing was found
         (the cursor has not moved), it searches on beyond where it stopped."""
+        if self.server_game is not None:
+            self.say(NOT_ON_A_SERVER["find"])
+            return
         game, cursor = self.game, self.board.cursor
         beyond = 0
         if self._searched is not None and self._searched[0] == cursor:
@@ -647,6 +700,9 @@ class MinesApp(App[None]):
 
     def action_pause(self) -> None:
         self._pending = None
+        if self.server_game is not None:
+            self.say(NOT_ON_A_SERVER["pause"])
+            return
         paused = self._paused = not self._paused
         self._sync_clock()
         self.board.display = not paused
@@ -667,7 +723,8 @@ class MinesApp(App[None]):
         record = journal.record()
         *kept, undone = journal.moves
         try:
-            game = rebuilt(record, len(kept), self.clock, self.game.elapsed, self.game.placer)
+            placer = local(self.game).placer
+            game = rebuilt(record, len(kept), self.clock, self.game.elapsed, placer)
         except MinesError as error:
             self.say(f"Cannot undo: {error}")
             return
@@ -692,6 +749,9 @@ class MinesApp(App[None]):
         self.board.play(self._redo[-1])
 
     def action_undo_elsewhere(self) -> None:
+        if self.server_game is not None:
+            self.say(NOT_ON_A_SERVER["undo"])
+            return
         self.say("Undo is for practice games: start one with mines play --practice.")
 
     def action_review(self) -> None:
@@ -700,7 +760,12 @@ class MinesApp(App[None]):
         if not self.game.status.is_over:
             self.say("The review opens once the game is over.")
             return
-        self.push_screen(ReviewScreen(self.game.record(), self._theme))
+        try:
+            record = self.game.record()  # a game on a server: read from the server
+        except MinesError as error:
+            self.say(f"No review: {error}.")
+            return
+        self.push_screen(ReviewScreen(record, self._theme))
 
     def action_next_theme(self) -> None:
         names = list(THEMES)

@@ -8,11 +8,11 @@ from pathlib import Path
 from mines.clock import Clock
 from mines.engine import CellChanges
 from mines.errors import MinesError
-from mines.game import Game
 from mines.moves import Move
 from mines.placement import MinePlacer, placer_for_rule
 from mines.record import GameRecord, TimedMove
 from mines.replay import replay
+from mines.tui.played import PlayedGame, local
 from mines.tui.store import Claim, RecordStore, Unfinished
 
 
@@ -39,7 +39,7 @@ class Journal:
     read from the game once.
     """
 
-    def __init__(self, game: Game, moves: Sequence[TimedMove] = ()) -> None:
+    def __init__(self, game: PlayedGame, moves: Sequence[TimedMove] = ()) -> None:
         """`moves`: those the game was rebuilt with (a resumed game, or an undo's)."""
         self.game = game
         self.moves: list[TimedMove] = list(moves)
@@ -61,8 +61,9 @@ class Journal:
         self._unsubscribe()
 
     def record(self) -> GameRecord:
-        """The game so far, as `Game.record()` says it (the layout aside, as above)."""
-        game = self.game
+        """The game so far, as `Game.record()` says it (the layout aside, as above); a game
+        played here only (a game on a server is kept there)."""
+        game = local(self.game)
         layout = None
         if game.started and not deals_again(game.placer):
             if self._layout is None:
@@ -91,7 +92,7 @@ class Autosave:
     def __init__(
         self,
         store: RecordStore | None,
-        game: Game,
+        game: PlayedGame,
         *,
         practice: bool = False,
         hints: int = 0,
@@ -106,7 +107,7 @@ class Autosave:
         self._claim = claim
 
     @property
-    def game(self) -> Game:
+    def game(self) -> PlayedGame:
         return self.journal.game
 
     @property
@@ -118,7 +119,7 @@ class Autosave:
         """After a move was tried: True when it changed the game (then `keep` it)."""
         return self.journal.note(move, at)
 
-    def follow(self, game: Game, moves: Sequence[TimedMove]) -> None:
+    def follow(self, game: PlayedGame, moves: Sequence[TimedMove]) -> None:
         """Go on with a rebuilt copy of the game (an undo), made by `moves`, and keep it."""
         self.journal.close()
         self.journal = Journal(game, moves)
@@ -130,10 +131,11 @@ class Autosave:
 
     def keep(self) -> Path | None:
         """Write the game as it stands: in progress, over its file; over, as a record (and
-        then the record's file is returned). Without a store, nothing."""
-        game = self.game
+        then the record's file is returned). Without a store, nothing: a game on a server is
+        kept by the server, and has no store here."""
         if self.store is None:
             return None
+        game = local(self.game)
         if game.status.is_over:
             path = self.store.save(game, practice=self.practice, hints=self.hints)
             self._forget()

@@ -16,10 +16,11 @@ from textual.strip import Strip
 
 from mines.engine import CellChanges
 from mines.errors import IllegalMoveError
-from mines.game import Game
 from mines.moves import Move, MoveKind
 from mines.status import GameStatus
 from mines.symbols import Cell
+from mines.tui.played import PlayedGame
+from mines.tui.remote import ServerError
 from mines.tui.rulers import column_ruler, gutter_width, row_label
 from mines.tui.themes import CELL_WIDTH, Theme
 from mines.view import BoardView
@@ -36,7 +37,8 @@ class Board(ScrollView, can_focus=True):
     """Draws only the cells in sight, fetched as a windowed view, and repaints only changed ones.
 
     It keeps no game state of its own beyond the cursor: every symbol comes from
-    `Game.view(top, left, height, width)` and every move goes through the public API.
+    `view(top, left, height, width)` of the game it shows (a `PlayedGame`: a local `Game` or
+    a game on a server) and every move goes through its `play`.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -85,14 +87,14 @@ class Board(ScrollView, can_focus=True):
     class LongMoveDone(Message):
         """A long move's thread has finished; the rest as for `Moved`."""
 
-        def __init__(self, game: Game, moved: Board.Moved) -> None:
+        def __init__(self, game: PlayedGame, moved: Board.Moved) -> None:
             super().__init__()
             self.game = game
             self.moved = moved
 
     def __init__(
         self,
-        game: Game,
+        game: PlayedGame,
         theme: Theme,
         *,
         read_only: bool = False,
@@ -118,10 +120,10 @@ class Board(ScrollView, can_focus=True):
         self.show_game(game)
 
     @property
-    def game(self) -> Game:
+    def game(self) -> PlayedGame:
         return self._game
 
-    def show_game(self, game: Game) -> None:
+    def show_game(self, game: PlayedGame) -> None:
         """Draw another game (a new one, an undo's rebuild, a replay's step) in this board."""
         if self._unsubscribe is not None:
             self._unsubscribe()
@@ -412,7 +414,7 @@ class Board(ScrollView, can_focus=True):
             return
         self.post_message(self.Moved(_attempt(game, move), move, at))
 
-    def _play_off_thread(self, game: Game, move: Move, at: float) -> None:
+    def _play_off_thread(self, game: PlayedGame, move: Move, at: float) -> None:
         moved = self.Moved(_attempt(game, move), move, at)
         self.post_message(self.LongMoveDone(game, moved))  # post_message is thread-safe
 
@@ -484,10 +486,11 @@ def _may_flood(cell: Cell) -> bool:
     return cell is Cell.HIDDEN or (cell.is_revealed_number and cell is not Cell.ZERO)
 
 
-def _attempt(game: Game, move: Move) -> str | None:
-    """Make the move; None when it was allowed, else why not."""
+def _attempt(game: PlayedGame, move: Move) -> str | None:
+    """Make the move; None when it was allowed, else why not (the rules refused it, or the
+    server of a game played there could not be reached: the game is kept there)."""
     try:
         game.play(move)
-    except IllegalMoveError as problem:
+    except (IllegalMoveError, ServerError) as problem:
         return str(problem)
     return None

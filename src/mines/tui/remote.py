@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 import numpy as np
 import numpy.typing as npt
@@ -107,10 +108,13 @@ class RemoteGame:
         answer: Mapping[str, Any],
         token: str,
         *,
+        player: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        """`answer`: the server's answer that created the game, or a read of it."""
+        """`answer`: the server's answer that created the game, or a read of it; `player`:
+        the account signed in when it was created (None: nobody, so it does not rank)."""
         self.server = server
+        self.player = player
         self.id: str = answer["id"]
         self.token = token
         board = answer["board"]
@@ -272,6 +276,15 @@ class RemoteGame:
             self._started = bool(np.any((codes != _HIDDEN) & (codes != _FLAG)))
 
     # --- help and the end --------------------------------------------------------------------
+
+    def introduction(self) -> str:
+        """Where the game is played and whether a win would rank, in a sentence."""
+        host = urlsplit(self.server.url).netloc
+        if self.player is None:
+            return f"On {host}, not signed in: this game does not rank."
+        if self.ranks:
+            return f"On {host} as {self.player}: a win ranks."
+        return f"On {host} as {self.player}: this kind of game does not rank."
 
     def hint(self) -> Hint:
         """The server's hint; the server marks the game assisted first (it no longer ranks)."""
