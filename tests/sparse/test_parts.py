@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+import pytest
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import ndimage
 
@@ -51,13 +52,34 @@ def test_squeezed_regions_are_the_board_regions(grid: np.ndarray) -> None:
         assert (region.mask(0, 0, rows, cols) == (labels == label)).all()
 
 
-@given(grid=obstacle_grids())
-@settings(max_examples=200)
-def test_pockets_are_the_regions_that_are_not_the_sea(grid: np.ndarray) -> None:
+@st.composite
+def clumped_grids(draw: st.DrawFn) -> np.ndarray:
+    """A few small clumps of obstacles on a board up to 24 a side: rings, walls against an
+    edge or in a corner, the shapes that wall pockets off without spanning the board (half
+    of `obstacle_grids`' cells are obstacles, so most of its boards span it)."""
+    rows, cols = draw(st.integers(3, 24)), draw(st.integers(3, 24))
+    grid = np.zeros((rows, cols), dtype=bool)
+    for _ in range(draw(st.integers(1, 4))):
+        height, width = draw(st.integers(1, min(5, rows))), draw(st.integers(1, min(5, cols)))
+        # Clumps are drawn against the edges and corners as often as inland.
+        top = draw(st.sampled_from([0, rows - height, draw(st.integers(0, rows - height))]))
+        left = draw(st.sampled_from([0, cols - width, draw(st.integers(0, cols - width))]))
+        cells = draw(st.lists(st.booleans(), min_size=height * width, max_size=height * width))
+        clump = np.array(cells, dtype=bool).reshape(height, width)
+        if draw(st.booleans()):  # a ring: the surest pocket
+            clump[:] = False
+            clump[[0, -1], :] = clump[:, [0, -1]] = True
+        grid[top : top + height, left : left + width] |= clump
+    return grid
+
+
+def check_pockets(grid: np.ndarray) -> bool:
+    """Whether `find_pockets` answered for `grid`; if it did, that its pockets are exactly the
+    free regions that are not the one sea."""
     rows, cols = grid.shape
     pockets = find_pockets(rows, cols, flat_of(grid))
     if pockets is None:  # a cluster runs edge to edge: the squeezed grid answers instead
-        return
+        return False
     labels, count = ndimage.label(~grid, structure=EIGHT)
     listed = set(pockets.distinct_cells().tolist())
     sizes = [int((labels == label).sum()) for label in range(1, count + 1)]
@@ -68,6 +90,69 @@ def test_pockets_are_the_regions_that_are_not_the_sea(grid: np.ndarray) -> None:
     assert all(region.isdisjoint(listed) for region in seas)
     assert pockets.count() == count - len(seas)
     assert sum(sizes) - sum(len(sea) for sea in seas) == len(listed)
+    for region in regions:
+        cell = min(region)
+        own = pockets.component_of(cell)
+        if region in seas:
+            assert own is None
+        else:
+            assert own is not None
+            assert set(own.tolist()) == region
+    return True
+
+
+@given(grid=obstacle_grids())
+@settings(max_examples=200)
+def test_pockets_are_the_regions_that_are_not_the_sea(grid: np.ndarray) -> None:
+    check_pockets(grid)
+
+
+@given(grid=clumped_grids())
+@settings(max_examples=300)
+def test_pockets_walled_off_by_clumps_inland_on_edges_and_in_corners(grid: np.ndarray) -> None:
+    assume(check_pockets(grid))
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "wall"),
+    [
+        (8, 9, [(0, 6), (1, 6), (2, 6), (2, 7), (2, 8)]),  # the top right corner
+        (8, 9, [(0, 2), (1, 2), (2, 2), (2, 1), (2, 0)]),  # the top left corner
+        (8, 9, [(5, 0), (5, 1), (5, 2), (6, 2), (7, 2)]),  # the bottom left corner
+        (8, 9, [(5, 8), (5, 7), (5, 6), (6, 6), (7, 6)]),  # the bottom right corner
+        (8, 9, [(0, 3), (1, 3), (2, 3), (2, 4), (2, 5), (1, 5), (0, 5)]),  # against the top edge
+        (8, 9, [(3, 3), (3, 4), (3, 5), (4, 3), (4, 5), (5, 3), (5, 4), (5, 5)]),  # inland
+    ],
+    ids=["top-right", "top-left", "bottom-left", "bottom-right", "top-edge", "inland"],
+)
+def test_a_pocket_against_each_corner_and_edge(
+    rows: int, cols: int, wall: list[tuple[int, int]]
+) -> None:
+    """One wall (a 4-connected chain: the free cells meet across corners), one pocket, with
+    each side of the wall's box the board's edge in turn (a box's open sides are where what
+    it holds may reach the sea)."""
+    grid = np.zeros((rows, cols), dtype=bool)
+    grid[tuple(np.array(wall).T)] = True
+    assert check_pockets(grid)
+    pockets = find_pockets(rows, cols, flat_of(grid))
+    assert pockets is not None
+    assert pockets.count() == 1
+    assert pockets.sea
+
+
+def test_a_box_against_two_edges_finds_the_sea_through_its_other_sides() -> None:
+    """A board a search over random boards found: one cluster's box lies against the top and
+    right edges, so only its bottom and left sides are open, and the sea must be found through
+    those (a check that looked there only at the bottom left corner took the sea for a
+    pocket)."""
+    mines = [(0, 6), (0, 10), (1, 10), (2, 2), (2, 9), (3, 3), (3, 7), (3, 9)]
+    mines += [(7, 12), (8, 4), (8, 6), (11, 12), (12, 0), (12, 1), (12, 2), (12, 7)]
+    grid = np.zeros((15, 13), dtype=bool)
+    grid[tuple(np.array(mines).T)] = True
+    assert check_pockets(grid)
+    pockets = find_pockets(15, 13, flat_of(grid))
+    assert pockets is not None
+    assert pockets.count() == 0
 
 
 def test_a_pocket_bigger_than_the_budget_opens_alone() -> None:
