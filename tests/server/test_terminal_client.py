@@ -45,7 +45,9 @@ def win(game: RemoteGame) -> None:
     """Win a no-guess game at a person's pace, each move a cell the solver proves safe in the
     view the client drew from the server's answers (not from a read of its own)."""
     game.play(Move(MoveKind.OPEN, game.rows // 2, game.cols // 2))
-    while game.status is GameStatus.IN_PROGRESS:
+    for _ in range(game.rows * game.cols):  # a bound: a client that draws nothing stops here
+        if game.status is not GameStatus.IN_PROGRESS:
+            break
         found = hint(game.view())
         assert found.safe, found
         time.sleep(HUMAN_STEP)

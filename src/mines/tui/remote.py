@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
@@ -22,6 +23,8 @@ from mines.symbols import Cell
 from mines.view import BoardView
 
 _HIDDEN, _FLAG = ord(Cell.HIDDEN.value), ord(Cell.FLAG.value)
+_PEOPLES_CELL = re.compile(r"\(row (\d+), column (\d+)\)")
+"""A cell as the server's words name it for people, counted from 1."""
 UNRANKED = {
     "custom": "not a preset board, or not the classic or no-guess rule",
     "seeded": "its seed was chosen",
@@ -291,7 +294,12 @@ class RemoteGame:
         found = self.server.hint(self.id, self.token)
         self.ranks = False
         chance = Fraction(found["probability"]).limit_denominator(1_000_000)
-        return Hint(found["row"], found["col"], found["safe"], chance, found["reason"])
+        # The server names cells as people count, from 1; the terminal game, as the solver
+        # here and its own position line, writes (row, col) from 0.
+        reason = _PEOPLES_CELL.sub(
+            lambda cell: f"({int(cell[1]) - 1}, {int(cell[2]) - 1})", str(found["reason"])
+        )
+        return Hint(found["row"], found["col"], found["safe"], chance, reason)
 
     def summary(self) -> dict[str, Any]:
         """The server's figures of the finished game (asked once)."""
