@@ -288,3 +288,25 @@ def test_a_declined_offer_is_not_made_again_in_this_browser(
     asked = account_form(page, "Ann", "#sign-in")
     not_offered(page, "Ann", asked)
     expect(page.locator("#stats")).to_contain_text("Games1")  # still this browser's own
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="needs axe-core (npm ci installs it)")
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_account_box_signed_out_and_in_fits_and_axe_finds_nothing_serious(
+    browser: Browser, url: str, device: str
+) -> None:
+    page = open_page(browser, url, DESKTOP if device == "desktop" else PHONE, bypass_csp=True)
+    page.click("#account-summary")
+    expect(page.locator("#account-form")).to_be_visible()
+    assert axe_serious(page) == []
+    fits(page, "#account")
+    name = "W" * 24  # the longest name allowed, of the widest letter
+    account_form(page, name, "#sign-up")
+    expect(page.locator("#account-signed-in")).to_be_visible()
+    expect(page.locator("#account-who")).to_have_text(name)
+    assert axe_serious(page) == []
+    for selector in ("#account", "#account-summary", "#account-who", "#sign-out"):
+        fits(page, selector)
+    page.click("#account-summary")  # closed: the header shows the name alone
+    expect(page.locator("#account-signed-in")).to_be_hidden()
+    fits(page, "#account-summary")
