@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from tests.patience import PATIENCE
+from tests.server.conftest import PASSWORD
 from tests.server.processes import get, server_process
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -117,7 +118,6 @@ def symbols(page: Page) -> list[str]:
     return result
 
 
-PASSWORD = "correct horse battery"
 HUMAN_STEP_MS = 60
 """A pause between moves that keeps a scripted win under the human pace of `HUMAN_PACE`, so
 that it ranks: a win takes at least as many clicks as its 3BV and its time starts at the

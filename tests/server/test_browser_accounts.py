@@ -9,7 +9,6 @@ from playwright.sync_api import Browser, Page, expect
 from tests.server.browsing import (
     AXE,
     DESKTOP,
-    PASSWORD,
     PHONE,
     axe_serious,
     blank_page,
@@ -20,7 +19,7 @@ from tests.server.browsing import (
     sign_up,
     win_by_clicks,
 )
-from tests.server.conftest import layout
+from tests.server.conftest import PASSWORD, layout
 from tests.server.processes import get
 
 pytestmark = [pytest.mark.browser, needs_chromium]
