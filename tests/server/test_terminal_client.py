@@ -87,6 +87,19 @@ def test_an_anonymous_game_is_played_and_says_it_is_unranked(serve: ServerProces
     assert game.standing() == "Not ranked: nobody was signed in when it started."
 
 
+def test_an_anonymous_daily_game_is_read_with_its_token(serve: ServerProcess) -> None:
+    """Until its day is over only its player may read a daily game by its ID (others get
+    `403 daily_not_over`): the client reads its own with the game's token, signed in or not."""
+    client = ServerClient(serve.url)
+    game = new_game(client, daily="beginner", no_guess=True)
+    win(game)
+    game.refresh()  # a whole read of the view, as after the server was away
+    assert game.status is GameStatus.WON
+    assert game.standing() == "Not ranked: nobody was signed in when it started."
+    assert game.record().status is GameStatus.WON
+    client.close()
+
+
 def test_flags_set_a_state_so_a_retry_cannot_undo_them(serve: ServerProcess) -> None:
     client = ServerClient(serve.url)
     game = new_game(client)

@@ -169,7 +169,7 @@ def go_on(client: ServerClient, kept: Kept, name: str | None) -> RemoteGame | No
     if kept.game_id is None or kept.token is None:
         return None
     try:
-        answer = client.game(kept.game_id)
+        answer = client.game(kept.game_id, kept.token)  # a daily game is its player's
     except ServerError as error:
         if error.status == 404:
             return None

@@ -70,13 +70,13 @@ class GameServer(Protocol):
         flagged: bool | None = None,
     ) -> dict[str, Any]: ...
 
-    def game(self, game_id: str) -> dict[str, Any]: ...
+    def game(self, game_id: str, token: str | None = None) -> dict[str, Any]: ...
 
     def hint(self, game_id: str, token: str) -> dict[str, Any]: ...
 
-    def summary(self, game_id: str) -> dict[str, Any]: ...
+    def summary(self, game_id: str, token: str | None = None) -> dict[str, Any]: ...
 
-    def record(self, game_id: str) -> dict[str, Any]: ...
+    def record(self, game_id: str, token: str | None = None) -> dict[str, Any]: ...
 
 
 class WholeBoard:
@@ -235,7 +235,7 @@ class RemoteGame:
 
     def refresh(self) -> None:
         """Read the game again (after the server was away, or on coming back to it)."""
-        self._apply({"view": self.server.game(self.id)["view"], "changed": []})
+        self._apply({"view": self.server.game(self.id, self.token)["view"], "changed": []})
 
     def _apply(self, answer: Mapping[str, Any]) -> None:
         view, changed = answer["view"], answer["changed"]
@@ -243,7 +243,7 @@ class RemoteGame:
         if "cells" not in view and view["version"] != version + (1 if changed else 0):
             # Moves this client did not see (an answer lost on the way, another terminal):
             # the whole board is read again.
-            view = self.server.game(self.id)["view"]
+            view = self.server.game(self.id, self.token)["view"]
         if "cells" in view:
             self._take(view)
             changes: CellChanges | None = WholeBoard(self.rows, self.cols)
@@ -306,7 +306,7 @@ class RemoteGame:
         if not self._status.is_over:
             raise GameInProgressError("the summary comes once the game is over")
         if self._summary is None:
-            self._summary = self.server.summary(self.id)
+            self._summary = self.server.summary(self.id, self.token)
         return self._summary
 
     def standing(self) -> str:
@@ -321,7 +321,7 @@ class RemoteGame:
         """The finished game's record, from the server (it has the layout)."""
         if not self._status.is_over:
             raise GameInProgressError("the record comes once the game is over")
-        data = dict(self.server.record(self.id))
+        data = dict(self.server.record(self.id, self.token))
         data.pop("id", None)
         data.pop("created_at", None)
         return GameRecord.from_dict(data)
