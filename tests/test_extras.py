@@ -59,6 +59,17 @@ def test_serve_without_the_server_extra(
     )
 
 
+def test_play_on_a_server_without_httpx(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hide(monkeypatch, "httpx")
+    assert main(["play", "--server", "http://127.0.0.1:9", "--plain"]) == 1
+    assert capsys.readouterr().err == (
+        "mines: mines play --server needs httpx, which is not installed: "
+        'pip install "mines[remote]"\n'
+    )
+
+
 def test_replay_without_textual_prints_the_moves(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

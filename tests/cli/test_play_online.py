@@ -42,6 +42,8 @@ def typing(
 
     def ask(prompt: str = "") -> str:
         prompts.append(prompt)
+        if not names:
+            raise EOFError
         return names.pop(0)
 
     def secret(prompt: str = "Password: ") -> str:
@@ -103,6 +105,14 @@ def test_an_empty_name_plays_unranked(
     assert prompts == ["Name: "]
     assert "Playing without an account: this game does not rank." in out
     assert "not signed in: this game does not rank." in out
+
+
+def test_the_end_of_input_at_the_name_plays_unranked(
+    serve: ServerProcess, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    typing(monkeypatch, [], [], "q\n")  # no name to read: input() meets the end (Ctrl-D)
+    assert main(["play", "--server", serve.url, "--plain", "--preset", "beginner"]) == 0
+    assert "Playing without an account: this game does not rank." in capsys.readouterr().out
 
 
 def test_a_wrong_password_is_said_and_asked_again(

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from tests.patience import PATIENCE
+from tests.server.conftest import PASSWORD
 from tests.server.processes import get, server_process
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -91,6 +92,19 @@ def open_page(browser: Browser, url: str, device: dict[str, Any], **options: Any
     return page
 
 
+def axe_serious(page: Page) -> list[tuple[str, list[Any]]]:
+    """axe-core's serious and critical violations on the page as it is now, each with the
+    first few elements it names. The page's context needs `bypass_csp=True`: axe is injected
+    as an inline script, which the server's CSP rightly refuses."""
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate("async () => (await axe.run(document)).violations")
+    return [
+        (v["id"], [n["target"] for n in v["nodes"]][:3])
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
 def cell(page: Page, row: int, col: int) -> Locator:
     return page.locator(f'#board [data-row="{row}"][data-col="{col}"]')
 
@@ -104,7 +118,6 @@ def symbols(page: Page) -> list[str]:
     return result
 
 
-PASSWORD = "correct horse battery"
 HUMAN_STEP_MS = 60
 """A pause between moves that keeps a scripted win under the human pace of `HUMAN_PACE`, so
 that it ranks: a win takes at least as many clicks as its 3BV and its time starts at the

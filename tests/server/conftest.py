@@ -31,6 +31,16 @@ UNLIMITED = RateLimits(
 )
 
 
+PASSWORD = "correct horse battery"
+"""The password of the tests' accounts."""
+
+
+def sign_up(client: TestClient, name: str, password: str = PASSWORD) -> int:
+    """Make an account with this client, which then holds its session cookie (signed in);
+    the answer's status: 201, or the refusal's."""
+    return client.post("/api/accounts", json={"name": name, "password": password}).status_code
+
+
 def database_from_dump(dump: str, path: Path) -> Path:
     """A SQLite file at `path` holding the database of `DUMPS / dump`."""
     with sqlite3.connect(path) as database:
@@ -75,10 +85,9 @@ class Server:
         game: dict[str, Any] = response.json()
         return game
 
-    def sign_up(self, name: str, password: str = "correct horse battery") -> None:
+    def sign_up(self, name: str, password: str = PASSWORD) -> None:
         """Make an account and sign this server's client in to it: its games then rank."""
-        response = self.client.post("/api/accounts", json={"name": name, "password": password})
-        assert response.status_code == 201, response.text
+        assert sign_up(self.client, name, password) == 201
 
     def move(self, game: dict[str, Any], kind: str, row: int, col: int) -> Any:
         return self.client.post(

@@ -13,13 +13,14 @@ from mines.server.accounts import SESSION_SECONDS
 from mines.server.routers.accounts import COOKIE
 from mines.server.settings import RateLimits
 from mines.server.sql import SCHEMA_VERSION
-from tests.server.conftest import UNLIMITED, FakeClock, Server, database_from_dump
-
-PASSWORD = "correct horse battery"
-
-
-def sign_up(client: TestClient, name: str, password: str = PASSWORD) -> int:
-    return client.post("/api/accounts", json={"name": name, "password": password}).status_code
+from tests.server.conftest import (
+    PASSWORD,
+    UNLIMITED,
+    FakeClock,
+    Server,
+    database_from_dump,
+    sign_up,
+)
 
 
 def test_an_account_is_made_signed_in_and_signed_out(any_server: Server) -> None:

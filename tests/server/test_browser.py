@@ -13,6 +13,7 @@ from tests.server.browsing import (
     DESKTOP,
     PHONE,
     WAIT_MS,
+    axe_serious,
     blank_page,
     cell,
     documented_error_codes,
@@ -337,14 +338,7 @@ def test_axe_finds_no_serious_or_critical_violation(
     cell(page, 4, 4).click(button="right")
     for theme in ("light", "dark", "colour-blind"):
         page.select_option("#theme", theme)
-        page.add_script_tag(path=str(AXE))
-        result = page.evaluate("async () => (await axe.run(document)).violations")
-        bad = [
-            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-            for v in result
-            if v["impact"] in ("serious", "critical")
-        ]
-        assert not bad, (theme, bad)
+        assert axe_serious(page) == [], theme
 
 
 def test_the_players_own_moves_echoed_over_the_websocket_are_not_drawn_again(

@@ -3,16 +3,14 @@ page, on a desktop and a phone."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.server.browsing import (
     AXE,
     DESKTOP,
-    PASSWORD,
     PHONE,
+    axe_serious,
     blank_page,
     cell,
     needs_chromium,
@@ -21,6 +19,7 @@ from tests.server.browsing import (
     sign_up,
     win_by_clicks,
 )
+from tests.server.conftest import PASSWORD, layout
 from tests.server.processes import get
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -58,11 +57,7 @@ def test_a_players_profile_page_shows_the_servers_figures(
     width = page.evaluate("document.documentElement.clientWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scroll
     if AXE.exists():
-        page.add_script_tag(path=str(AXE))
-        script = "async () => JSON.stringify((await axe.run()).violations)"
-        found = json.loads(page.evaluate(script))
-        serious = [v["id"] for v in found if v["impact"] in ("serious", "critical")]
-        assert serious == []
+        assert axe_serious(page) == []
     assert errors == []
 
 
@@ -174,3 +169,143 @@ def test_a_daily_game_is_its_players_page_until_the_day_is_over(browser: Browser
     expect(stranger.locator("#error")).to_contain_text("only its player can see it")
     stranger.goto(f"{url}/review/{game_id}")
     expect(stranger.locator("#error")).to_contain_text("only its player can see it")
+
+
+OFFER = "Add this browser's statistics to your account?"
+
+
+def lose_a_game(page: Page) -> None:
+    """Lose a seeded Beginner game in the page: the browser counts it in its own statistics."""
+    mines = layout(3, 9, 9, 10, (0, 0), rule="any")
+    new_game(page, seed=3, first_click="any")
+    cell(page, *sorted(mines)[0]).click()
+    expect(page.locator("#result")).to_be_visible()
+
+
+def account_form(page: Page, name: str, button: str) -> list[str]:
+    """Fill the open account box and press `button` ("#sign-up", "#sign-in"); returns the list
+    the page's later requests for /api/meta go to (the offer asks it for the presets)."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/api/meta") else None)
+    page.fill("#account-name", name)
+    page.fill("#account-password", PASSWORD)
+    page.click(button)
+    return asked
+
+
+def not_offered(page: Page, name: str, asked: list[str]) -> None:
+    """The sign-in as `name` is done and no offer was made: the page shows the name, and it
+    never asked for the presets the offer lists (it would have, in the same task)."""
+    expect(page.locator("#account-summary")).to_have_text(name)
+    page.evaluate("() => new Promise((done) => setTimeout(done))")  # the page's next task
+    assert asked == []
+    expect(page.get_by_role("dialog", name=OFFER)).to_be_hidden()
+
+
+def fits(page: Page, selector: str) -> None:
+    """The element lies inside the viewport's width and the page does not scroll sideways."""
+    width = page.evaluate("document.documentElement.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    box = page.locator(selector).bounding_box()
+    assert box is not None
+    assert box["x"] >= 0, (selector, box)
+    assert box["x"] + box["width"] <= width, (selector, box, width)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_browsers_stats_are_offered_once_and_taken_by_the_account(
+    browser: Browser, url: str, device: str
+) -> None:
+    page = open_page(browser, url, DESKTOP if device == "desktop" else PHONE, bypass_csp=True)
+    lose_a_game(page)
+    page.click("#account-summary")
+    account_form(page, "Ann", "#sign-up")
+    dialog = page.get_by_role("dialog", name=OFFER)
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("li")).to_have_text(["Beginner: 1 game, 0 wins"])
+    expect(dialog).to_contain_text("only once")  # a second import is refused (409)
+    expect(dialog.get_by_role("button", name="Keep them in this browser only")).to_be_focused()
+    fits(page, "#import-stats")
+    if AXE.exists():
+        assert axe_serious(page) == []
+    if device == "desktop":
+        page.keyboard.press("Tab")  # the keyboard alone: to "Add them", and press it
+        expect(dialog.get_by_role("button", name="Add them to my account")).to_be_focused()
+        page.keyboard.press("Enter")
+    else:
+        dialog.get_by_role("button", name="Add them to my account").tap()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#account-said")).to_contain_text("added to your profile")
+    expect(page.locator("#sign-out")).to_be_focused()  # where the focus was before the offer
+    imported = page.request.get(f"{url}/api/players/Ann").json()["imported"]
+    assert (imported["verified"], imported["boards"]) == (
+        False,
+        [
+            {
+                "preset": "beginner",
+                "no_guess": False,
+                "games": 1,
+                "wins": 0,
+                "best_streak": 0,
+                "best_time": None,
+                "best_three_bv_per_second": None,
+            }
+        ],
+    )
+    page.click("#sign-out")
+    asked = account_form(page, "Bea", "#sign-up")  # another account, in the same browser
+    not_offered(page, "Bea", asked)
+    page.goto(f"{url}/players/Ann")
+    expect(page.locator("#imported h2")).to_have_text("Imported from a browser, not verified")
+    expect(page.locator("#imported li")).to_have_text(["Beginner: 1 game, 0 wins"])
+    fits(page, "#imported")
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_declined_offer_is_not_made_again_in_this_browser(
+    browser: Browser, url: str, device: str
+) -> None:
+    page = open_page(browser, url, DESKTOP if device == "desktop" else PHONE)
+    lose_a_game(page)
+    sign_up(page, url, "Ann")  # made elsewhere: here it signs in
+    page.request.delete(f"{url}/api/session")
+    page.reload()
+    page.click("#account-summary")
+    account_form(page, "Ann", "#sign-in")
+    dialog = page.get_by_role("dialog", name=OFFER)
+    expect(dialog).to_be_visible()
+    if device == "desktop":
+        page.keyboard.press("Escape")
+    else:
+        dialog.get_by_role("button", name="Keep them in this browser only").tap()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#account-said")).to_have_text(
+        "This browser's statistics stay in this browser only."
+    )
+    assert page.request.get(f"{url}/api/players/Ann").json()["imported"] is None
+    page.click("#sign-out")
+    asked = account_form(page, "Ann", "#sign-in")
+    not_offered(page, "Ann", asked)
+    expect(page.locator("#stats")).to_contain_text("Games1")  # still this browser's own
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="needs axe-core (npm ci installs it)")
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_account_box_signed_out_and_in_fits_and_axe_finds_nothing_serious(
+    browser: Browser, url: str, device: str
+) -> None:
+    page = open_page(browser, url, DESKTOP if device == "desktop" else PHONE, bypass_csp=True)
+    page.click("#account-summary")
+    expect(page.locator("#account-form")).to_be_visible()
+    assert axe_serious(page) == []
+    fits(page, "#account")
+    name = "W" * 24  # the longest name allowed, of the widest letter
+    account_form(page, name, "#sign-up")
+    expect(page.locator("#account-signed-in")).to_be_visible()
+    expect(page.locator("#account-who")).to_have_text(name)
+    assert axe_serious(page) == []
+    for selector in ("#account", "#account-summary", "#account-who", "#sign-out"):
+        fits(page, selector)
+    page.click("#account-summary")  # closed: the header shows the name alone
+    expect(page.locator("#account-signed-in")).to_be_hidden()
+    fits(page, "#account-summary")

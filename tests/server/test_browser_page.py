@@ -18,7 +18,6 @@ from mines.server.schemas import NewGame
 from tests.server.browsing import (
     DESKTOP,
     HUMAN_STEP_MS,
-    PASSWORD,
     PHONE,
     cell,
     custom_game,
@@ -29,7 +28,7 @@ from tests.server.browsing import (
     safe_move,
     sign_up,
 )
-from tests.server.conftest import layout
+from tests.server.conftest import PASSWORD, layout
 from tests.server.processes import get, patient_client
 
 pytestmark = [pytest.mark.browser, needs_chromium]

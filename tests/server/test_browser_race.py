@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 
 import httpx
@@ -10,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.patience import PATIENCE
-from tests.server.browsing import AXE, DESKTOP, PHONE, blank_page, needs_chromium
+from tests.server.browsing import DESKTOP, PHONE, axe_serious, blank_page, needs_chromium
 from tests.server.conftest import layout
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -76,10 +75,7 @@ def test_two_browsers_race_one_board_to_its_result(browser: Browser, url: str) -
     expect(guest.locator("#result")).to_have_text("Ann wins with 71 points.")
     expect(guest.locator("#players tbody tr").first).to_contain_text("winner")
 
-    host.add_script_tag(path=str(AXE))
-    found = json.loads(host.evaluate("async () => JSON.stringify((await axe.run()).violations)"))
-    serious = [v["id"] for v in found if v["impact"] in ("serious", "critical")]
-    assert serious == []
+    assert axe_serious(host) == []
 
 
 def test_a_reload_rejoins_with_the_same_player(browser: Browser, url: str) -> None:

@@ -4,7 +4,6 @@ nothing for a game in progress, the links to it, and axe's scan."""
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -14,7 +13,16 @@ from playwright.sync_api import Browser, Page, expect
 from mines.record import GameRecord
 from mines.replay import replay
 from mines.solver import review
-from tests.server.browsing import AXE, DESKTOP, PHONE, blank_page, cell, needs_chromium, symbols
+from tests.server.browsing import (
+    AXE,
+    DESKTOP,
+    PHONE,
+    axe_serious,
+    blank_page,
+    cell,
+    needs_chromium,
+    symbols,
+)
 from tests.server.conftest import layout, safe_cells
 from tests.server.processes import get, post
 
@@ -187,11 +195,4 @@ def test_the_review_page_fits_and_axe_finds_no_serious_or_critical_violation(
     page.keyboard.press("ArrowRight")
     width = page.evaluate("document.documentElement.clientWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scroll
-    page.add_script_tag(path=str(AXE))
-    found = json.loads(page.evaluate("async () => JSON.stringify((await axe.run()).violations)"))
-    serious = [
-        (v["id"], [n["target"] for n in v["nodes"]][:3])
-        for v in found
-        if v["impact"] in ("serious", "critical")
-    ]
-    assert serious == []
+    assert axe_serious(page) == []

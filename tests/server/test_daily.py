@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.conftest import FakeClock, Server, layout, safe_cells
+from tests.server.conftest import FakeClock, Server, layout, safe_cells, sign_up
 
 DAY = "2023-11-14"
 """The test clock's day (1,700,000,000 s is 22:13:20 UTC on it)."""
@@ -183,8 +183,7 @@ def test_a_daily_game_is_read_only_by_its_player_until_its_day_is_over(
     assert refused(stranger.get(path))
     assert refused(stranger.get(path, headers={"Authorization": "Bearer not-its-token"}))
     other = TestClient(server.client.app)
-    made = other.post("/api/accounts", json={"name": "Bea", "password": "correct horse battery"})
-    assert made.status_code == 201
+    assert sign_up(other, "Bea") == 201
     assert refused(other.get(path))  # signed in, to another account
     assert not refused(server.client.get(path))  # signed in to the account that played it
     assert not refused(stranger.get(path, headers=bearer(game)))  # its token, from anywhere

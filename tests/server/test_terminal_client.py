@@ -45,7 +45,9 @@ def win(game: RemoteGame) -> None:
     """Win a no-guess game at a person's pace, each move a cell the solver proves safe in the
     view the client drew from the server's answers (not from a read of its own)."""
     game.play(Move(MoveKind.OPEN, game.rows // 2, game.cols // 2))
-    while game.status is GameStatus.IN_PROGRESS:
+    for _ in range(game.rows * game.cols):  # a bound: a client that draws nothing stops here
+        if game.status is not GameStatus.IN_PROGRESS:
+            break
         found = hint(game.view())
         assert found.safe, found
         time.sleep(HUMAN_STEP)
@@ -83,6 +85,19 @@ def test_an_anonymous_game_is_played_and_says_it_is_unranked(serve: ServerProces
     assert game.ranks is False
     win(game)
     assert game.standing() == "Not ranked: nobody was signed in when it started."
+
+
+def test_an_anonymous_daily_game_is_read_with_its_token(serve: ServerProcess) -> None:
+    """Until its day is over only its player may read a daily game by its ID (others get
+    `403 daily_not_over`): the client reads its own with the game's token, signed in or not."""
+    client = ServerClient(serve.url)
+    game = new_game(client, daily="beginner", no_guess=True)
+    win(game)
+    game.refresh()  # a whole read of the view, as after the server was away
+    assert game.status is GameStatus.WON
+    assert game.standing() == "Not ranked: nobody was signed in when it started."
+    assert game.record().status is GameStatus.WON
+    client.close()
 
 
 def test_flags_set_a_state_so_a_retry_cannot_undo_them(serve: ServerProcess) -> None:

@@ -20,6 +20,7 @@ from mines.tui.remote import RemoteGame
 from mines.tui.themes import THEMES
 from tests.patience import PATIENCE
 from tests.server.processes import ServerProcess, server_process
+from tests.tui.conftest import drawn
 from tests.tui.test_app_features import message
 
 HUMAN_STEP = 0.06
@@ -59,7 +60,7 @@ async def test_a_server_game_is_played_with_the_apps_keys(serve: ServerProcess) 
     client = ServerClient(serve.url)
     client.sign_up("Pilot Pat", "correct horse battery")
     app = remote_app(client, "Pilot Pat", preset="beginner", no_guess=True)
-    async with app.run_test() as pilot:
+    async with app.run_test(size=(100, 30)) as pilot:
         assert message(app).startswith("On 127.0.0.1:")
         assert "as Pilot Pat: a win ranks." in message(app)
         await pilot.press("space")  # the cursor starts in the middle: a no-guess opening
@@ -84,6 +85,11 @@ async def test_a_server_game_is_played_with_the_apps_keys(serve: ServerProcess) 
             await pilot.press(key)
             assert said in message(app), key
         assert app.board.display
+        await pilot.pause()
+        footer = drawn(app)[-1]  # the keys that work here, and only those
+        assert "? Hint" in footer
+        assert "p Pause" not in footer
+        assert "g Find" not in footer
 
         # The server's hint, once the player says a second time that the game may not rank.
         await pilot.press("question_mark")
@@ -95,10 +101,15 @@ async def test_a_server_game_is_played_with_the_apps_keys(serve: ServerProcess) 
         await asyncio.to_thread(app.hint_thread.join, PATIENCE)
         await pilot.pause()
         assert message(app).startswith("Hint: ")
+        # The cell named as the terminal game names cells, from 0: where the cursor went.
+        assert f"{app.board.cursor}" in message(app)
+        assert "column" not in message(app)
         assert not app.game.ranks
 
         # Played to the end by the keys, on cells the solver proves safe in what is drawn.
-        while app.game.status is GameStatus.IN_PROGRESS:
+        for _ in range(app.game.rows * app.game.cols):  # a bound, should nothing be drawn
+            if app.game.status is not GameStatus.IN_PROGRESS:
+                break
             found = hint(app.game.view())
             assert found.safe
             time.sleep(HUMAN_STEP)

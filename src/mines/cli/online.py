@@ -111,12 +111,16 @@ def sign_in(client: ServerClient, *, sign_up: bool) -> str | None:
     from mines.tui.client import SignInError
 
     for _ in range(SIGN_IN_TRIES):
-        name = input("Name: ").strip()
+        try:
+            name = input("Name: ").strip()
+            password = getpass.getpass("Password: ") if name else ""
+            again = getpass.getpass("Password again: ") if name and sign_up else password
+        except EOFError:  # the end of input (Ctrl-D) declines, as an empty name does
+            name = ""
         if not name:
-            print("Playing without an account: this game does not rank.")
+            print("\nPlaying without an account: this game does not rank.")
             return None
-        password = getpass.getpass("Password: ")
-        if sign_up and getpass.getpass("Password again: ") != password:
+        if again != password:
             print("The two passwords differ; try again.")
             continue
         try:
@@ -165,7 +169,7 @@ def go_on(client: ServerClient, kept: Kept, name: str | None) -> RemoteGame | No
     if kept.game_id is None or kept.token is None:
         return None
     try:
-        answer = client.game(kept.game_id)
+        answer = client.game(kept.game_id, kept.token)  # a daily game is its player's
     except ServerError as error:
         if error.status == 404:
             return None

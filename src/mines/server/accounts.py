@@ -15,14 +15,15 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from mines.server.auth import hash_token
 from mines.server.errors import (
+    AlreadyImportedError,
     NameTakenError,
     NotSignedInError,
     PlayerNotFoundError,
     SignInFailedError,
 )
 from mines.server.names import check_scripts, skeletons, stored_name
-from mines.server.profiles import profile
-from mines.server.storage import AccountRow, SessionRow, Storage
+from mines.server.profiles import imported_json, profile
+from mines.server.storage import AccountRow, ImportedBoard, SessionRow, Storage
 
 SESSION_SECONDS = 30 * 24 * 3600
 """How long a session lasts after its sign-in; signing in again starts a new one."""
@@ -30,6 +31,10 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 256
 """Password lengths in characters: NIST SP 800-63B's minimum of 8, and a maximum far above any
 passphrase that still bounds the work of hashing one."""
 SIGN_IN_FAILED = "this name and password do not sign in"
+ALREADY_IMPORTED = (
+    "this account has already taken a browser's statistics, and takes them only once (they "
+    "cannot be checked, so they are never merged twice)"
+)
 
 
 def taken(name: str) -> str:
@@ -112,6 +117,15 @@ class AccountService:
             raise NotSignedInError("nobody is signed in here; sign in with POST /api/session")
         return found
 
+    def import_stats(self, account: AccountRow, boards: list[ImportedBoard]) -> dict[str, Any]:
+        """Add a browser's own statistics to the account, once: they are kept apart from its
+        games and never rank. `AlreadyImportedError` the second time. Returns them as the
+        profile shows them."""
+        at = self._wall()
+        if not self.storage.import_stats(account.id, at, boards):
+            raise AlreadyImportedError(ALREADY_IMPORTED)
+        return imported_json(at, boards)
+
     def public_profile(self, name: str) -> dict[str, Any]:
         """The profile of the account `name` names (or a look-alike of it names)."""
         account = self.storage.find_account(skeletons(name)[0])
@@ -119,7 +133,12 @@ class AccountService:
             shown = name if len(name) <= 32 else f"{name[:32]}…"
             raise PlayerNotFoundError(f"no player has the name {shown!r}")
         today = datetime.fromtimestamp(self._wall(), UTC).date().isoformat()
-        return profile(account, self.storage.account_games(account.id), today)
+        games = self.storage.account_games(account.id)
+        found = profile(account, games, today)
+        if account.stats_imported_at is not None:
+            boards = self.storage.imported_stats(account.id)
+            found["imported"] = imported_json(account.stats_imported_at, boards)
+        return found
 
     def _start(self, account: AccountRow, old_token: str | None) -> SignedIn:
         token = secrets.token_urlsafe(32)

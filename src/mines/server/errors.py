@@ -104,6 +104,10 @@ class PlayerNotFoundError(MinesError):
     """No account has this name, nor one that looks like it (HTTP 404)."""
 
 
+class AlreadyImportedError(MinesError):
+    """An account that has taken a browser's statistics asked to take them again (HTTP 409)."""
+
+
 class DailyNotOverError(MinesError):
     """A daily game read by ID by someone other than its player before its day is over: it
     would show the day's board (HTTP 403). `opens_at` is when anyone may read it."""
@@ -145,6 +149,7 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (InvalidRequestError, 422, "invalid_request"),
     (InvalidNameError, 422, "invalid_name"),
     (NameTakenError, 409, "name_taken"),
+    (AlreadyImportedError, 409, "already_imported"),
     (SignInFailedError, 401, "sign_in_failed"),
     (NotSignedInError, 401, "not_signed_in"),
     (GameNotFoundError, 404, "game_not_found"),

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from mines.placement import PlacementRule
-from mines.presets import preset_of
+from mines.presets import PRESETS, preset_of
 from mines.server.leaderboard import unranked_reason
-from mines.server.storage import AccountRow, PlayedGame
+from mines.server.storage import AccountRow, ImportedBoard, PlayedGame
 
 HISTORY = 20
 """Games listed in a profile's history, newest first."""
@@ -45,10 +45,33 @@ def profile(account: AccountRow, games: list[PlayedGame], today: str) -> dict[st
             "average": round(sum(paces) / len(paces), 3) if paces else None,
         },
         "efficiency": round(sum(efficiencies) / len(efficiencies), 1) if efficiencies else None,
+        "imported": None,
         "history": [
             entry(game, firsts)
             for game in reversed([g for g in games if g.daily is None or g.daily < today])
         ][:HISTORY],
+    }
+
+
+def imported_json(at: float, boards: list[ImportedBoard]) -> dict[str, Any]:
+    """A browser's statistics as the profile shows them: apart, and marked unverified (the
+    browser counted them itself; they never enter the figures above or a leaderboard)."""
+    order = list(PRESETS)
+    return {
+        "imported_at": at,
+        "verified": False,
+        "boards": [
+            {
+                "preset": board.preset,
+                "no_guess": board.no_guess,
+                "games": board.games,
+                "wins": board.wins,
+                "best_streak": board.best_streak,
+                "best_time": board.best_time,
+                "best_three_bv_per_second": board.best_three_bv_per_second,
+            }
+            for board in sorted(boards, key=lambda b: (order.index(b.preset), b.no_guess))
+        ],
     }
 
 

@@ -11,6 +11,7 @@ from mines.server import layouts
 from mines.server.storage import (
     AccountRow,
     GameRow,
+    ImportedBoard,
     MoveWrite,
     PlayedGame,
     Result,
@@ -147,6 +148,21 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "ALTER TABLE games ADD COLUMN daily TEXT",
         "ALTER TABLE results ADD COLUMN daily TEXT",
     ),
+    # 11: a browser's own statistics, taken once per account, kept apart from its games.
+    (
+        "ALTER TABLE accounts ADD COLUMN stats_imported_at DOUBLE PRECISION",
+        """CREATE TABLE imported_stats (
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            preset TEXT NOT NULL,
+            no_guess BOOLEAN NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            best_time DOUBLE PRECISION,
+            best_three_bv_per_second DOUBLE PRECISION,
+            PRIMARY KEY (account_id, preset, no_guess)
+        )""",
+    ),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -172,12 +188,34 @@ WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 best first; results from before accounts (no account) are not shown."""
 
 
-ACCOUNT_COLUMNS = "id, name, skeleton, skeleton_cased, password_hash, created_at"
+ACCOUNT_COLUMNS = "id, name, skeleton, skeleton_cased, password_hash, created_at, stats_imported_at"
+IMPORTED_COLUMNS = "preset, no_guess, games, wins, best_streak, best_time, best_three_bv_per_second"
 
 
 def account_row(values: Sequence[Any]) -> AccountRow:
-    id_, name, skeleton, skeleton_cased, password_hash, created = values
-    return AccountRow(id_, name, skeleton, skeleton_cased, password_hash, float(created))
+    id_, name, skeleton, skeleton_cased, password_hash, created, imported = values
+    return AccountRow(
+        id_,
+        name,
+        skeleton,
+        skeleton_cased,
+        password_hash,
+        float(created),
+        None if imported is None else float(imported),
+    )
+
+
+def imported_board(values: Sequence[Any]) -> ImportedBoard:
+    preset, no_guess, games, wins, best_streak, best_time, pace = values
+    return ImportedBoard(
+        preset=preset,
+        no_guess=bool(no_guess),
+        games=int(games),
+        wins=int(wins),
+        best_streak=int(best_streak),
+        best_time=None if best_time is None else float(best_time),
+        best_three_bv_per_second=None if pace is None else float(pace),
+    )
 
 
 def played_game(values: Sequence[Any]) -> PlayedGame:
@@ -525,7 +563,7 @@ class SqlStorage(ABC):
             # ON CONFLICT: two sign-ups of look-alike names at once cannot both pass a check.
             cursor.execute(
                 self.sql(
-                    f"INSERT INTO accounts ({ACCOUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?) "
+                    f"INSERT INTO accounts ({ACCOUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
                     "ON CONFLICT DO NOTHING"
                 ),
                 (
@@ -535,6 +573,7 @@ class SqlStorage(ABC):
                     account.skeleton_cased,
                     account.password_hash,
                     account.created_at,
+                    account.stats_imported_at,
                 ),
             )
             return bool(cursor.rowcount)
@@ -561,6 +600,50 @@ class SqlStorage(ABC):
                 self.sql("UPDATE accounts SET password_hash = ? WHERE id = ?"),
                 (password_hash, account_id),
             )
+
+    def import_stats(self, account_id: str, at: float, boards: list[ImportedBoard]) -> bool:
+        with self.transaction(write=True) as cursor:
+            # The mark and the boards in one transaction: of two imports at once, the second
+            # finds the mark set (PostgreSQL makes it wait for the first's commit) and stores
+            # nothing.
+            cursor.execute(
+                self.sql(
+                    "UPDATE accounts SET stats_imported_at = ? "
+                    "WHERE id = ? AND stats_imported_at IS NULL"
+                ),
+                (at, account_id),
+            )
+            if not cursor.rowcount:
+                return False
+            for board in boards:
+                cursor.execute(
+                    self.sql(
+                        f"INSERT INTO imported_stats (account_id, {IMPORTED_COLUMNS}) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    ),
+                    (
+                        account_id,
+                        board.preset,
+                        board.no_guess,
+                        board.games,
+                        board.wins,
+                        board.best_streak,
+                        board.best_time,
+                        board.best_three_bv_per_second,
+                    ),
+                )
+            return True
+
+    def imported_stats(self, account_id: str) -> list[ImportedBoard]:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    f"SELECT {IMPORTED_COLUMNS} FROM imported_stats WHERE account_id = ? "
+                    "ORDER BY preset, no_guess"
+                ),
+                (account_id,),
+            )
+            return [imported_board(values) for values in cursor.fetchall()]
 
     def start_session(self, session: SessionRow, ended: str | None) -> None:
         """Store a new session, ending the one whose token hash is `ended` (rotation)."""

@@ -140,6 +140,23 @@ class AccountRow:
     skeleton_cased: str
     password_hash: str
     created_at: float
+    stats_imported_at: float | None = None
+    """When a browser's statistics were added to the account (`ImportedBoard`); None until
+    then. An account takes them once."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedBoard:
+    """A browser's own statistics of one preset board, added to an account once. The browser
+    counted them itself, so nothing vouches for them: they are shown apart and never rank."""
+
+    preset: str
+    no_guess: bool
+    games: int
+    wins: int
+    best_streak: int
+    best_time: float | None
+    best_three_bv_per_second: float | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +258,15 @@ class Storage(Protocol):
         ...
 
     def set_password_hash(self, account_id: str, password_hash: str) -> None: ...
+
+    def import_stats(self, account_id: str, at: float, boards: list[ImportedBoard]) -> bool:
+        """Store a browser's statistics for the account at wall time `at`, in one transaction;
+        False (and nothing stored) when the account has taken a browser's before."""
+        ...
+
+    def imported_stats(self, account_id: str) -> list[ImportedBoard]:
+        """The browser's statistics the account took, by preset then no-guess; [] if none."""
+        ...
 
     def start_session(self, session: SessionRow, ended: str | None) -> None:
         """Store a new session, ending the one whose token hash is `ended` (rotation)."""

@@ -164,13 +164,17 @@ class MinesApp(App[None]):
         ),
         Binding("3", "preset('expert')", "16x30", tooltip="New expert game, 16x30", group=SIZES),
         Binding("question_mark", "hint", "Hint", key_display="?", tooltip="Hint: the safest cell"),
+        # g and p twice, as u below: the footer shows them where they work (games played
+        # here); on a server's game the key still answers, saying why not.
         Binding(
             "g",
             "find",
             "Find",
             tooltip="Go to the nearest cell still to decide (again: look further)",
         ),
+        Binding("g", "not_on_a_server('find')", "Find", show=False),
         Binding("p", "pause", "Pause", tooltip="Pause: stop the timer and hide the board"),
+        Binding("p", "not_on_a_server('pause')", "Pause", show=False),
         # Two bindings for u: the footer shows Undo only where it works (practice games);
         # elsewhere the key still answers, saying what undo is for. The help lists u once.
         Binding("u", "undo", "Undo", tooltip="Undo the last move (practice games only)"),
@@ -478,6 +482,10 @@ class MinesApp(App[None]):
             return self.practice and not self._paused
         if action == "undo_elsewhere":
             return not self.practice
+        if action in ("find", "pause") and self.server_game is not None:
+            return False
+        if action == "not_on_a_server":
+            return self.server_game is not None
         return not self._paused or action in WHILE_PAUSED
 
     def _confirmed(self, key: str, then: str) -> bool:
@@ -667,12 +675,14 @@ class MinesApp(App[None]):
         self.board.move_cursor(hint.row, hint.col)
         self.say(f"Hint: {hint.reason}")
 
+    def action_not_on_a_server(self, name: str) -> None:
+        """A key that only a game played here offers, pressed in a server's game: why not."""
+        self._pending = None
+        self.say(NOT_ON_A_SERVER[name])
+
     def action_find(self) -> None:
         """Go to the nearest cell still to decide; pressed again where nothing was found
         (the cursor has not moved), it searches on beyond where it stopped."""
-        if self.server_game is not None:
-            self.say(NOT_ON_A_SERVER["find"])
-            return
         game, cursor = self.game, self.board.cursor
         beyond = 0
         if self._searched is not None and self._searched[0] == cursor:
@@ -700,9 +710,6 @@ class MinesApp(App[None]):
 
     def action_pause(self) -> None:
         self._pending = None
-        if self.server_game is not None:
-            self.say(NOT_ON_A_SERVER["pause"])
-            return
         paused = self._paused = not self._paused
         self._sync_clock()
         self.board.display = not paused

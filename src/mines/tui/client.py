@@ -216,9 +216,11 @@ class ServerClient:
             )
         return self._json("POST", "/api/games", json=spec)
 
-    def game(self, game_id: str) -> dict[str, Any]:
-        """A game as anyone sees it: `{"id", "view", "board", "ranks"}`."""
-        return self._json("GET", f"/api/games/{_segment(game_id)}")
+    def game(self, game_id: str, token: str | None = None) -> dict[str, Any]:
+        """A game as anyone sees it: `{"id", "view", "board", "ranks"}`. A daily game is read
+        only by its player until its day is over: with its `token` (or signed in to its
+        account), else `ServerError` 403 `daily_not_over`; so are `summary` and `record`."""
+        return self._json("GET", f"/api/games/{_segment(game_id)}", token=token)
 
     def move(
         self,
@@ -253,13 +255,13 @@ class ServerClient:
         marked assisted first, so it no longer ranks."""
         return self._json("POST", f"/api/games/{_segment(game_id)}/hint", token=token)
 
-    def summary(self, game_id: str) -> dict[str, Any]:
+    def summary(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         """A finished game's figures, and whether it ranked (`"ranked"`, `"unranked"`)."""
-        return self._json("GET", f"/api/games/{_segment(game_id)}/summary")
+        return self._json("GET", f"/api/games/{_segment(game_id)}/summary", token=token)
 
-    def record(self, game_id: str) -> dict[str, Any]:
+    def record(self, game_id: str, token: str | None = None) -> dict[str, Any]:
         """A finished game's record (`GameRecord` JSON plus `id` and `created_at`)."""
-        return self._json("GET", f"/api/games/{_segment(game_id)}/record")
+        return self._json("GET", f"/api/games/{_segment(game_id)}/record", token=token)
 
 
 def _segment(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
@@ -22,6 +23,8 @@ from mines.symbols import Cell
 from mines.view import BoardView
 
 _HIDDEN, _FLAG = ord(Cell.HIDDEN.value), ord(Cell.FLAG.value)
+_PEOPLES_CELL = re.compile(r"\(row (\d+), column (\d+)\)")
+"""A cell as the server's words name it for people, counted from 1."""
 UNRANKED = {
     "custom": "not a preset board, or not the classic or no-guess rule",
     "seeded": "its seed was chosen",
@@ -67,13 +70,13 @@ class GameServer(Protocol):
         flagged: bool | None = None,
     ) -> dict[str, Any]: ...
 
-    def game(self, game_id: str) -> dict[str, Any]: ...
+    def game(self, game_id: str, token: str | None = None) -> dict[str, Any]: ...
 
     def hint(self, game_id: str, token: str) -> dict[str, Any]: ...
 
-    def summary(self, game_id: str) -> dict[str, Any]: ...
+    def summary(self, game_id: str, token: str | None = None) -> dict[str, Any]: ...
 
-    def record(self, game_id: str) -> dict[str, Any]: ...
+    def record(self, game_id: str, token: str | None = None) -> dict[str, Any]: ...
 
 
 class WholeBoard:
@@ -232,7 +235,7 @@ class RemoteGame:
 
     def refresh(self) -> None:
         """Read the game again (after the server was away, or on coming back to it)."""
-        self._apply({"view": self.server.game(self.id)["view"], "changed": []})
+        self._apply({"view": self.server.game(self.id, self.token)["view"], "changed": []})
 
     def _apply(self, answer: Mapping[str, Any]) -> None:
         view, changed = answer["view"], answer["changed"]
@@ -240,7 +243,7 @@ class RemoteGame:
         if "cells" not in view and view["version"] != version + (1 if changed else 0):
             # Moves this client did not see (an answer lost on the way, another terminal):
             # the whole board is read again.
-            view = self.server.game(self.id)["view"]
+            view = self.server.game(self.id, self.token)["view"]
         if "cells" in view:
             self._take(view)
             changes: CellChanges | None = WholeBoard(self.rows, self.cols)
@@ -291,14 +294,19 @@ class RemoteGame:
         found = self.server.hint(self.id, self.token)
         self.ranks = False
         chance = Fraction(found["probability"]).limit_denominator(1_000_000)
-        return Hint(found["row"], found["col"], found["safe"], chance, found["reason"])
+        # The server names cells as people count, from 1; the terminal game, as the solver
+        # here and its own position line, writes (row, col) from 0.
+        reason = _PEOPLES_CELL.sub(
+            lambda cell: f"({int(cell[1]) - 1}, {int(cell[2]) - 1})", str(found["reason"])
+        )
+        return Hint(found["row"], found["col"], found["safe"], chance, reason)
 
     def summary(self) -> dict[str, Any]:
         """The server's figures of the finished game (asked once)."""
         if not self._status.is_over:
             raise GameInProgressError("the summary comes once the game is over")
         if self._summary is None:
-            self._summary = self.server.summary(self.id)
+            self._summary = self.server.summary(self.id, self.token)
         return self._summary
 
     def standing(self) -> str:
@@ -313,7 +321,7 @@ class RemoteGame:
         """The finished game's record, from the server (it has the layout)."""
         if not self._status.is_over:
             raise GameInProgressError("the record comes once the game is over")
-        data = dict(self.server.record(self.id))
+        data = dict(self.server.record(self.id, self.token))
         data.pop("id", None)
         data.pop("created_at", None)
         return GameRecord.from_dict(data)

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
@@ -21,7 +21,8 @@ from mines.server.deps import error_responses
 from mines.server.errors import NotSignedInError, RateLimitedError
 from mines.server.names import skeletons
 from mines.server.ratelimit import RateLimiter
-from mines.server.storage import AccountRow
+from mines.server.schemas import PresetName
+from mines.server.storage import AccountRow, ImportedBoard
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -51,6 +52,100 @@ class AccountOut(BaseModel):
     name: str
     """The account's name as it is shown (and ranked)."""
     created_at: float
+    stats_imported: bool
+    """Whether the account has taken a browser's statistics (it takes them once)."""
+
+
+IMPORT_COUNT_MAX = 1_000_000
+"""The most games (wins, a streak) one board's imported statistics may count: years of play."""
+IMPORT_SECONDS_MAX = 1_000_000.0
+"""The longest best time imported, in seconds (11.5 days: the page's clock stops at 999 s)."""
+IMPORT_PACE_MAX = 1_000.0
+"""The highest best 3BV/s imported: far past any human play, so only nonsense is refused."""
+Count = Annotated[int, Field(strict=True, ge=0, le=IMPORT_COUNT_MAX)]
+
+
+class ImportedBoardIn(BaseModel):
+    """One preset board's statistics as the browser counted them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: PresetName
+    no_guess: Annotated[bool, Field(strict=True)]
+    games: Count
+    wins: Count
+    best_streak: Count = 0
+    best_time: (
+        Annotated[float, Field(strict=True, gt=0, le=IMPORT_SECONDS_MAX, allow_inf_nan=False)]
+        | None
+    ) = None
+    """Seconds, or null before the first win."""
+    best_three_bv_per_second: (
+        Annotated[float, Field(strict=True, gt=0, le=IMPORT_PACE_MAX, allow_inf_nan=False)] | None
+    ) = None
+
+    @model_validator(mode="after")
+    def consistent(self) -> ImportedBoardIn:
+        """Figures one browser could have counted: no more wins than games, no longer streak
+        than wins, no best time or 3BV/s without a win."""
+        if self.wins > self.games:
+            raise ValueError(f"wins ({self.wins}) may not be more than games ({self.games})")
+        if self.best_streak > self.wins:
+            raise ValueError(
+                f"best_streak ({self.best_streak}) may not be more than wins ({self.wins})"
+            )
+        if self.wins == 0 and (
+            self.best_time is not None or self.best_three_bv_per_second is not None
+        ):
+            raise ValueError("best_time and best_three_bv_per_second need a win: null with none")
+        return self
+
+
+class ImportIn(BaseModel):
+    """A browser's own statistics, per preset board (classic and no-guess apart)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    boards: Annotated[list[ImportedBoardIn], Field(min_length=1, max_length=6)]
+
+    @model_validator(mode="after")
+    def each_board_once(self) -> ImportIn:
+        seen: set[tuple[str, bool]] = set()
+        for board in self.boards:
+            key = (board.preset, board.no_guess)
+            if key in seen:
+                kind = "no-guess" if board.no_guess else "classic"
+                raise ValueError(f"each board may come once; {board.preset} ({kind}) came twice")
+            seen.add(key)
+        return self
+
+
+class ImportedBoardOut(BaseModel):
+    preset: PresetName
+    no_guess: bool
+    games: int
+    wins: int
+    best_streak: int
+    best_time: float | None
+    best_three_bv_per_second: float | None
+
+
+class ImportedOut(BaseModel):
+    """A browser's statistics an account took: shown apart from its games, never ranked."""
+
+    imported_at: float
+    verified: bool
+    """Always false: the browser counted them itself, and nothing can check them."""
+    boards: list[ImportedBoardOut]
+
+
+def account_json(account: AccountRow) -> dict[str, Any]:
+    """The `AccountOut` of an account."""
+    return {
+        "name": account.name,
+        "created_at": account.created_at,
+        "stats_imported": account.stats_imported_at is not None,
+    }
 
 
 def accounts(connection: HTTPConnection) -> AccountService:
@@ -93,8 +188,7 @@ async def check_rate(request: Request, name: str | None) -> None:
 
 def signed_in(request: Request, done: SignedIn, status: int) -> JSONResponse:
     """The account's answer, with the new session's cookie."""
-    account = done.account
-    answer = JSONResponse({"name": account.name, "created_at": account.created_at}, status)
+    answer = JSONResponse(account_json(done.account), status)
     answer.set_cookie(
         COOKIE,
         done.token,
@@ -154,4 +248,23 @@ async def sign_out(request: Request) -> Response:
 )
 async def me(request: Request) -> dict[str, Any]:
     account = await run_in_threadpool(accounts(request).account, session_token(request))
-    return {"name": account.name, "created_at": account.created_at}
+    return account_json(account)
+
+
+@router.post(
+    "/me/imported-stats",
+    status_code=201,
+    response_model=ImportedOut,
+    responses=error_responses(401, 403, 409, 422),
+    summary="Add this browser's own statistics to the account (once)",
+)
+async def import_stats(body: ImportIn, request: Request) -> dict[str, Any]:
+    """The statistics a browser kept of its games before its player had an account. Nothing
+    can check them, so they are stored apart from the account's games: the profile shows them
+    as imported and not verified, and they never enter its best times or a leaderboard. An
+    account takes them once (`409 already_imported` after)."""
+    service = accounts(request)
+    account = await run_in_threadpool(service.account, session_token(request))
+    boards = [ImportedBoard(**board.model_dump()) for board in body.boards]
+    answer: dict[str, Any] = await run_in_threadpool(service.import_stats, account, boards)
+    return answer

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
 from mines.server.deps import error_responses
-from mines.server.routers.accounts import accounts
+from mines.server.routers.accounts import ImportedOut, accounts
 from mines.server.schemas import PresetName
 
 router = APIRouter(prefix="/api/players", tags=["accounts"])
@@ -62,6 +62,9 @@ class ProfileOut(BaseModel):
     """Of the wins."""
     efficiency: float | None
     """Average 3BV per click of the wins, in percent."""
+    imported: ImportedOut | None
+    """A browser's own statistics the account took (`POST /api/me/imported-stats`), apart:
+    not verified, never in the figures above."""
     history: list[HistoryEntry]
     """The latest finished games, newest first."""
 

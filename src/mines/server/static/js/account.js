@@ -3,9 +3,14 @@
 
 import { ApiError, request } from "./api.js";
 import { $, inputOf } from "./dom.js";
+import { importableStats, sayImported } from "./scores.js";
 import { sayError } from "./words.js";
 
-/** @typedef {{name: string, created_at: number}} Account */
+/** @typedef {{name: string, created_at: number, stats_imported: boolean}} Account */
+/** @typedef {import("./types.js").Meta} Meta */
+
+/** Set once this browser offered its statistics to an account, taken or not: it asks once. */
+const OFFERED_KEY = "mines:stats-offered";
 
 /** Show who is signed in (or the form), and put the account's name in the game's name field. @param {Account | null} account */
 function show(account) {
@@ -24,6 +29,39 @@ function show(account) {
 /** @param {string} words */
 function say(words) {
   $("account-said").textContent = words;
+}
+
+/**
+ * After a sign-up or sign-in: offer this browser's own statistics to the account, once per
+ * browser, when it has some of a preset board and the account has taken none.
+ * @param {Account} account
+ */
+async function offerStats(account) {
+  if (account.stats_imported || localStorage.getItem(OFFERED_KEY)) return;
+  /** @type {Meta} */
+  const meta = await request("GET", "/api/meta");
+  const boards = importableStats(meta.presets);
+  if (!boards.length) return;
+  $("import-stats-boards").replaceChildren(...boards.map((board) => {
+    const item = document.createElement("li");
+    item.textContent = sayImported(board);
+    return item;
+  }));
+  const dialog = /** @type {HTMLDialogElement} */ ($("import-stats"));
+  dialog.returnValue = "";
+  dialog.showModal();
+  await new Promise((resolve) => dialog.addEventListener("close", resolve, { once: true }));
+  try {
+    localStorage.setItem(OFFERED_KEY, String(Date.now()));
+  } catch {
+    // Storage refused (private mode): the offer may come again, and the server takes it once.
+  }
+  if (dialog.returnValue !== "import") {
+    say("This browser's statistics stay in this browser only.");
+    return;
+  }
+  await request("POST", "/api/me/imported-stats", { boards });
+  say("This browser's statistics were added to your profile, marked as imported and not verified.");
 }
 
 async function start() {
@@ -49,6 +87,7 @@ async function start() {
       show(account);
       say(`Signed in as ${account.name}. New games rank on the leaderboard.`);
       $("sign-out").focus();
+      await offerStats(account);
     } catch (error) {
       $("account-error").textContent = error instanceof ApiError ? sayError(error) : String(error);
     }

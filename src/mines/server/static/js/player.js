@@ -4,6 +4,7 @@
 
 import { ApiError, request } from "./api.js";
 import { $, fillTerms } from "./dom.js";
+import { sayImported } from "./scores.js";
 import { sayError } from "./words.js";
 
 /** @typedef {import("./types.js").Profile} Profile */
@@ -58,6 +59,18 @@ function show(profile) {
   fillTerms($("figures"), rows);
   bestTimes("best", profile.best, profile.best_no_guess);
   bestTimes("best-daily", profile.best_daily, profile.best_daily_no_guess);
+  const imported = profile.imported;
+  $("imported").hidden = imported === null;
+  if (imported) {
+    const when = new Date(imported.imported_at * 1000).toLocaleDateString();
+    $("imported-note").textContent = `Counted by a browser before the account had them, added on ${when}. `
+      + "Nothing checked them: they are not part of the figures above and never rank.";
+    $("imported-boards").replaceChildren(...imported.boards.map((board) => {
+      const item = document.createElement("li");
+      item.textContent = sayImported(board);
+      return item;
+    }));
+  }
   $("history").replaceChildren(...profile.history.map((game) => {
     const item = document.createElement("li");
     const board = game.preset ?? `${game.rows}×${game.cols}, ${game.mines} mines`;

@@ -125,6 +125,39 @@ export function countGame(summary) {
   return stats;
 }
 
+/**
+ * This browser's statistics of the preset boards (classic and no-guess), in the shape
+ * `POST /api/me/imported-stats` takes; boards never played are left out.
+ * @param {import("./types.js").Preset[]} presets
+ * @returns {import("./types.js").ImportedBoard[]}
+ */
+export function importableStats(presets) {
+  const all = loadAll();
+  return presets.flatMap((preset) => [false, true].flatMap((noGuess) => {
+    const stats = all[boardKey({ ...preset, no_guess: noGuess })];
+    if (!stats || !stats.games) return [];
+    return [{
+      preset: /** @type {import("./types.js").PresetName} */ (preset.name),
+      no_guess: noGuess,
+      games: stats.games,
+      wins: stats.wins,
+      best_streak: stats.bestStreak,
+      best_time: stats.bestTime,
+      best_three_bv_per_second: stats.best3bvs,
+    }];
+  }));
+}
+
+/** One board's imported statistics in words. @param {import("./types.js").ImportedBoard} board */
+export function sayImported(board) {
+  const name = board.preset[0].toUpperCase() + board.preset.slice(1);
+  const parts = [`${board.games} ${board.games === 1 ? "game" : "games"}`, `${board.wins} ${board.wins === 1 ? "win" : "wins"}`];
+  if (board.best_streak) parts.push(`best streak ${board.best_streak}`);
+  if (board.best_time !== null) parts.push(`best time ${board.best_time.toFixed(2)} s`);
+  if (board.best_three_bv_per_second !== null) parts.push(`best 3BV/s ${board.best_three_bv_per_second.toFixed(2)}`);
+  return `${name}${board.no_guess ? ", no guessing" : ""}: ${parts.join(", ")}`;
+}
+
 /** @param {HTMLTableElement} table @param {HTMLElement} caption @param {string} key */
 export function showStats(table, caption, key) {
   const s = statsOf(key);

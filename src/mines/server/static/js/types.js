@@ -185,6 +185,23 @@ export {};
  * @property {boolean} ranked
  * @property {string} replay  the address that plays it back
  */
+/** @typedef {"beginner" | "intermediate" | "expert"} PresetName */
+/**
+ * @typedef {object} ImportedBoard  One preset board's statistics counted by a browser.
+ * @property {PresetName} preset
+ * @property {boolean} no_guess
+ * @property {number} games
+ * @property {number} wins
+ * @property {number} best_streak
+ * @property {number | null} best_time
+ * @property {number | null} best_three_bv_per_second
+ */
+/**
+ * @typedef {object} Imported  A browser's statistics an account took: apart, never verified.
+ * @property {number} imported_at
+ * @property {false} verified
+ * @property {ImportedBoard[]} boards
+ */
 /**
  * @typedef {object} Profile  A player's public profile (`GET /api/players/{name}`).
  * @property {string} name
@@ -199,5 +216,6 @@ export {};
  * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best_daily_no_guess
  * @property {{best: number | null, average: number | null}} three_bv_per_second
  * @property {number | null} efficiency
+ * @property {Imported | null} imported
  * @property {PlayedGame[]} history
  */

@@ -38,6 +38,7 @@ export const SENTENCES = {
   analysis_too_large: "Mine chances are worked out only for boards up to the size shown in the message; this board is bigger.",
   invalid_name: "That name cannot be used: it is empty, hidden, too long, or mixes alphabets the way look-alike names do.",
   name_taken: "That name is taken, or looks just like one that is. Choose another.",
+  already_imported: "This account already has a browser's statistics: an account takes them only once, so these stay in this browser.",
   sign_in_failed: "That name and password do not match an account.",
   not_signed_in: "You are not signed in.",
   player_not_found: "No player has that name.",
