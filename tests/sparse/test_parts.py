@@ -12,6 +12,7 @@ from scipy import ndimage
 
 from mines import FixedPlacer, Game, grid
 from mines.dense import DenseEngine
+from mines.engine import Engine
 from mines.sparse.blocks import Blocks
 from mines.sparse.changes import BlockChanges, ComplementChanges
 from mines.sparse.compressed import SqueezedBoard
@@ -228,7 +229,7 @@ def test_a_position_restored_after_a_flood_counts_its_opened_cells_as_the_dense_
     mines = np.array([[2, 2], [2, 3], [7, 8], [8, 1]], dtype=np.int64)
     revealed = np.array([[2, 2], [1, 2], [3, 3], [8, 0]], dtype=np.int64)  # one is a mine
     flagged = np.array([[7, 8], [8, 2]], dtype=np.int64)
-    engines = [DenseEngine(rows, cols), SparseEngine(rows, cols)]
+    engines: list[Engine] = [DenseEngine(rows, cols), SparseEngine(rows, cols)]
     # No walk cell by cell: the sparse engine floods as on a huge board.
     with patch.object(grid, "FLOOD_BUDGET", 0):
         for engine in engines:
