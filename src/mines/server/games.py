@@ -411,9 +411,8 @@ class GameService:
                 row.assisted,
                 game.status.value,
                 (three_bv, game.elapsed),
+                None if row.daily is None else self._daily_first(row) == row.id,
             )
-            if why is None and row.daily is not None and self._daily_first(row) != row.id:
-                why = "practice"  # a daily board ranks each account's first finished game
             return {
                 "id": row.id,
                 "status": game.status.value,

@@ -79,11 +79,13 @@ def unranked_reason(
     assisted: bool,
     status: str,
     pace: tuple[int, float],
+    daily_first: bool | None = None,
 ) -> str | None:
     """Why a finished game is not on the leaderboard, or None when it ranks: "custom" (not
     a ranked board or rule), "seeded" (the player chose the seed), "anonymous" (nobody was
     signed in), "assisted" (hints or analysis), "lost", "too_fast" (`pace`, its 3BV and
-    elapsed seconds, beyond `HUMAN_PACE`)."""
+    elapsed seconds, beyond `HUMAN_PACE`), "practice" (on a daily board, `daily_first` false:
+    not the account's first finished game there; None off daily boards)."""
     if ranked_preset is None:
         return "custom" if board_preset is None or rule not in RANKED_RULES else "seeded"
     if not signed_in:
@@ -94,6 +96,8 @@ def unranked_reason(
         return "lost"
     if too_fast(ranked_preset, *pace):
         return "too_fast"
+    if daily_first is False:
+        return "practice"
     return None
 
 

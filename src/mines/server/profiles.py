@@ -24,10 +24,9 @@ def profile(account: AccountRow, games: list[PlayedGame], today: str) -> dict[st
     of its wins, and the latest games with their replays; games on a daily board of `today`
     or later are counted but not listed (their replays would show the day's board)."""
     wins = [game for game in games if game.status == "WON"]
-    firsts = daily_firsts(games)
     best: dict[str, dict[str, float]] = {key: {} for key in BEST_KEYS}
     for game in wins:
-        if why(game, firsts) is None and game.preset is not None:
+        if why(game) is None and game.preset is not None:
             kind = best[best_key(game)]
             kind[game.preset] = min(kind.get(game.preset, game.elapsed), game.elapsed)
     paces = [game.three_bv / game.elapsed for game in wins if game.elapsed > 0]
@@ -47,7 +46,7 @@ def profile(account: AccountRow, games: list[PlayedGame], today: str) -> dict[st
         "efficiency": round(sum(efficiencies) / len(efficiencies), 1) if efficiencies else None,
         "imported": None,
         "history": [
-            entry(game, firsts)
+            entry(game)
             for game in reversed([g for g in games if g.daily is None or g.daily < today])
         ][:HISTORY],
     }
@@ -82,25 +81,14 @@ def best_key(game: PlayedGame) -> str:
     return f"best{daily}{no_guess}"
 
 
-def daily_firsts(games: list[PlayedGame]) -> set[str]:
-    """The IDs of the first finished game on each daily board among `games` (oldest first, in
-    the order `Storage.daily_first` reads): the one attempt there that may rank."""
-    firsts: dict[tuple[str, str | None, str], str] = {}
-    for game in games:
-        if game.daily is not None:
-            firsts.setdefault((game.daily, game.preset, game.rule), game.id)
-    return set(firsts.values())
-
-
-def why(game: PlayedGame, firsts: set[str]) -> str | None:
-    """Why the game did not rank, or None (the reason its summary gives): a daily board's
-    attempt that is not in `firsts` is "practice"."""
+def why(game: PlayedGame) -> str | None:
+    """Why the game did not rank, or None (the reason its summary gives)."""
     board = preset_of(game.rows, game.cols, game.mines)
     pace = (game.three_bv, game.elapsed)
-    reason = unranked_reason(board, game.rule, game.preset, True, game.assisted, game.status, pace)
-    if reason is None and game.daily is not None and game.id not in firsts:
-        return "practice"
-    return reason
+    daily_first = None if game.daily is None else game.daily_first
+    return unranked_reason(
+        board, game.rule, game.preset, True, game.assisted, game.status, pace, daily_first
+    )
 
 
 def streaks(games: list[PlayedGame]) -> dict[str, int]:
@@ -112,7 +100,7 @@ def streaks(games: list[PlayedGame]) -> dict[str, int]:
     return {"current": current, "best": best}
 
 
-def entry(game: PlayedGame, firsts: set[str]) -> dict[str, Any]:
+def entry(game: PlayedGame) -> dict[str, Any]:
     return {
         "id": game.id,
         "finished_at": game.finished_at,
@@ -125,6 +113,6 @@ def entry(game: PlayedGame, firsts: set[str]) -> dict[str, Any]:
         "status": game.status,
         "elapsed": round(game.elapsed, 3),
         "three_bv": game.three_bv,
-        "ranked": why(game, firsts) is None,
+        "ranked": why(game) is None,
         "replay": f"/#replay={game.id}",
     }

@@ -188,6 +188,15 @@ WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 best first; results from before accounts (no account) are not shown."""
 
 
+DAILY_FIRST = (
+    "SELECT f.id FROM games f WHERE f.account_id = {account} AND f.daily = {day} "
+    "AND f.preset = {preset} AND f.rule = {rule} AND f.finished_at IS NOT NULL "
+    "ORDER BY f.finished_at, f.id LIMIT 1"
+)
+"""The one home of which attempt on a daily board may rank: the account's first finished game
+there (ties on the time broken by ID); formatted with the SQL of the four values."""
+
+
 ACCOUNT_COLUMNS = "id, name, skeleton, skeleton_cased, password_hash, created_at, stats_imported_at"
 IMPORTED_COLUMNS = "preset, no_guess, games, wins, best_streak, best_time, best_three_bv_per_second"
 
@@ -220,7 +229,7 @@ def imported_board(values: Sequence[Any]) -> ImportedBoard:
 
 def played_game(values: Sequence[Any]) -> PlayedGame:
     (id_, rows, cols, mines, rule, preset, status, assisted, clicks, finished, elapsed,
-     three_bv, daily) = values  # fmt: skip
+     three_bv, daily, daily_first) = values  # fmt: skip
     return PlayedGame(
         id=id_,
         rows=int(rows),
@@ -235,6 +244,7 @@ def played_game(values: Sequence[Any]) -> PlayedGame:
         elapsed=float(elapsed),
         three_bv=int(three_bv),
         daily=daily,
+        daily_first=bool(daily_first),
     )
 
 
@@ -534,10 +544,7 @@ class SqlStorage(ABC):
     def daily_first(self, account_id: str, day: str, preset: str, rule: str) -> str | None:
         with self.transaction(write=False) as cursor:
             cursor.execute(
-                self.sql(
-                    "SELECT id FROM games WHERE account_id = ? AND daily = ? AND preset = ? "
-                    "AND rule = ? AND finished_at IS NOT NULL ORDER BY finished_at, id LIMIT 1"
-                ),
+                self.sql(DAILY_FIRST.format(account="?", day="?", preset="?", rule="?")),
                 (account_id, day, preset, rule),
             )
             found = cursor.fetchone()
@@ -550,7 +557,12 @@ class SqlStorage(ABC):
             cursor.execute(
                 self.sql(
                     "SELECT id, nrows, ncols, nmines, rule, preset, status, assisted, "
-                    "version + wasted, finished_at, elapsed, three_bv, daily FROM games "
+                    "version + wasted, finished_at, elapsed, three_bv, daily, "
+                    "daily IS NOT NULL AND id = ("
+                    + DAILY_FIRST.format(
+                        account="g.account_id", day="g.daily", preset="g.preset", rule="g.rule"
+                    )
+                    + ") FROM games g "
                     "WHERE account_id = ? AND finished_at IS NOT NULL ORDER BY finished_at, id"
                 ),
                 (account_id,),

@@ -127,6 +127,9 @@ class PlayedGame:
     three_bv: int
     daily: str | None = None
     """The day of the daily board it was played on, or None."""
+    daily_first: bool = False
+    """On a daily board, whether it is the account's first finished game there (the one that
+    may rank; `Storage.daily_first` names it)."""
 
 
 @dataclass(frozen=True, slots=True)
