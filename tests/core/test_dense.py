@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import numpy as np
 import pytest
 
@@ -98,3 +100,33 @@ def test_a_flood_too_big_for_the_cell_by_cell_walk_lists_whole_numbers() -> None
     assert set(cells) == {(r, c) for r in range(side) for c in range(side)} - {(side - 1, side - 1)}
     assert changes.bounds() == (0, 0, side, side)
     assert all(type(edge) is int for edge in changes.bounds() or ())
+
+
+@pytest.mark.parametrize("engine_type", [DenseEngine, SparseEngine])
+def test_the_mines_an_engine_hands_out_cannot_be_changed_through_it(
+    engine_type: type[DenseEngine] | type[SparseEngine],
+) -> None:
+    """`mines()` is the engine's own array, not a copy: writing to it must fail rather than
+    move a mine behind the counts' back."""
+    engine = engine_type(3, 3)
+    engine.place(np.array([[1, 1]], dtype=np.int64))
+    with pytest.raises(ValueError, match="read-only"):
+        engine.mines()[0, 0] = 0
+    assert engine.mines().tolist() == [[1, 1]]
+
+
+@pytest.mark.parametrize("budget", [grid.FLOOD_BUDGET, 0])
+def test_a_flood_crosses_a_line_of_flags_where_two_zeros_touch_at_a_corner(budget: int) -> None:
+    """Flags on one diagonal of the board leave the zeros on either side touching only at
+    corners: the flood goes on through them (zeros are neighbours in eight directions), by
+    the cell-by-cell walk and by labelling (a budget of 0 sends every flood there) alike."""
+    side = 10
+    engine = laid(side, side, [(side - 1, side - 1)])
+    line = [(row, side - 1 - row) for row in range(side)]
+    for row, col in line:
+        engine.set_flag(row, col, True)
+    with patch.object(grid, "FLOOD_BUDGET", budget):
+        changes = engine.open(0, 0)
+    everything = {(r, c) for r in range(side) for c in range(side)}
+    assert set(changes) == everything - set(line) - {(side - 1, side - 1)}
+    assert engine.opened == side * side - side - 1
