@@ -235,6 +235,13 @@ def wilson(killed: int, judged: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
+def to_judge(verdicts: dict[str, str], chosen: list[str]) -> list[str]:
+    """The chosen mutants a sample runs: a verdict kept from an earlier run stands, but for
+    survivors (tests may have come since) and timeouts (a loaded machine or a low multiplier
+    stops mutants that would pass)."""
+    return [m for m in chosen if verdicts[m] in LIVED | {"not checked", "timeout"}]
+
+
 def run_sample(name: str, args: argparse.Namespace) -> Tally:
     """Judge a random `args.sample` of the target's mutants (the same ones for the same seed
     and code) and estimate the whole target's kill rate from them."""
@@ -248,8 +255,7 @@ def run_sample(name: str, args: argparse.Namespace) -> Tally:
     chosen = sorted(
         random.Random(args.seed).sample(sorted(verdicts), min(args.sample, len(verdicts)))
     )
-    # A verdict kept from an earlier run stands, but for survivors: tests may have come since.
-    pending = [m for m in chosen if verdicts[m] == "not checked" or verdicts[m] in LIVED]
+    pending = to_judge(verdicts, chosen)
     if pending:
         jobs = ("--max-children", str(args.jobs))
         mutmut(folder, "run", *jobs, *pending, log=folder / "sample.log")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.mutate import Tally, wilson
+from benchmarks.mutate import Tally, to_judge, wilson
 
 
 def test_the_interval_holds_the_rate_and_narrows_with_the_sample() -> None:
@@ -28,3 +28,17 @@ def test_the_interval_stays_inside_nought_and_one_at_the_ends() -> None:
 def test_a_sample_counts_no_tests_as_survived_and_leaves_out_the_unjudged() -> None:
     sample = Tally({"a": "killed", "b": "timeout", "c": "no tests", "d": "not checked"})
     assert (sample.killed, sample.judged, sample.lived) == (2, 3, ["c"])
+
+
+def test_a_sample_judges_again_only_survivors_timeouts_and_the_unjudged() -> None:
+    verdicts = {
+        "a": "killed",
+        "b": "timeout",
+        "c": "no tests",
+        "d": "not checked",
+        "e": "survived",
+        "f": "caught by type check",
+        "g": "suspicious",
+    }
+    assert to_judge(verdicts, ["a", "b", "c", "d", "e", "f", "g"]) == ["b", "c", "d", "e", "g"]
+    assert to_judge(verdicts, ["a", "e"]) == ["e"]
