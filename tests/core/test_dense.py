@@ -89,15 +89,21 @@ def test_flags_are_listed_as_pairs_of_whole_numbers() -> None:
 
 def test_a_flood_too_big_for_the_cell_by_cell_walk_lists_whole_numbers() -> None:
     """A region past the walk's budget is opened by labelling arrays; its changes are still
-    (row, col) pairs of Python ints, as every other move's (they end up in JSON answers)."""
+    (row, col) pairs of Python ints, as every other move's (they end up in JSON answers), and
+    the count of opened cells goes on from the cells opened before it."""
     side = 60
     assert side * side > grid.FLOOD_BUDGET
     engine = laid(side, side, [(side - 1, side - 1)])
+    assert len(engine.open(side - 1, side - 2)) == 1  # a number: the flood counts on from it
     changes = engine.open(0, 0)
-    assert len(changes) == side * side - 1
+    assert len(changes) == side * side - 2
+    assert engine.opened == side * side - 1
     cells = list(changes)
     assert all(type(row) is int and type(col) is int for row, col in cells)
-    assert set(cells) == {(r, c) for r in range(side) for c in range(side)} - {(side - 1, side - 1)}
+    assert set(cells) == {(r, c) for r in range(side) for c in range(side)} - {
+        (side - 1, side - 1),
+        (side - 1, side - 2),
+    }
     assert changes.bounds() == (0, 0, side, side)
     assert all(type(edge) is int for edge in changes.bounds() or ())
 
