@@ -136,3 +136,15 @@ def test_a_flood_crosses_a_line_of_flags_where_two_zeros_touch_at_a_corner(budge
     everything = {(r, c) for r in range(side) for c in range(side)}
     assert set(changes) == everything - set(line) - {(side - 1, side - 1)}
     assert engine.opened == side * side - side - 1
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(12, 4), (4, 12)], ids=["tall", "wide"])
+def test_a_labelled_flood_reaches_the_far_end_of_a_long_board(rows: int, cols: int) -> None:
+    """The labelling's window grows along each axis by that axis's own size: on a board far
+    taller than wide (or wider than tall) the flood still reaches the far end."""
+    engine = laid(rows, cols, [(rows - 1, cols - 1)])
+    with patch.object(grid, "FLOOD_BUDGET", 0):
+        changes = engine.open(0, 0)
+    assert set(changes) == {(r, c) for r in range(rows) for c in range(cols)} - {
+        (rows - 1, cols - 1)
+    }
