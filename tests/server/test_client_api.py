@@ -150,6 +150,21 @@ def test_views_and_frames_carry_the_version_and_a_window_s_frames_only_its_cells
     assert inside["mines_left"] == 7
 
 
+def test_a_window_s_frames_hold_the_cells_on_its_edges_and_none_past_them(
+    server: Server,
+) -> None:
+    game = server.create(preset="beginner", seed=5)
+    path = f"/api/games/{game['id']}"
+    # Rows 2-4 and columns 3-4: two opposite corners inside, then one cell past each side.
+    cells = [(2, 3), (4, 4), (1, 3), (5, 4), (3, 2), (3, 5)]
+    with server.client.websocket_connect(f"{path}/live?top=2&left=3&height=3&width=2") as socket:
+        socket.receive_json()
+        for row, col in cells:
+            assert server.move(game, "flag", row, col).status_code == 200
+        frames = [socket.receive_json() for _ in cells]
+    assert [frame["changed"] for frame in frames] == [[[2, 3, "F"]], [[4, 4, "F"]], [], [], [], []]
+
+
 def test_games_say_their_board_and_whether_they_rank(server: Server) -> None:
     server.sign_up("Ann")
     ranked = server.create(preset="beginner")
