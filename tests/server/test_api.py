@@ -449,7 +449,7 @@ def test_a_watcher_gets_each_move_whole(sqlite_url: str, clock: FakeClock) -> No
                 "changed_complete": True,
             }
             first = server.move(game, "reveal", 4, 4).json()["view"]["cells"]
-            clock.now += 2.5
+            clock.now += 2.5004  # elapsed times are told to the millisecond: 2.5
             mines = layout(4242, 9, 9, 10, (4, 4))
             zero = next(  # a hidden cell with no mine around it: its reveal floods
                 (r, c)
