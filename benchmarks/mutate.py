@@ -70,6 +70,9 @@ TARGETS: dict[str, Target] = {
             "tests/server/test_client_api.py",
             "tests/server/test_cache.py",
             "tests/server/test_layouts.py",
+            # Ranking on the move path: which win ranks, the daily board, the summary's reason.
+            "tests/server/test_daily.py",
+            "tests/server/test_leaderboard.py",
         ),
     ),
 }
@@ -255,11 +258,16 @@ def run_sample(name: str, args: argparse.Namespace) -> Tally:
     chosen = sorted(
         random.Random(args.seed).sample(sorted(verdicts), min(args.sample, len(verdicts)))
     )
-    pending = to_judge(verdicts, chosen)
-    if pending:
+    # Twice at most: a run after the target's tests changed may set aside the kept verdicts
+    # of mutants it was not asked to judge, which then need judging too.
+    for _ in range(2):
+        pending = to_judge(verdicts, chosen)
+        if not pending:
+            break
         jobs = ("--max-children", str(args.jobs))
         mutmut(folder, "run", *jobs, *pending, log=folder / "sample.log")
-    every = tally(folder).verdicts
+        verdicts = tally(folder).verdicts
+    every = verdicts
     result = Tally({m: every[m] for m in chosen})
     diffs = write_survivors(folder, result.lived)
     low, high = wilson(result.killed, result.judged)
