@@ -258,21 +258,22 @@ def run_sample(name: str, args: argparse.Namespace) -> Tally:
     chosen = sorted(
         random.Random(args.seed).sample(sorted(verdicts), min(args.sample, len(verdicts)))
     )
-    # Twice at most: a run after the target's tests changed may set aside the kept verdicts
-    # of mutants it was not asked to judge, which then need judging too.
-    for _ in range(2):
-        pending = to_judge(verdicts, chosen)
-        if not pending:
-            break
-        jobs = ("--max-children", str(args.jobs))
+    pending = to_judge(verdicts, chosen)
+    jobs = ("--max-children", str(args.jobs))
+    if pending:
         mutmut(folder, "run", *jobs, *pending, log=folder / "sample.log")
         verdicts = tally(folder).verdicts
-    every = verdicts
-    result = Tally({m: every[m] for m in chosen})
+    # A run after the target's tests changed may set aside the kept verdicts of mutants it
+    # was not asked to judge: judge those, and only those, once more.
+    set_aside = [m for m in chosen if verdicts[m] == "not checked"]
+    if set_aside:
+        mutmut(folder, "run", *jobs, *set_aside, log=folder / "sample.log")
+        verdicts = tally(folder).verdicts
+    result = Tally({m: verdicts[m] for m in chosen})
     diffs = write_survivors(folder, result.lived)
     low, high = wilson(result.killed, result.judged)
     print(
-        f"   {describe(name, result)}; of all {len(every):,} mutants, 95 % interval "
+        f"   {describe(name, result)}; of all {len(verdicts):,} mutants, 95 % interval "
         f"{low:.1%} to {high:.1%}; survivors in {diffs.relative_to(ROOT)}",
         flush=True,
     )
