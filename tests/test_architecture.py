@@ -34,12 +34,7 @@ FRONT_ENDS = ("cli", "tui", "server", "gym", "compat")
 LAUNCHER = "cli"
 """The front end allowed to import the others (it starts them)."""
 
-KNOWN_CYCLES: dict[str, frozenset[str]] = {
-    "the no-guess workers' fork server preloads mines.server.games by name (workers.PRELOAD), "
-    "and the games reach the workers through generation": frozenset(
-        {"mines.server.workers", "mines.server.games"}
-    ),
-}
+KNOWN_CYCLES: dict[str, frozenset[str]] = {}
 """Each known cycle by the modules (or packages) it must contain; an entry matches the
 strongly connected component that contains all of them (it may hold more)."""
 
@@ -207,7 +202,7 @@ def test_the_graph_sees_the_imports() -> None:
     assert layer("mines.solver.bot") == SOLVER
     assert layer("mines.server.app") == "server"
     # Modules named in strings: the command's table of subcommands, the gym's entry points.
-    assert {"mines.server.cli", "mines.solver.cli"} <= graph["mines.cli.main"]
+    assert {"mines.server.ops.cli", "mines.solver.cli"} <= graph["mines.cli.main"]
     assert "mines.gym.vector" in graph["mines.gym"]
 
 
@@ -315,3 +310,119 @@ def test_a_module_missing_from_the_page_is_caught() -> None:
     text = ARCHITECTURE.read_text(encoding="utf-8")
     assert undocumented(text.replace("`clock.py`", "clock")) == ["clock.py"]
     assert undocumented(text.replace("`sparse/`", "sparse")) == ["sparse/"]
+
+
+SERVER_LAYERS = ("common", "db", "services", "web", "api", "app", "ops")
+"""The server's own layers, lowest first, each a package of `mines.server` but `app` (the
+module that wires them): what every layer shares (settings, errors, metrics, logs), the
+database, the services, HTTP plumbing, the HTTP API, the app, and running it (`mines serve`,
+`mines admin`). A module imports its own layer or those below it."""
+
+
+def server_layer(module: str) -> str | None:
+    """The server layer of a module of `mines.server` (None for the package itself)."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["mines", "server"] and len(parts) > 2 else None
+
+
+def server_upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    wrong = []
+    for source, targets in sorted(graph.items()):
+        here = server_layer(source)
+        for target in sorted(targets):
+            there = server_layer(target)
+            if here is None or there is None:
+                continue
+            if SERVER_LAYERS.index(there) > SERVER_LAYERS.index(here):
+                wrong.append(f"{source} ({here}) imports {target} ({there}), a layer above it")
+    return wrong
+
+
+def routers(modules: dict[str, Path]) -> set[str]:
+    """The modules of the HTTP API that declare routes (an `APIRouter`)."""
+    return {
+        name
+        for name, path in modules.items()
+        if server_layer(name) == "api" and "APIRouter(" in path.read_text(encoding="utf-8")
+    }
+
+
+def routers_importing_routers(graph: dict[str, set[str]], with_routes: set[str]) -> list[str]:
+    return [
+        f"{source} imports {target}"
+        for source in sorted(with_routes)
+        for target in sorted(graph.get(source, set()) & with_routes)
+    ]
+
+
+def test_every_server_module_is_in_a_layer() -> None:
+    lost = [
+        name
+        for name in all_modules()
+        if name.startswith("mines.server.") and server_layer(name) not in SERVER_LAYERS
+    ]
+    assert lost == []
+
+
+def test_the_server_layers_point_down() -> None:
+    assert server_upward_imports(import_graph()) == []
+
+
+def test_no_router_imports_another() -> None:
+    """What two routers share is a dependency module of the API (`deps`, `sessions`,
+    `readers`, `sockets`), so a router can move or go without breaking another."""
+    modules = all_modules()
+    with_routes = routers(modules)
+    assert {"mines.server.api.games", "mines.server.api.live"} <= with_routes
+    assert "mines.server.api.deps" not in with_routes
+    assert routers_importing_routers(import_graph(), with_routes) == []
+
+
+def test_the_server_checks_catch_what_they_look_for() -> None:
+    graph = {
+        "mines.server.db.sql": {"mines.server.services.games"},
+        "mines.server.services.games": {"mines.server.db.sql"},
+        "mines.server.api.games": {"mines.server.api.live"},
+    }
+    assert server_upward_imports(graph) == [
+        "mines.server.db.sql (db) imports mines.server.services.games (services), a layer above it"
+    ]
+    with_routes = {"mines.server.api.games", "mines.server.api.live"}
+    assert routers_importing_routers(graph, with_routes) == [
+        "mines.server.api.games imports mines.server.api.live"
+    ]
+
+
+WHERE_HEADING = "## Where new things go"
+
+
+def where_paths(text: str) -> list[str]:
+    """The paths the "where new things go" table of docs/architecture.md names."""
+    table = text.split(WHERE_HEADING, 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    cells = [cell for row in rows[1:] for cell in row.split("|")[2:3]]
+    return [
+        token
+        for cell in cells
+        for token in cell.split("`")[1::2]
+        if token.endswith((".py", "/", ".md"))
+    ]
+
+
+def test_the_where_new_things_go_table_matches_the_tree() -> None:
+    paths = where_paths(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert len(paths) >= 10
+    root = SOURCE.parent
+    missing = [
+        path
+        for path in paths
+        if not (SOURCE / "mines" / path).exists() and not (root / path).exists()
+    ]
+    assert missing == []
+
+
+def test_a_wrong_path_in_the_table_is_caught() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    assert "`server/api/`" in text.split(WHERE_HEADING, 1)[1]
+    broken = text.replace("`server/api/`", "`server/routers/`")
+    assert "server/routers/" in where_paths(broken)

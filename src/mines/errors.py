@@ -6,8 +6,8 @@ class MinesError(Exception):
 
     Every error of the core (this module) is also a `ValueError`: the value or the request it
     was given cannot be, or cannot be now. The server's own errors (a game not found, a rate
-    limit, storage down: `mines.server.errors`) are `MinesError`s about the service, not about a
-    value, so they are not `ValueError`s.
+    limit, storage down: `mines.server.common.errors`) are `MinesError`s about the service,
+    not about a value, so they are not `ValueError`s.
     """
 
 

@@ -13,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mines.placement import RandomPlacer
-from mines.server.accounts import AccountService
 from mines.server.app import create_app
-from mines.server.database import open_storage
-from mines.server.games import GameService
-from mines.server.settings import RateLimits, Settings
+from mines.server.common.settings import RateLimits, Settings
+from mines.server.db.database import open_storage
+from mines.server.services.accounts import AccountService
+from mines.server.services.games import GameService
 
 DUMPS = Path(__file__).parent / "data"
 """SQL dumps of databases made by earlier versions of the server (`schema_v1.sql`, ...)."""

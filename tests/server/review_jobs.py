@@ -8,8 +8,8 @@ import signal
 import time
 from pathlib import Path
 
-from mines.server.reviews import review_in_worker
-from mines.server.settings import Settings
+from mines.server.common.settings import Settings
+from mines.server.services.reviews import review_in_worker
 from mines.solver.game_review import ReviewTooLargeError
 from tests.patience import PATIENCE
 

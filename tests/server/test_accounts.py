@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from mines.server.accounts import SESSION_SECONDS
-from mines.server.routers.accounts import COOKIE
-from mines.server.settings import RateLimits
-from mines.server.sql import SCHEMA_VERSION
+from mines.server.api.sessions import COOKIE
+from mines.server.common.settings import RateLimits
+from mines.server.db.sql import SCHEMA_VERSION
+from mines.server.services.accounts import SESSION_SECONDS
 from tests.server.conftest import (
     PASSWORD,
     UNLIMITED,

@@ -15,10 +15,10 @@ from urllib.parse import urlsplit
 import pytest
 
 from mines.cli.main import main
-from mines.server.database import open_storage
-from mines.server.games import GameService
-from mines.server.present import Window
-from mines.server.settings import Settings
+from mines.server.common.settings import Settings
+from mines.server.db.database import open_storage
+from mines.server.services.games import GameService
+from mines.server.services.present import Window
 from tests.server.conftest import FakeClock, Server
 
 

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, WebSocket, expect
 from pydantic import ValidationError
 
-from mines.server.schemas import NewGame
+from mines.server.api.schemas import NewGame
 from tests.server.browsing import (
     DESKTOP,
     HUMAN_STEP_MS,

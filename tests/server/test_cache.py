@@ -16,16 +16,16 @@ from mines.errors import MinesError
 from mines.game import Game
 from mines.moves import MoveKind
 from mines.placement import placer_for_rule
-from mines.server.cache import GameCache
-from mines.server.errors import ServerFullError
-from mines.server.games import (
+from mines.server.common.errors import ServerFullError
+from mines.server.db.layouts import KeepingPlacer
+from mines.server.services.cache import GameCache
+from mines.server.services.games import (
     SPARSE_WORK_BYTES_PER_MINE,
     WORK_BYTES_PER_CELL,
     GameSpec,
     LiveGame,
 )
-from mines.server.layouts import KeepingPlacer
-from mines.server.present import Window
+from mines.server.services.present import Window
 from tests.server.conftest import FakeClock, Server
 
 

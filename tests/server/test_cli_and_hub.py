@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from mines.cli.main import build_parser
-from mines.server import cli
-from mines.server.database import default_database, open_storage
-from mines.server.hub import QUEUE_LIMIT, REFRESH, Hub
-from mines.server.storage import StorageError
+from mines.server.db.database import default_database, open_storage
+from mines.server.db.storage import StorageError
+from mines.server.ops import cli
+from mines.server.services.hub import QUEUE_LIMIT, REFRESH, Hub
 
 
 def test_serve_options() -> None:

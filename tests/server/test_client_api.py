@@ -11,7 +11,7 @@ import pytest
 from mines.presets import PRESETS
 from mines.record import GameRecord
 from mines.replay import replay, replay_steps
-from mines.server import finished
+from mines.server.services import finished
 from tests.server.conftest import Server, layout, safe_cells
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mines.cli.main import build_parser
-from mines.server.environ import variable
+from mines.server.ops.environ import variable
 from tests.server.processes import get, server_process
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "server.md"

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from mines.server.sqlite import SqliteStorage
+from mines.server.db.sqlite import SqliteStorage
 from tests.patience import PATIENCE
 from tests.server.conftest import PG_URL, FakeClock, Server
 
@@ -90,8 +90,8 @@ def test_a_sqlite_file_locked_by_another_process_is_503_within_the_bound(
 
 
 def test_a_bad_busy_timeout_is_refused(tmp_path: Path) -> None:
-    from mines.server.database import open_storage
-    from mines.server.storage import StorageError
+    from mines.server.db.database import open_storage
+    from mines.server.db.storage import StorageError
 
     with pytest.raises(StorageError, match="busy_timeout"):
         open_storage(f"sqlite:///{tmp_path / 'x.sqlite3'}?busy_timeout=forever")

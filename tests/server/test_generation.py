@@ -8,10 +8,10 @@ import os
 
 import pytest
 
-from mines.server.errors import NoGuessTimeoutError, ServerFullError
-from mines.server.generation import NoGuessWorkers
-from mines.server.settings import NoGuessLimits
-from mines.server.workers import NICE, Workers
+from mines.server.common.errors import NoGuessTimeoutError, ServerFullError
+from mines.server.common.settings import NoGuessLimits
+from mines.server.services.generation import NoGuessWorkers
+from mines.server.services.workers import NICE, Workers
 from mines.solver.noguess import NoGuessPlacer
 from tests.server.conftest import FakeClock, Server
 

@@ -14,15 +14,15 @@ from fastapi.testclient import TestClient
 from starlette.types import Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
-from mines.server.errors import CODES, HTTP_CODES
-from mines.server.middleware import CONTENT_SECURITY_POLICY, BodyLimit
-from mines.server.routers.live import (
+from mines.server.api.sockets import (
     CLOSE_FULL,
     CLOSE_TOO_BIG,
     CLOSE_TOO_MANY,
     CLOSE_UNSUPPORTED_DATA,
     MESSAGE_LIMIT,
 )
+from mines.server.common.errors import CODES, HTTP_CODES
+from mines.server.web.middleware import CONTENT_SECURITY_POLICY, BodyLimit
 from tests.server.conftest import FakeClock, Server
 
 DOCS = Path(__file__).parents[2] / "docs" / "server.md"

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from mines.server.sql import SCHEMA_VERSION
+from mines.server.db.sql import SCHEMA_VERSION
 from tests.server.conftest import PASSWORD, FakeClock, Server, database_from_dump
 from tests.server.test_accounts import CROSS_SITE
 from tests.server.test_profiles import play

@@ -13,8 +13,8 @@ import pytest
 from mines import placement
 from mines.moves import MoveKind
 from mines.placement import MinePlacer, RandomPlacer
-from mines.server.present import Window
-from mines.server.storage import MoveWrite, StaleGameError, StoredMove
+from mines.server.db.storage import MoveWrite, StaleGameError, StoredMove
+from mines.server.services.present import Window
 from tests.server.conftest import Server
 
 SLOW_SEED = 77
@@ -51,7 +51,7 @@ def test_a_slow_move_does_not_delay_other_games(
             else placement.placer_for_rule(rule, seed)
         )
 
-    monkeypatch.setattr("mines.server.games.placer_for_rule", placer_for_rule)
+    monkeypatch.setattr("mines.server.services.games.placer_for_rule", placer_for_rule)
     slow = server.create(preset="beginner", seed=SLOW_SEED)
     other = server.create(preset="beginner", seed=5)
     answers: list[Any] = []

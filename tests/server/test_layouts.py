@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mines.server import finished, games, layouts
-from mines.server.sql import SCHEMA_VERSION
-from mines.server.storage import StorageError
+from mines.server.db import layouts
+from mines.server.db.sql import SCHEMA_VERSION
+from mines.server.db.storage import StorageError
+from mines.server.services import finished, games
 from tests.server.conftest import FakeClock, Server, database_from_dump, layout
 
 

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from mines.game import Game
-from mines.server.database import open_storage
-from mines.server.leaderboard import HUMAN_PACE
-from mines.server.sql import SCHEMA_VERSION
-from mines.server.storage import StorageError
+from mines.server.db.database import open_storage
+from mines.server.db.sql import SCHEMA_VERSION
+from mines.server.db.storage import StorageError
+from mines.server.services.leaderboard import HUMAN_PACE
 from tests.server.conftest import FakeClock, Server, database_from_dump, layout, safe_cells
 
 
@@ -172,7 +172,7 @@ def test_an_assisted_game_never_ranks(server: Server, clock: FakeClock) -> None:
 
 
 def test_marking_an_unknown_game_is_not_found(server: Server) -> None:
-    from mines.server.errors import GameNotFoundError
+    from mines.server.common.errors import GameNotFoundError
 
     with pytest.raises(GameNotFoundError):
         server.service.mark_assisted("0000000000000000")

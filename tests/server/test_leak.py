@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mines.server.games import LiveGame
+from mines.server.services.games import LiveGame
 from tests.server.conftest import Server
 
 ALLOWED_IN_PLAY = set("HF012345678")

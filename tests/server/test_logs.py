@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from mines.server.logs import (
+from mines.server.common.logs import (
     ACCESS,
     REQUEST_ID,
     JsonFormatter,
@@ -20,7 +20,7 @@ from mines.server.logs import (
     access_line,
     configure,
 )
-from mines.server.settings import RateLimits
+from mines.server.common.settings import RateLimits
 from tests.server.conftest import FakeClock, Server
 from tests.server.processes import get, post, server_process
 

@@ -82,7 +82,7 @@ def test_a_path_no_route_takes_is_counted_without_the_path(server: Server) -> No
 def test_a_429_before_routing_is_counted_by_its_route_and_reason(
     sqlite_url: str, clock: FakeClock
 ) -> None:
-    from mines.server.settings import RateLimits
+    from mines.server.common.settings import RateLimits
 
     server = Server(sqlite_url, clock, rates=RateLimits(create="1/minute"))
     try:
@@ -204,7 +204,7 @@ def scrape_registry(server: Server) -> float:
 
 def test_race_moves_are_counted_apart_from_games(sqlite_url: str, clock: FakeClock) -> None:
     from mines.server.app import create_app
-    from mines.server.rooms import RoomService
+    from mines.server.services.rooms import RoomService
     from tests.server.test_races import FIRST, move, started
 
     server = Server(sqlite_url, clock)

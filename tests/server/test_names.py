@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from mines.server.errors import InvalidNameError
-from mines.server.names import (
+from mines.server.common.errors import InvalidNameError
+from mines.server.services.names import (
     NAME_RULE,
     check_scripts,
     is_ignorable,

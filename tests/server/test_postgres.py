@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from mines.server.race_store import RaceStore
+from mines.server.db.race_store import RaceStore
 from tests.patience import PATIENCE
 from tests.server.conftest import PG_URL, FakeClock, Server, layout, safe_cells
 from tests.server.processes import get, patient_client, post, server_process
@@ -117,24 +117,30 @@ def test_watchers_hear_of_moves_made_through_another_process(pg_url: str) -> Non
 def test_servers_starting_together_on_a_new_schema_all_come_up(pg_url: str) -> None:
     import psycopg
 
-    from mines.server.postgres import PostgresStorage
+    from mines.server.db.postgres import PostgresStorage
 
-    # Each storage made first (the games' tables, one after the other under their lock), then
-    # the race tables by all at once: the moment two `CREATE TABLE IF NOT EXISTS` collide.
+    # Every table, the race rooms' included, comes from the migrations, which each storage
+    # runs at start under the schema's lock: servers starting at once on a new schema must not
+    # collide on a `CREATE TABLE` (a UniqueViolation on `races` once did).
     starters = 4
     for attempt in range(5):
         schema = f"{pg_url.partition('?schema=')[2]}_{attempt}"
-        storages = [PostgresStorage(PG_URL, schema=schema) for _ in range(starters)]
         barrier = threading.Barrier(starters)
+        storages: list[Any] = []
 
-        def start(storage: Any, barrier: threading.Barrier = barrier) -> None:
+        def start(barrier: threading.Barrier = barrier, schema: str = schema) -> Any:
             barrier.wait()
+            storage = PostgresStorage(PG_URL, schema=schema)
             RaceStore(storage)
+            return storage
 
         try:
             with ThreadPoolExecutor(starters) as pool:
-                for started in [pool.submit(start, storage) for storage in storages]:
-                    started.result()  # a UniqueViolation on `races` raises here
+                for started in [pool.submit(start) for _ in range(starters)]:
+                    storages.append(started.result())  # a UniqueViolation raises here
+            with storages[0].transaction(write=False) as cursor:
+                cursor.execute("SELECT count(*) FROM races")
+                assert cursor.fetchone() == (0,)
         finally:
             for storage in storages:
                 storage.close()

@@ -13,9 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mines.server.app import create_app
-from mines.server.database import open_storage
-from mines.server.games import GameService
-from mines.server.settings import RateLimits, Settings
+from mines.server.common.settings import RateLimits, Settings
+from mines.server.db.database import open_storage
+from mines.server.services.games import GameService
 from tests.server.conftest import UNLIMITED, FakeClock, Server
 from tests.server.tcpproxy import TcpProxy, proxy_to
 from tests.server.test_ratelimit import redis_or_skip

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from mines.server import layouts
+from mines.server.db import layouts
 from tests.server.conftest import FakeClock, Server, safe_cells
 
 

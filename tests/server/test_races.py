@@ -16,12 +16,12 @@ from mines import InvalidBoardError, board_size
 from mines.moves import MoveKind
 from mines.race import RaceAction, RaceMove
 from mines.server.app import create_app
-from mines.server.cache import GameCache
-from mines.server.database import open_storage
-from mines.server.race_spec import RoomSpec
-from mines.server.race_store import Note, note_of, note_text
-from mines.server.rooms import RoomService
-from mines.server.storage import StorageError
+from mines.server.db.database import open_storage
+from mines.server.db.race_store import Note, note_of, note_text
+from mines.server.db.storage import StorageError
+from mines.server.services.cache import GameCache
+from mines.server.services.race_spec import RoomSpec
+from mines.server.services.rooms import RoomService
 from tests.server.conftest import FakeClock, Server, layout
 
 SEED = 4242
@@ -814,3 +814,29 @@ def test_games_and_rooms_refuse_a_board_request_with_the_cores_words(
         answer = client.post(url, json=body)
         assert (answer.status_code, answer.json()["code"]) == (422, "invalid_board"), url
         assert answer.json()["detail"] == str(core.value), url
+
+
+def test_the_race_tables_come_from_the_migrations_and_a_database_that_had_them_migrates(
+    tmp_path: Any,
+) -> None:
+    """Before migration 12 the rooms' service made its tables at start: a database of then
+    (schema 11, the race tables and a room in them) takes migration 12 and keeps its room."""
+    import sqlite3
+
+    from mines.server.db.sql import SCHEMA_VERSION
+
+    path = tmp_path / "old.sqlite3"
+    storage = open_storage(f"sqlite:///{path}")
+    storage.close()
+    with sqlite3.connect(path) as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+        assert {"races", "race_players", "race_moves"} <= tables
+        db.execute(
+            "INSERT INTO races (id, spec, created_at, state, version) "
+            "VALUES ('r1', '{}', 0, 'lobby', 0)"
+        )
+        db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION - 1,))
+    open_storage(f"sqlite:///{path}").close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
+        assert db.execute("SELECT id FROM races").fetchall() == [("r1",)]

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from mines.server.ratelimit import RateLimiter
-from mines.server.settings import RateLimits
+from mines.server.common.settings import RateLimits
+from mines.server.web.ratelimit import RateLimiter
 from tests.patience import PATIENCE
 from tests.server.conftest import FakeClock, Server
 from tests.server.processes import get, post, server_process
@@ -114,7 +114,7 @@ def test_a_redis_that_is_down_leaves_the_limits_to_each_process(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     limiter = RateLimiter(RateLimits(create="3/minute"), f"redis://127.0.0.1:{closed_port()}/0")
-    with caplog.at_level(logging.WARNING, logger="mines.server.ratelimit"):
+    with caplog.at_level(logging.WARNING, logger="mines.server.web.ratelimit"):
         # Nobody listens there: the rate is counted in memory, not dropped.
         assert hits(limiter, 5) == [True] * 3 + [False] * 2
     assert limiter.failing
@@ -193,7 +193,7 @@ def test_the_limiter_goes_back_to_redis_and_logs_the_outage_twice(
             for limiter in (through, other, through, other)
         ]
 
-    with proxy_to(6379) as proxy, caplog.at_level(logging.WARNING, "mines.server.ratelimit"):
+    with proxy_to(6379) as proxy, caplog.at_level(logging.WARNING, "mines.server.web.ratelimit"):
         allowed = asyncio.run(run(proxy.port, proxy.stall, proxy.restore))
     assert allowed == [True, True, True, False]
     messages = [record.message for record in caplog.records]

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from mines.record import GameRecord
-from mines.server.reviews import REVIEW_FORMAT, Job, ReviewService
-from mines.server.storage import StoredReview
+from mines.server.db.storage import StoredReview
+from mines.server.services.reviews import REVIEW_FORMAT, Job, ReviewService
 from mines.solver import review
 from mines.solver.game_review import WORK_LIMIT
 from tests.patience import PATIENCE
@@ -228,8 +228,8 @@ def test_when_every_review_worker_is_busy_another_review_is_503(
 
 
 def test_reviews_are_kept_in_postgresql_too(pg_url: str) -> None:
-    from mines.server.database import open_storage
-    from mines.server.storage import GameRow
+    from mines.server.db.database import open_storage
+    from mines.server.db.storage import GameRow
 
     storage = open_storage(pg_url)
     try:

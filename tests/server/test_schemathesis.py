@@ -14,9 +14,9 @@ from schemathesis import Case
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from mines.server.app import create_app
-from mines.server.database import open_storage
-from mines.server.games import GameService
-from mines.server.settings import Settings
+from mines.server.common.settings import Settings
+from mines.server.db.database import open_storage
+from mines.server.services.games import GameService
 from tests.server.conftest import UNLIMITED
 
 DATABASE = Path(tempfile.mkdtemp(prefix="mines-schemathesis-")) / "games.sqlite3"

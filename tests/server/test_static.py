@@ -9,7 +9,7 @@ import re
 import brotli
 import pytest
 
-from mines.server.assets import IMMUTABLE, REVALIDATE, accepted
+from mines.server.web.assets import IMMUTABLE, REVALIDATE, accepted
 from tests.server.conftest import Server
 
 

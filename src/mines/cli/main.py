@@ -17,8 +17,8 @@ COMMAND_MODULES = (
     "mines.cli.replay",
     "mines.cli.review",
     "mines.cli.stats",
-    "mines.server.cli",
-    "mines.server.admin",
+    "mines.server.ops.cli",
+    "mines.server.ops.admin",
     "mines.solver.cli",
 )
 

@@ -15,23 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import mines
-from mines.server.accounts import AccountService
-from mines.server.assets import Assets
-from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
-from mines.server.errors import install_handlers
-from mines.server.favicon import favicon
-from mines.server.games import GameService
-from mines.server.hub import REFRESH, Hub
-from mines.server.metrics import Live, networks, registry
-from mines.server.middleware import BodyLimit, CrossSite, HeadAsGet, JsonOnly, SecurityHeaders
-from mines.server.names import skeletons
-from mines.server.observe import Observe
-from mines.server.race_store import ANNOUNCE_PREFIX
-from mines.server.ratelimit import Authorize, RateLimit, RateLimiter
-from mines.server.readiness import Check, Readiness
-from mines.server.reviews import ReviewService
-from mines.server.rooms import RoomService
-from mines.server.routers import (
+from mines.server.api import (
     accounts,
     analysis,
     apidocs,
@@ -46,7 +30,24 @@ from mines.server.routers import (
     review,
     scrape,
 )
-from mines.server.storage import Storage
+from mines.server.api.sockets import SocketCounts
+from mines.server.common.auth import MISSING_TOKEN, NotAuthenticatedError
+from mines.server.common.errors import install_handlers
+from mines.server.common.metrics import Live, networks, registry
+from mines.server.db.race_store import ANNOUNCE_PREFIX
+from mines.server.db.storage import Storage
+from mines.server.services.accounts import AccountService
+from mines.server.services.games import GameService
+from mines.server.services.hub import REFRESH, Hub
+from mines.server.services.names import skeletons
+from mines.server.services.readiness import Check, Readiness
+from mines.server.services.reviews import ReviewService
+from mines.server.services.rooms import RoomService
+from mines.server.web.assets import Assets
+from mines.server.web.favicon import favicon
+from mines.server.web.middleware import BodyLimit, CrossSite, HeadAsGet, JsonOnly, SecurityHeaders
+from mines.server.web.observe import Observe
+from mines.server.web.ratelimit import Authorize, RateLimit, RateLimiter
 
 STATIC = Path(__file__).parent / "static"
 
@@ -147,9 +148,7 @@ def create_app(
     app.state.hub = game_hub
     app.state.rooms = race_rooms
     app.state.reviews = reviews
-    app.state.sockets = live.SocketCounts(
-        service.settings.sockets_per_address, service.settings.sockets
-    )
+    app.state.sockets = SocketCounts(service.settings.sockets_per_address, service.settings.sockets)
     app.state.accounts = account_service or AccountService(service.storage)
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;
@@ -176,7 +175,7 @@ def create_app(
     app.add_middleware(Observe, trusted=trusted, metrics=settings.metrics)
     app.state.readiness = readiness(service.storage, limiter)
     app.state.metrics_allow = networks(settings.metrics_allow) if settings.metrics else ()
-    sockets: live.SocketCounts = app.state.sockets
+    sockets: SocketCounts = app.state.sockets
     app.state.metrics = registry(
         Live(
             cache=lambda: (

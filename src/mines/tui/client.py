@@ -14,7 +14,7 @@ from mines.moves import MoveKind
 from mines.tui.remote import ServerError
 
 COOKIE = "mines_session"
-"""The session cookie the server sets at sign-in (`mines.server.routers.accounts.COOKIE`)."""
+"""The session cookie the server sets at sign-in (`mines.server.api.accounts.COOKIE`)."""
 TIMEOUT = 10.0
 """Seconds a request may take, connecting included, before the client gives up on it."""
 WHOLE_VIEW_CELLS = 1_000_000

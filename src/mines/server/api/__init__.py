@@ -1,0 +1,1 @@
+"""The HTTP and WebSocket API: a router per resource, its models and its dependencies."""

@@ -1,0 +1,228 @@
+"""`/api/accounts`, `/api/session` and `/api/me`: sign up, sign in and out, and who is signed in."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.concurrency import run_in_threadpool
+
+from mines.server.api.deps import error_responses
+from mines.server.api.schemas import ImportedOut, PresetName
+from mines.server.api.sessions import COOKIE, accounts, session_token
+from mines.server.common.errors import RateLimitedError
+from mines.server.db.storage import AccountRow, ImportedBoard
+from mines.server.services.accounts import (
+    PASSWORD_MAX,
+    PASSWORD_MIN,
+    SESSION_SECONDS,
+    SignedIn,
+)
+from mines.server.services.names import skeletons
+from mines.server.web.ratelimit import RateLimiter
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+NAME_INPUT_MAX = 200
+"""Characters a name may have as sent: room for invisible characters, which are removed
+before the rule (at most 24) is checked and `invalid_name` says what was wrong."""
+
+
+class Credentials(BaseModel):
+    """An account's name and password."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, Field(min_length=1, max_length=NAME_INPUT_MAX)]
+    password: Annotated[
+        str,
+        Field(
+            min_length=PASSWORD_MIN,
+            max_length=PASSWORD_MAX,
+            description=f"{PASSWORD_MIN} to {PASSWORD_MAX} characters",
+        ),
+    ]
+
+
+class AccountOut(BaseModel):
+    name: str
+    """The account's name as it is shown (and ranked)."""
+    created_at: float
+    stats_imported: bool
+    """Whether the account has taken a browser's statistics (it takes them once)."""
+
+
+IMPORT_COUNT_MAX = 1_000_000
+"""The most games (wins, a streak) one board's imported statistics may count: years of play."""
+IMPORT_SECONDS_MAX = 1_000_000.0
+"""The longest best time imported, in seconds (11.5 days: the page's clock stops at 999 s)."""
+IMPORT_PACE_MAX = 1_000.0
+"""The highest best 3BV/s imported: far past any human play, so only nonsense is refused."""
+Count = Annotated[int, Field(strict=True, ge=0, le=IMPORT_COUNT_MAX)]
+
+
+class ImportedBoardIn(BaseModel):
+    """One preset board's statistics as the browser counted them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    preset: PresetName
+    no_guess: Annotated[bool, Field(strict=True)]
+    games: Count
+    wins: Count
+    best_streak: Count = 0
+    best_time: (
+        Annotated[float, Field(strict=True, gt=0, le=IMPORT_SECONDS_MAX, allow_inf_nan=False)]
+        | None
+    ) = None
+    """Seconds, or null before the first win."""
+    best_three_bv_per_second: (
+        Annotated[float, Field(strict=True, gt=0, le=IMPORT_PACE_MAX, allow_inf_nan=False)] | None
+    ) = None
+
+    @model_validator(mode="after")
+    def consistent(self) -> ImportedBoardIn:
+        """Figures one browser could have counted: no more wins than games, no longer streak
+        than wins, no best time or 3BV/s without a win."""
+        if self.wins > self.games:
+            raise ValueError(f"wins ({self.wins}) may not be more than games ({self.games})")
+        if self.best_streak > self.wins:
+            raise ValueError(
+                f"best_streak ({self.best_streak}) may not be more than wins ({self.wins})"
+            )
+        if self.wins == 0 and (
+            self.best_time is not None or self.best_three_bv_per_second is not None
+        ):
+            raise ValueError("best_time and best_three_bv_per_second need a win: null with none")
+        return self
+
+
+class ImportIn(BaseModel):
+    """A browser's own statistics, per preset board (classic and no-guess apart)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    boards: Annotated[list[ImportedBoardIn], Field(min_length=1, max_length=6)]
+
+    @model_validator(mode="after")
+    def each_board_once(self) -> ImportIn:
+        seen: set[tuple[str, bool]] = set()
+        for board in self.boards:
+            key = (board.preset, board.no_guess)
+            if key in seen:
+                kind = "no-guess" if board.no_guess else "classic"
+                raise ValueError(f"each board may come once; {board.preset} ({kind}) came twice")
+            seen.add(key)
+        return self
+
+
+def account_json(account: AccountRow) -> dict[str, Any]:
+    """The `AccountOut` of an account."""
+    return {
+        "name": account.name,
+        "created_at": account.created_at,
+        "stats_imported": account.stats_imported_at is not None,
+    }
+
+
+async def check_rate(request: Request, name: str | None) -> None:
+    """Count one sign-in (or new account) against the client's address and, given a name,
+    against every sign-in to that name (by its skeleton), from wherever they come."""
+    limiter: RateLimiter = request.app.state.limiter
+    address = request.client.host if request.client else "unknown"
+    keys = [f"address {address}"]
+    if name is not None:
+        keys.append(f"name {skeletons(name)[0]}")
+    for key in keys:
+        wait = await limiter.refusal("signin", key)
+        if wait is not None:
+            what = "this name" if key.startswith("name") else "your address"
+            raise RateLimitedError(
+                f"too many sign-ins for {what}; try again in {wait} s", retry_after=wait
+            )
+
+
+def signed_in(request: Request, done: SignedIn, status: int) -> JSONResponse:
+    """The account's answer, with the new session's cookie."""
+    answer = JSONResponse(account_json(done.account), status)
+    answer.set_cookie(
+        COOKIE,
+        done.token,
+        max_age=SESSION_SECONDS,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        # The scheme is https behind a TLS proxy too, when uvicorn trusts its headers.
+        secure=request.url.scheme == "https",
+    )
+    return answer
+
+
+@router.post(
+    "/accounts",
+    status_code=201,
+    response_model=AccountOut,
+    responses=error_responses(403, 409, 422),
+    summary="Create an account (and sign in)",
+)
+async def create_account(body: Credentials, request: Request) -> JSONResponse:
+    await check_rate(request, None)
+    done = await run_in_threadpool(
+        accounts(request).create, body.name, body.password, session_token(request)
+    )
+    return signed_in(request, done, 201)
+
+
+@router.post(
+    "/session",
+    response_model=AccountOut,
+    responses=error_responses(401, 403, 422),
+    summary="Sign in",
+)
+async def sign_in(body: Credentials, request: Request) -> JSONResponse:
+    await check_rate(request, body.name)
+    done = await run_in_threadpool(
+        accounts(request).sign_in, body.name, body.password, session_token(request)
+    )
+    return signed_in(request, done, 200)
+
+
+@router.delete("/session", status_code=204, responses=error_responses(403), summary="Sign out")
+async def sign_out(request: Request) -> Response:
+    token = session_token(request)
+    if token is not None:
+        await run_in_threadpool(accounts(request).sign_out, token)
+    answer = Response(status_code=204)
+    answer.delete_cookie(
+        COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+    return answer
+
+
+@router.get(
+    "/me", response_model=AccountOut, responses=error_responses(401), summary="Who is signed in"
+)
+async def me(request: Request) -> dict[str, Any]:
+    account = await run_in_threadpool(accounts(request).account, session_token(request))
+    return account_json(account)
+
+
+@router.post(
+    "/me/imported-stats",
+    status_code=201,
+    response_model=ImportedOut,
+    responses=error_responses(401, 403, 409, 422),
+    summary="Add this browser's own statistics to the account (once)",
+)
+async def import_stats(body: ImportIn, request: Request) -> dict[str, Any]:
+    """The statistics a browser kept of its games before its player had an account. Nothing
+    can check them, so they are stored apart from the account's games: the profile shows them
+    as imported and not verified, and they never enter its best times or a leaderboard. An
+    account takes them once (`409 already_imported` after)."""
+    service = accounts(request)
+    account = await run_in_threadpool(service.account, session_token(request))
+    boards = [ImportedBoard(**board.model_dump()) for board in body.boards]
+    answer: dict[str, Any] = await run_in_threadpool(service.import_stats, account, boards)
+    return answer

@@ -1,0 +1,71 @@
+"""`/api/games/{id}/live`: a WebSocket that sends the game's view, then each move as it happens."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.concurrency import run_in_threadpool
+
+from mines.errors import MinesError
+from mines.server.api.deps import hub, service, window
+from mines.server.api.readers import check_reader
+from mines.server.api.sockets import admitted, ignore_until_closed
+from mines.server.common.errors import classify
+from mines.server.services.present import Box, in_window
+
+router = APIRouter(tags=["live"])
+
+
+@router.websocket("/api/games/{game_id}/live")
+async def watch(websocket: WebSocket, game_id: str) -> None:
+    """First a `{"type": "view", "view": ...}` message, then `{"type": "move", ...}` per move
+    and `{"type": "refresh"}` when this watcher fell behind and should read the view again."""
+    async with admitted(websocket) as room:
+        if room:
+            await _serve(websocket, game_id)
+
+
+async def _serve(websocket: WebSocket, game_id: str) -> None:
+    # Subscribe before reading the view, so no move falls between the two.
+    with hub(websocket).subscribe(game_id) as queue:
+        try:
+            await check_reader(websocket, game_id, _token(websocket))
+            asked = window(websocket.query_params)
+            view = await run_in_threadpool(service(websocket).view, game_id, asked)
+        except MinesError as error:
+            # 4000 + the HTTP status the same request would get: 4404 unknown game, 4422 bad window.
+            status, _ = classify(error)
+            await websocket.close(code=4000 + status, reason=str(error)[:120])
+            return
+        await websocket.send_json({"type": "view", "view": view})
+        # A watcher of a window is sent the changed cells of that window only.
+        box = (view["top"], view["left"], view["height"], view["width"]) if asked.given else None
+        forward = asyncio.create_task(_forward(queue, websocket, view["version"], box))
+        try:
+            await ignore_until_closed(websocket)
+        finally:
+            forward.cancel()
+
+
+def _token(websocket: WebSocket) -> str | None:
+    """The game's token, for a daily game's player: `?token=` (a browser cannot set a
+    WebSocket's headers) or `Authorization: Bearer`."""
+    scheme, _, token = websocket.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token:
+        return token
+    return websocket.query_params.get("token") or None
+
+
+async def _forward(
+    queue: asyncio.Queue[dict[str, Any]], websocket: WebSocket, seen: int, box: Box | None
+) -> None:
+    while True:
+        message = await queue.get()
+        if message["type"] == "move":
+            if message["version"] <= seen:  # already in the view this socket sent first
+                continue
+            if box is not None:
+                message = in_window(message, box)
+        await websocket.send_json(message)

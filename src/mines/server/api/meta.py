@@ -1,0 +1,37 @@
+"""`/api/meta`: the presets and limits a client shows and checks input against."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from mines.placement import FirstClick
+from mines.presets import PRESETS
+from mines.server.api.deps import error_responses, service
+from mines.server.api.schemas import COORDINATE_LIMIT
+from mines.server.services.leaderboard import COMBINING_RUN, PLAYER_PATTERN
+
+router = APIRouter(prefix="/api/meta", tags=["meta"])
+
+FIRST_CLICK_RULES = tuple(rule.value for rule in FirstClick)
+"""The order a client offers them in; `opening`, the classic rule and the default, first."""
+
+
+@router.get("", summary="Presets and limits", responses=error_responses())
+async def meta(request: Request) -> dict[str, Any]:
+    settings = service(request).settings
+    return {
+        "presets": [p._asdict() for p in PRESETS.values()],
+        "first_click": list(FIRST_CLICK_RULES),
+        "limits": {
+            "min_side": 1,
+            "max_side": COORDINATE_LIMIT,
+            "max_cells": settings.max_cells,
+            "view_limit": settings.view_limit,
+            "changed_limit": settings.changed_limit,
+        },
+        # The name rule the page checks as it is typed, the server's own (docs/server.md).
+        "player_pattern": PLAYER_PATTERN,
+        "player_marks": COMBINING_RUN,
+    }

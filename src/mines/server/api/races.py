@@ -1,0 +1,263 @@
+"""`/api/races`: race rooms — create, join, start, move, read, and a WebSocket of their events."""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request, WebSocket
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
+
+from mines.errors import MinesError
+from mines.moves import MoveKind
+from mines.server.api.deps import error_responses, hub
+from mines.server.api.schemas import FlagTarget, MoveTarget, PlayerName, PresetName
+from mines.server.api.sockets import admitted, ignore_until_closed
+from mines.server.common.errors import classify
+from mines.server.services.games import SEED_LIMIT
+from mines.server.services.race_spec import ROOM_CELL_LIMIT, RoomSpec
+from mines.server.services.rooms import RoomService
+
+router = APIRouter(prefix="/api/races", tags=["races"])
+bearer = HTTPBearer(auto_error=False, description="the player token returned by create or join")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+Name = PlayerName
+
+
+class NewRoom(BaseModel):
+    """A preset or a size, the first-click rule or no-guess, the race rules, and your name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    player: Name
+    preset: PresetName | None = None
+    # Each side as long as the whole board may be: RoomService refuses past 2,500 cells.
+    rows: Annotated[int, Field(strict=True, ge=1, le=ROOM_CELL_LIMIT)] | None = None
+    cols: Annotated[int, Field(strict=True, ge=1, le=ROOM_CELL_LIMIT)] | None = None
+    mines: Annotated[int, Field(strict=True, ge=0, le=ROOM_CELL_LIMIT)] | None = None
+    seed: Annotated[int, Field(strict=True, ge=0, le=SEED_LIMIT)] | None = None
+    first_click: Literal["opening", "safe"] = "opening"
+    no_guess: Annotated[bool, Field(strict=True)] = False
+    mode: Literal["shared", "duel"] = "shared"
+    on_mine: Literal["out", "freeze"] = "out"
+    freeze_seconds: Annotated[float, Field(gt=0, le=60)] = 5.0
+    freeze_penalty: Annotated[int, Field(strict=True, ge=0, le=1000)] = 10
+    max_players: Annotated[int, Field(strict=True, ge=2, le=8)] = 8
+
+
+class Join(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    player: Name
+
+
+class RacePlayer(BaseModel):
+    id: int
+    name: str
+    score: int
+    out: bool
+    frozen_for: float
+    progress: float
+    """The share of safe cells open on this player's board (in a shared race, the board's)."""
+
+
+class RoomView(BaseModel):
+    rows: int
+    cols: int
+    status: str
+    mines_left: int
+    elapsed: float
+    top: int
+    left: int
+    cells: list[str]
+
+
+class RoomOut(BaseModel):
+    id: str
+    state: Literal["lobby", "racing", "over"]
+    mode: Literal["shared", "duel"]
+    on_mine: Literal["out", "freeze"]
+    rule: str
+    seq: int
+    """The number of the room's last event: a client that saw it has missed nothing."""
+    starts_in: float | None
+    you: int | None
+    winner: int | None
+    players: list[RacePlayer]
+    view: RoomView
+    openers: list[str]
+    """Who opened each cell: a player's id as a digit, `*` opened for all, `.` not opened."""
+    seed: int | None
+    flagged: bool | None = None
+
+
+class JoinedOut(BaseModel):
+    player: int
+    token: str
+    """This player's bearer token for moves in the room; shown only in this answer."""
+    room: RoomOut
+
+
+def rooms(connection: HTTPConnection) -> RoomService:
+    service: RoomService = connection.app.state.rooms
+    return service
+
+
+def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return None if credentials is None else credentials.credentials
+
+
+@router.post(
+    "",
+    status_code=201,
+    response_model=JoinedOut,
+    responses=error_responses(422),
+    summary="New room",
+)
+async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
+    fields = body.model_dump()
+    player = fields.pop("player")
+    service = rooms(request)
+    token, room = await run_in_threadpool(service.create, RoomSpec(**fields), player)
+    return {"player": 0, "token": token, "room": room}
+
+
+@router.post(
+    "/{room_id}/join",
+    response_model=JoinedOut,
+    responses=error_responses(404, 409, 422),
+    summary="Join a room in its lobby",
+)
+async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any]:
+    service = rooms(request)
+    player, token, room = await run_in_threadpool(service.join, room_id, body.player)
+    return {"player": player, "token": token, "room": room}
+
+
+@router.post(
+    "/{room_id}/start",
+    response_model=RoomOut,
+    responses=error_responses(401, 403, 404, 409),
+    summary="Start the race (the host only)",
+)
+async def start_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
+    answer: dict[str, Any] = await run_in_threadpool(
+        rooms(request).start, room_id, _token(credentials)
+    )
+    return answer
+
+
+@router.post(
+    "/{room_id}/rematch",
+    response_model=RoomOut,
+    responses=error_responses(401, 403, 404, 409),
+    summary="A new round in the same room once the race is over (the host only)",
+)
+async def rematch_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
+    answer: dict[str, Any] = await run_in_threadpool(
+        rooms(request).rematch, room_id, _token(credentials)
+    )
+    return answer
+
+
+@router.get(
+    "/{room_id}", response_model=RoomOut, responses=error_responses(403, 404), summary="Read a room"
+)
+async def read_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
+    """With a player's token, the board as that player sees it (their own flags); without
+    one, as a watcher sees it."""
+    answer: dict[str, Any] = await run_in_threadpool(
+        rooms(request).read, room_id, _token(credentials)
+    )
+    return answer
+
+
+@router.get(
+    "/{room_id}/replay", responses=error_responses(404, 409), summary="Replay of a finished race"
+)
+async def replay_room(room_id: str, request: Request) -> dict[str, Any]:
+    """Every move of the race with its time, and every event those moves made, in order."""
+    answer: dict[str, Any] = await run_in_threadpool(rooms(request).replay, room_id)
+    return answer
+
+
+def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
+    async def play(
+        room_id: str, cell: MoveTarget, request: Request, credentials: Credentials
+    ) -> dict[str, Any]:
+        answer: dict[str, Any] = await run_in_threadpool(
+            partial(rooms(request).move, flagged=getattr(cell, "flagged", None)),
+            room_id,
+            _token(credentials),
+            kind,
+            (cell.row, cell.col),
+        )
+        return answer
+
+    async def flag(
+        room_id: str, cell: FlagTarget, request: Request, credentials: Credentials
+    ) -> dict[str, Any]:
+        return await play(room_id, cell, request, credentials)
+
+    move = flag if kind is MoveKind.FLAG else play  # a flag's body may say the state to set
+
+    router.add_api_route(
+        f"/{{room_id}}/{verb}",
+        move,
+        methods=["POST"],
+        name=f"race_{verb}",
+        summary=summary,
+        response_model=RoomOut,
+        responses=error_responses(401, 403, 404, 409, 422),
+    )
+
+
+_add_move_route(MoveKind.OPEN, "reveal", "Reveal a cell in a race")
+_add_move_route(MoveKind.FLAG, "flag", "Flag or unflag a cell (your own flags only)")
+_add_move_route(MoveKind.CHORD, "chord", "Chord a number with your own flags")
+
+
+def room_key(room_id: str) -> str:
+    """The hub's key for a room's events, apart from the games' keys."""
+    return f"race:{room_id}"
+
+
+@router.websocket("/{room_id}/live")
+async def watch_room(websocket: WebSocket, room_id: str) -> None:
+    """First `{"type": "room", "room": ...}` (with `?token=` as that player sees it), then
+    `{"type": "event", "event": {"seq", ...}}` per event in order, and `{"type": "refresh"}`
+    when this watcher fell behind and should read the room again."""
+    async with admitted(websocket) as room:
+        if room:
+            await _serve(websocket, room_id)
+
+
+async def _serve(websocket: WebSocket, room_id: str) -> None:
+    token = websocket.query_params.get("token")
+    with hub(websocket).subscribe(room_key(room_id)) as queue:
+        try:
+            room = await run_in_threadpool(rooms(websocket).read, room_id, token)
+        except MinesError as error:
+            # 4000 + the HTTP status the same request would get, as for games' sockets.
+            status, _ = classify(error)
+            await websocket.close(code=4000 + status, reason=str(error)[:120])
+            return
+        await websocket.send_json({"type": "room", "room": room})
+        forward = asyncio.create_task(_forward(queue, websocket, room["seq"]))
+        try:
+            await ignore_until_closed(websocket)  # moves go through the HTTP routes
+        finally:
+            forward.cancel()
+
+
+async def _forward(queue: asyncio.Queue[dict[str, Any]], websocket: WebSocket, seen: int) -> None:
+    while True:
+        message = await queue.get()
+        event = message.get("event")
+        if event is not None and event["seq"] <= seen:  # already in the room it was sent
+            continue
+        await websocket.send_json(message)

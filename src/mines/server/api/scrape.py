@@ -1,0 +1,26 @@
+"""`/metrics`: the Prometheus metrics, for the addresses the operator allows."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+
+from mines.server.common.errors import error
+from mines.server.common.metrics import Network, allowed
+
+router = APIRouter()
+
+
+@router.get("/metrics", include_in_schema=False)
+async def metrics(request: Request) -> Response:
+    allow: tuple[Network, ...] = request.app.state.metrics_allow
+    if not allowed(request.client.host if request.client else None, allow):
+        # The same answer as a path that does not exist: a stranger learns nothing.
+        return error(404, "not_found", "Not Found")
+    registry: CollectorRegistry = request.app.state.metrics
+    return Response(
+        generate_latest(registry),
+        media_type=CONTENT_TYPE_LATEST,
+        headers={"Cache-Control": "no-store"},
+    )

@@ -1,0 +1,1 @@
+"""What every layer of the server shares: settings, errors, metrics, logs and game tokens."""

@@ -1,0 +1,182 @@
+"""Race rooms in the games' database: a room's settings, its players' token hashes, its move log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from mines.race import RaceAction, RaceMove
+from mines.server.db.sql import Cursor, SqlStorage
+
+ANNOUNCE_PREFIX = "race:"
+"""Notifications of race moves carry `race:<id>`, apart from the games' IDs."""
+NOTE_LIMIT = 7_000
+"""The most bytes of moves a notification carries: PostgreSQL's payload limit is 8,000 with
+the sender's origin and the room's key. Past it the others read the moves from the table."""
+
+
+@dataclass(frozen=True)
+class RoomRow:
+    """A room as stored: what it was created with, and how many moves its log holds."""
+
+    id: str
+    spec: dict[str, Any]
+    created_at: float
+    state: str
+    version: int
+
+
+def move_text(move: RaceMove) -> str:
+    fields = asdict(move)
+    del fields["at"]  # stored in its own column
+    return json.dumps(fields, separators=(",", ":"))
+
+
+def move_of(text: str, at: float) -> RaceMove:
+    fields = json.loads(text)
+    return RaceMove(action=RaceAction(fields.pop("action")), at=at, **fields)
+
+
+@dataclass(frozen=True)
+class Note:
+    """A notification that a room's log grew: the moves after the first `after`, when the
+    notification could carry them (else None: read them from the table)."""
+
+    room_id: str
+    after: int = 0
+    moves: list[RaceMove] | None = None
+
+
+def note_text(room_id: str, after: int, moves: list[RaceMove]) -> str:
+    """`race:<id> {"after", "moves"}`, or only `race:<id>` when the moves are too long for a
+    notification. (A join's token needs no note: moves and reads take the tokens from the
+    table.)"""
+    key = ANNOUNCE_PREFIX + room_id
+    body = json.dumps(
+        {"after": after, "moves": [asdict(move) for move in moves]}, separators=(",", ":")
+    )
+    return key if len(body) > NOTE_LIMIT else f"{key} {body}"
+
+
+def note_of(text: str) -> Note | None:
+    """The note `note_text` wrote (None: not a race's); one it cannot read names only its
+    room, so that the moves are read from the table."""
+    if not text.startswith(ANNOUNCE_PREFIX):
+        return None
+    key, _, body = text.partition(" ")
+    room_id = key.removeprefix(ANNOUNCE_PREFIX)
+    if not body:
+        return Note(room_id)
+    try:
+        fields = json.loads(body)
+        moves = [
+            RaceMove(**{**move, "action": RaceAction(move["action"])}) for move in fields["moves"]
+        ]
+        return Note(room_id, int(fields["after"]), moves)
+    except (ValueError, KeyError, TypeError):
+        return Note(room_id)
+
+
+class LockedRoom:
+    """A room's row read under its lock; its new moves and players are written in the same
+    transaction, which tells the other server processes at commit."""
+
+    def __init__(self, store: RaceStore, cursor: Cursor, row: RoomRow):
+        self._store, self._cursor, self.row = store, cursor, row
+
+    def moves_after(self, version: int) -> list[RaceMove]:
+        return self._store.read_moves(self._cursor, self.row.id, version)
+
+    def token_hashes(self) -> list[str]:
+        return self._store.read_tokens(self._cursor, self.row.id)
+
+    def write(self, moves: list[RaceMove], state: str, token_hash: str | None = None) -> None:
+        q, cursor = self._store.storage.sql, self._cursor
+        for seq, move in enumerate(moves, start=self.row.version + 1):
+            cursor.execute(
+                q("INSERT INTO race_moves (race_id, seq, move, at) VALUES (?, ?, ?, ?)"),
+                (self.row.id, seq, move_text(move), move.at),
+            )
+        if token_hash is not None:
+            player = moves[-1].player
+            cursor.execute(
+                q("INSERT INTO race_players (race_id, player, token_hash) VALUES (?, ?, ?)"),
+                (self.row.id, player, token_hash),
+            )
+        cursor.execute(
+            q("UPDATE races SET version = ?, state = ? WHERE id = ?"),
+            (self.row.version + len(moves), state, self.row.id),
+        )
+        note = note_text(self.row.id, self.row.version, moves)
+        self._store.storage.announce(self._cursor, note)
+
+
+class RaceStore:
+    """The race tables (made by the games' migrations), through the games' storage and its locks."""
+
+    def __init__(self, storage: SqlStorage):
+        self.storage = storage
+
+    def create(self, row: RoomRow) -> None:
+        with self.storage.transaction(write=True) as cursor:
+            cursor.execute(
+                self.storage.sql(
+                    "INSERT INTO races (id, spec, created_at, state, version) "
+                    "VALUES (?, ?, ?, ?, 0)"
+                ),
+                (row.id, json.dumps(row.spec), row.created_at, row.state),
+            )
+
+    def _select(self, cursor: Cursor, room_id: str, lock: str) -> RoomRow | None:
+        cursor.execute(
+            self.storage.sql(
+                f"SELECT id, spec, created_at, state, version FROM races WHERE id = ?{lock}"
+            ),
+            (room_id,),
+        )
+        values = cursor.fetchone()
+        if values is None:
+            return None
+        id_, spec, created, state, version = values
+        return RoomRow(id_, json.loads(spec), float(created), state, int(version))
+
+    def read_moves(self, cursor: Cursor, room_id: str, version: int) -> list[RaceMove]:
+        cursor.execute(
+            self.storage.sql(
+                "SELECT move, at FROM race_moves WHERE race_id = ? AND seq > ? ORDER BY seq"
+            ),
+            (room_id, version),
+        )
+        return [move_of(text, float(at)) for text, at in cursor.fetchall()]
+
+    def read_tokens(self, cursor: Cursor, room_id: str) -> list[str]:
+        cursor.execute(
+            self.storage.sql(
+                "SELECT token_hash FROM race_players WHERE race_id = ? ORDER BY player"
+            ),
+            (room_id,),
+        )
+        return [token_hash for (token_hash,) in cursor.fetchall()]
+
+    def load(self, room_id: str) -> tuple[RoomRow, list[RaceMove], list[str]] | None:
+        """A room with its whole log and its players' token hashes, or None."""
+        with self.storage.transaction(write=False) as cursor:
+            row = self._select(cursor, room_id, "")
+            if row is None:
+                return None
+            return row, self.read_moves(cursor, room_id, 0), self.read_tokens(cursor, room_id)
+
+    def moves_after(self, room_id: str, version: int) -> tuple[list[RaceMove], list[str]]:
+        with self.storage.transaction(write=False) as cursor:
+            return self.read_moves(cursor, room_id, version), self.read_tokens(cursor, room_id)
+
+    @contextmanager
+    def locked(self, room_id: str) -> Iterator[LockedRoom | None]:
+        """The room's row under the same lock a game's moves take, so moves are serialised
+        across every server process sharing the database."""
+        with self.storage.transaction(write=True) as cursor:
+            row = self._select(cursor, room_id, self.storage.lock_clause)
+            yield None if row is None else LockedRoom(self, cursor, row)

@@ -1,0 +1,712 @@
+"""The SQL both database backends share: tables, queries and the move transaction."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+from mines.server.db import layouts
+from mines.server.db.storage import (
+    AccountRow,
+    GameRow,
+    ImportedBoard,
+    MoveWrite,
+    PlayedGame,
+    Result,
+    SessionRow,
+    StaleGameError,
+    StorageError,
+    StoredMove,
+    StoredReview,
+)
+
+SCHEMA_V1 = (
+    """CREATE TABLE IF NOT EXISTS games (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL,
+        nrows INTEGER NOT NULL,
+        ncols INTEGER NOT NULL,
+        nmines BIGINT NOT NULL,
+        rule TEXT NOT NULL,
+        seed BIGINT NOT NULL,
+        player TEXT NOT NULL,
+        preset TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        layout TEXT,
+        status TEXT NOT NULL,
+        version INTEGER NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS moves (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        seq INTEGER NOT NULL,
+        move TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    )""",
+    """CREATE TABLE IF NOT EXISTS results (
+        game_id TEXT PRIMARY KEY REFERENCES games (id),
+        preset TEXT NOT NULL,
+        no_guess BOOLEAN NOT NULL,
+        player TEXT NOT NULL,
+        time DOUBLE PRECISION NOT NULL,
+        finished_at DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS results_rank ON results (preset, no_guess, time)",
+)
+"""The tables as they were before the schema had a version (databases made until then)."""
+
+
+class Cursor(Protocol):
+    """The part of a DB-API cursor that both sqlite3 and psycopg provide."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def execute(self, query: str, params: Sequence[Any] = ..., /) -> Any: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+Step = str | Callable[[Cursor, Callable[[str], str]], None]
+"""A migration step: an SQL statement, or a function of the cursor and the function that
+writes a query's placeholders for the backend."""
+
+
+def compact_layouts(cursor: Cursor, sql: Callable[[str], str]) -> None:
+    """Rewrite the JSON layouts of earlier versions in the compact form of `layouts`, one
+    game at a time (an old dense layout could be 19 MB)."""
+    cursor.execute("SELECT id FROM games WHERE substr(layout, 1, 1) = '['")
+    for (game_id,) in cursor.fetchall():
+        cursor.execute(sql("SELECT nrows, ncols, layout FROM games WHERE id = ?"), (game_id,))
+        rows, cols, text = cursor.fetchone()
+        compact = layouts.encode(layouts.from_json(text), int(rows), int(cols))
+        cursor.execute(sql("UPDATE games SET layout = ? WHERE id = ?"), (compact, game_id))
+
+
+MIGRATIONS: tuple[tuple[Step, ...], ...] = (
+    SCHEMA_V1,
+    # 2: whether a player had help (hints, analysis); assisted games never rank.
+    ("ALTER TABLE games ADD COLUMN assisted BOOLEAN NOT NULL DEFAULT FALSE",),
+    # 3: layouts stored compactly (a bit mask or cell indices) instead of JSON pairs.
+    (compact_layouts,),
+    # 4: moves asked for that changed nothing (not stored), for the end-of-game figures.
+    ("ALTER TABLE games ADD COLUMN wasted INTEGER NOT NULL DEFAULT 0",),
+    # 5: finished games' reviews, computed once; `format` tells an old review from a current.
+    (
+        """CREATE TABLE IF NOT EXISTS reviews (
+            game_id TEXT PRIMARY KEY REFERENCES games (id),
+            format INTEGER NOT NULL,
+            body TEXT NOT NULL
+        )""",
+    ),
+    # 6: accounts, their names unique by both look-alike skeletons, and their sign-in sessions.
+    (
+        """CREATE TABLE accounts (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            skeleton TEXT NOT NULL UNIQUE,
+            skeleton_cased TEXT NOT NULL UNIQUE,
+            password_hash TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE sessions (
+            token_hash TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            created_at DOUBLE PRECISION NOT NULL,
+            expires_at DOUBLE PRECISION NOT NULL
+        )""",
+        "CREATE INDEX sessions_account ON sessions (account_id)",
+    ),
+    # 7: games and results belong to the account signed in when the game was created.
+    (
+        "ALTER TABLE games ADD COLUMN account_id TEXT REFERENCES accounts (id)",
+        "ALTER TABLE results ADD COLUMN account_id TEXT REFERENCES accounts (id)",
+        "CREATE INDEX results_account ON results (account_id)",
+    ),
+    # 8: what a game's last move stores for its player's statistics.
+    (
+        "ALTER TABLE games ADD COLUMN finished_at DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN elapsed DOUBLE PRECISION",
+        "ALTER TABLE games ADD COLUMN three_bv INTEGER",
+        "CREATE INDEX games_account ON games (account_id, finished_at)",
+    ),
+    # 9: a review the solver refused (a position too tangled to count) is kept as one.
+    ("ALTER TABLE reviews ADD COLUMN refused BOOLEAN NOT NULL DEFAULT FALSE",),
+    # 10: daily boards: one seed per day, preset and kind; games and results on them.
+    (
+        """CREATE TABLE daily_boards (
+            day TEXT NOT NULL,
+            preset TEXT NOT NULL,
+            no_guess BOOLEAN NOT NULL,
+            seed BIGINT NOT NULL,
+            PRIMARY KEY (day, preset, no_guess)
+        )""",
+        "ALTER TABLE games ADD COLUMN daily TEXT",
+        "ALTER TABLE results ADD COLUMN daily TEXT",
+    ),
+    # 11: a browser's own statistics, taken once per account, kept apart from its games.
+    (
+        "ALTER TABLE accounts ADD COLUMN stats_imported_at DOUBLE PRECISION",
+        """CREATE TABLE imported_stats (
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            preset TEXT NOT NULL,
+            no_guess BOOLEAN NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            best_streak INTEGER NOT NULL,
+            best_time DOUBLE PRECISION,
+            best_three_bv_per_second DOUBLE PRECISION,
+            PRIMARY KEY (account_id, preset, no_guess)
+        )""",
+    ),
+    # 12: race rooms, their players' token hashes and their move logs. IF NOT EXISTS: before
+    # this migration the rooms' service made them itself, at start.
+    (
+        """CREATE TABLE IF NOT EXISTS races (
+            id TEXT PRIMARY KEY,
+            spec TEXT NOT NULL,
+            created_at DOUBLE PRECISION NOT NULL,
+            state TEXT NOT NULL,
+            version INTEGER NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS race_players (
+            race_id TEXT NOT NULL REFERENCES races (id),
+            player INTEGER NOT NULL,
+            token_hash TEXT NOT NULL,
+            PRIMARY KEY (race_id, player)
+        )""",
+        """CREATE TABLE IF NOT EXISTS race_moves (
+            race_id TEXT NOT NULL REFERENCES races (id),
+            seq INTEGER NOT NULL,
+            move TEXT NOT NULL,
+            at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (race_id, seq)
+        )""",
+    ),
+)
+"""`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
+SCHEMA_VERSION = len(MIGRATIONS)
+
+GAME_COLUMNS = (
+    "id, token_hash, nrows, ncols, nmines, rule, seed, player, preset, created_at, "
+    "layout, status, version, assisted, wasted, account_id, daily"
+)
+
+
+LEADERBOARD = """
+SELECT game_id, preset, no_guess, player, time, finished_at, account_id FROM (
+    SELECT r.game_id, r.preset, r.no_guess, a.name AS player, r.time, r.finished_at,
+        r.account_id,
+        ROW_NUMBER() OVER (PARTITION BY r.account_id ORDER BY r.time, r.finished_at) AS place
+    FROM results r JOIN games g ON g.id = r.game_id JOIN accounts a ON a.id = r.account_id
+    WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted AND COALESCE(r.daily, '') = ?
+        AND r.finished_at >= ?
+) best
+WHERE place = 1 ORDER BY time, finished_at LIMIT ?
+"""
+"""One entry per account (its best time) under the account's name, assisted games left out,
+best first; results from before accounts (no account) are not shown."""
+
+
+DAILY_FIRST = (
+    "SELECT f.id FROM games f WHERE f.account_id = {account} AND f.daily = {day} "
+    "AND f.preset = {preset} AND f.rule = {rule} AND f.finished_at IS NOT NULL "
+    "ORDER BY f.finished_at, f.id LIMIT 1"
+)
+"""The one home of which attempt on a daily board may rank: the account's first finished game
+there (ties on the time broken by ID); formatted with the SQL of the four values."""
+
+
+ACCOUNT_COLUMNS = "id, name, skeleton, skeleton_cased, password_hash, created_at, stats_imported_at"
+IMPORTED_COLUMNS = "preset, no_guess, games, wins, best_streak, best_time, best_three_bv_per_second"
+
+
+def account_row(values: Sequence[Any]) -> AccountRow:
+    id_, name, skeleton, skeleton_cased, password_hash, created, imported = values
+    return AccountRow(
+        id_,
+        name,
+        skeleton,
+        skeleton_cased,
+        password_hash,
+        float(created),
+        None if imported is None else float(imported),
+    )
+
+
+def imported_board(values: Sequence[Any]) -> ImportedBoard:
+    preset, no_guess, games, wins, best_streak, best_time, pace = values
+    return ImportedBoard(
+        preset=preset,
+        no_guess=bool(no_guess),
+        games=int(games),
+        wins=int(wins),
+        best_streak=int(best_streak),
+        best_time=None if best_time is None else float(best_time),
+        best_three_bv_per_second=None if pace is None else float(pace),
+    )
+
+
+def played_game(values: Sequence[Any]) -> PlayedGame:
+    (id_, rows, cols, mines, rule, preset, status, assisted, clicks, finished, elapsed,
+     three_bv, daily, daily_first) = values  # fmt: skip
+    return PlayedGame(
+        id=id_,
+        rows=int(rows),
+        cols=int(cols),
+        mines=int(mines),
+        rule=rule,
+        preset=preset,
+        status=status,
+        assisted=bool(assisted),
+        clicks=int(clicks),
+        finished_at=float(finished),
+        elapsed=float(elapsed),
+        three_bv=int(three_bv),
+        daily=daily,
+        daily_first=bool(daily_first),
+    )
+
+
+LANDED_CHECKS = 3
+"""Tries at reading whether a move whose commit failed was stored after all."""
+
+
+def game_row(values: Sequence[Any]) -> GameRow:
+    (id_, token_hash, rows, cols, mines, rule, seed, player, preset, created, layout, status,
+     version, assisted, wasted, account_id, daily) = values  # fmt: skip
+    return GameRow(
+        id=id_,
+        token_hash=token_hash,
+        rows=int(rows),
+        cols=int(cols),
+        mines=int(mines),
+        rule=rule,
+        seed=int(seed),
+        player=player,
+        preset=preset,
+        created_at=float(created),
+        layout=layout,
+        status=status,
+        version=int(version),
+        assisted=bool(assisted),
+        wasted=int(wasted),
+        account_id=account_id,
+        daily=daily,
+    )
+
+
+PRUNE_BATCH = 500
+"""Games deleted by one statement: SQLite takes at most 999 parameters in older builds."""
+
+
+class SqlStorage(ABC):
+    """`Storage` over a DB-API database; subclasses say how to connect, begin and lock."""
+
+    placeholder = "?"
+    lock_clause = ""
+    """Appended to the SELECT that reads a game to move it (`FOR UPDATE` where rows lock)."""
+
+    @abstractmethod
+    def transaction(self, *, write: bool) -> AbstractContextManager[Cursor]:
+        """A cursor in a transaction, committed on a clean exit; `write` takes the write lock."""
+
+    @abstractmethod
+    def announce(self, cursor: Cursor, game_id: str) -> None:
+        """Tell other server processes, at commit, that a game has a new move."""
+
+    def sql(self, query: str) -> str:
+        return query.replace("?", self.placeholder)
+
+    @abstractmethod
+    def schema_lock(self, cursor: Cursor) -> None:
+        """Hold, until the transaction ends, the lock every creation and migration of tables
+        takes, so that servers starting together on one database never create a table twice."""
+
+    def create_tables(self, cursor: Cursor) -> None:
+        """Bring the tables to `SCHEMA_VERSION`, running each missing migration in order.
+
+        A database made before versioning has no version row: it is at 0, and the first
+        migration (CREATE TABLE IF NOT EXISTS) finds its tables already there.
+        """
+        cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        cursor.execute("SELECT version FROM schema_version")
+        found = cursor.fetchone()
+        version = 0 if found is None else int(found[0])
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"the database has schema version {version}, newer than this server's "
+                f"{SCHEMA_VERSION}; run a newer mines on it"
+            )
+        for steps in MIGRATIONS[version:]:
+            for step in steps:
+                if isinstance(step, str):
+                    cursor.execute(step)
+                else:
+                    step(cursor, self.sql)
+        if found is None:
+            cursor.execute(self.sql("INSERT INTO schema_version (version) VALUES (?)"), (0,))
+        cursor.execute(self.sql("UPDATE schema_version SET version = ?"), (SCHEMA_VERSION,))
+
+    def prune(self, before: float, *, dry_run: bool = False) -> int:
+        """Delete the games in progress with no move since `before` (nor made since), and
+        their moves; finished games, their replays and results stay."""
+        idle = (
+            "SELECT id FROM games WHERE status = ? AND created_at < ? AND NOT EXISTS "
+            "(SELECT 1 FROM moves WHERE moves.game_id = games.id AND moves.at >= ?)"
+        )
+        with self.transaction(write=True) as cursor:
+            cursor.execute(self.sql(idle), ("IN_PROGRESS", before, before))
+            found = [str(row[0]) for row in cursor.fetchall()]
+            for start in range(0, 0 if dry_run else len(found), PRUNE_BATCH):
+                batch = found[start : start + PRUNE_BATCH]
+                marks = ", ".join("?" * len(batch))
+                cursor.execute(self.sql(f"DELETE FROM moves WHERE game_id IN ({marks})"), batch)
+                cursor.execute(self.sql(f"DELETE FROM games WHERE id IN ({marks})"), batch)
+        return len(found)
+
+    def ping(self) -> None:
+        """Read the schema version: a query that needs the database itself, not only a live
+        connection (a SQLite `SELECT 1` would not read the file at all)."""
+        with self.transaction(write=False) as cursor:
+            cursor.execute("SELECT version FROM schema_version")
+            cursor.fetchone()
+
+    def mark_assisted(self, game_id: str) -> bool:
+        """Record that the game's player had help; False when no game has this ID."""
+        with self.transaction(write=True) as cursor:
+            cursor.execute(self.sql("UPDATE games SET assisted = ? WHERE id = ?"), (True, game_id))
+            return bool(cursor.rowcount)
+
+    def count_wasted(self, game_id: str) -> None:
+        """Count a move asked for in a game in progress that changed nothing."""
+        with self.transaction(write=True) as cursor:
+            cursor.execute(
+                self.sql("UPDATE games SET wasted = wasted + 1 WHERE id = ? AND status = ?"),
+                (game_id, "IN_PROGRESS"),
+            )
+
+    def create(self, row: GameRow) -> None:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(
+                self.sql(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 17)})"),
+                (
+                    row.id,
+                    row.token_hash,
+                    row.rows,
+                    row.cols,
+                    row.mines,
+                    row.rule,
+                    row.seed,
+                    row.player,
+                    row.preset,
+                    row.created_at,
+                    row.layout,
+                    row.status,
+                    row.version,
+                    row.assisted,
+                    row.wasted,
+                    row.account_id,
+                    row.daily,
+                ),
+            )
+
+    def _select_game(self, cursor: Cursor, game_id: str, lock: str) -> GameRow | None:
+        cursor.execute(self.sql(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?{lock}"), (game_id,))
+        values = cursor.fetchone()
+        return None if values is None else game_row(values)
+
+    def load(self, game_id: str) -> GameRow | None:
+        with self.transaction(write=False) as cursor:
+            return self._select_game(cursor, game_id, "")
+
+    def read_moves(self, cursor: Cursor, game_id: str, version: int) -> list[StoredMove]:
+        cursor.execute(
+            self.sql("SELECT seq, move, at FROM moves WHERE game_id = ? AND seq > ? ORDER BY seq"),
+            (game_id, version),
+        )
+        return [StoredMove(int(seq), move, float(at)) for seq, move, at in cursor.fetchall()]
+
+    def moves_after(self, game_id: str, version: int) -> list[StoredMove]:
+        with self.transaction(write=False) as cursor:
+            return self.read_moves(cursor, game_id, version)
+
+    def append(self, game_id: str, change: MoveWrite) -> None:
+        try:
+            with self.transaction(write=True) as cursor:
+                self._append(cursor, game_id, change)
+        except StorageError:
+            # The connection may have failed after the commit reached the database: then
+            # the move is stored, and the answer says so rather than a 503 for a done move.
+            if not self._landed(game_id, change.move):
+                raise
+
+    def _append(self, cursor: Cursor, game_id: str, change: MoveWrite) -> None:
+        q, move = self.sql, change.move
+        cursor.execute(q(f"SELECT version FROM games WHERE id = ?{self.lock_clause}"), (game_id,))
+        found = cursor.fetchone()
+        if found is None or int(found[0]) != move.seq - 1:
+            raise StaleGameError(f"game {game_id} has moved on since this move was computed")
+        cursor.execute(
+            q("INSERT INTO moves (game_id, seq, move, at) VALUES (?, ?, ?, ?)"),
+            (game_id, move.seq, move.move, move.at),
+        )
+        cursor.execute(
+            q(
+                "UPDATE games SET version = ?, status = ?, layout = COALESCE(?, layout) "
+                "WHERE id = ?"
+            ),
+            (move.seq, change.status, change.layout, game_id),
+        )
+        if (finish := change.finish) is not None:
+            cursor.execute(
+                q("UPDATE games SET finished_at = ?, elapsed = ?, three_bv = ? WHERE id = ?"),
+                (finish.finished_at, finish.elapsed, finish.three_bv, game_id),
+            )
+        if (result := change.result) is not None:
+            cursor.execute(
+                q(
+                    "INSERT INTO results "
+                    "(game_id, preset, no_guess, player, time, finished_at, account_id, daily) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                ),
+                (
+                    result.game_id,
+                    result.preset,
+                    result.no_guess,
+                    result.player,
+                    result.time,
+                    result.finished_at,
+                    result.account_id,
+                    result.daily,
+                ),
+            )
+        self.announce(cursor, game_id)
+
+    def _landed(self, game_id: str, move: StoredMove) -> bool:
+        """Whether exactly this move is stored (after a failure whose outcome is unknown)."""
+        for _ in range(LANDED_CHECKS):
+            try:
+                with self.transaction(write=False) as cursor:
+                    cursor.execute(
+                        self.sql("SELECT move, at FROM moves WHERE game_id = ? AND seq = ?"),
+                        (game_id, move.seq),
+                    )
+                    found = cursor.fetchone()
+            except StorageError:
+                continue
+            return found is not None and (found[0], float(found[1])) == (move.move, move.at)
+        return False
+
+    def load_review(self, game_id: str, version: int) -> StoredReview | None:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql("SELECT body, refused FROM reviews WHERE game_id = ? AND format = ?"),
+                (game_id, version),
+            )
+            found = cursor.fetchone()
+        return None if found is None else StoredReview(str(found[0]), bool(found[1]))
+
+    def store_review(self, game_id: str, version: int, body: str, *, refused: bool = False) -> None:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO reviews (game_id, format, body, refused) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT (game_id) DO UPDATE SET format = excluded.format, "
+                    "body = excluded.body, refused = excluded.refused"
+                ),
+                (game_id, version, body, refused),
+            )
+
+    def leaderboard(
+        self,
+        preset: str,
+        no_guess: bool,
+        limit: int,
+        daily: str | None = None,
+        since: float = 0.0,
+    ) -> list[Result]:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(self.sql(LEADERBOARD), (preset, no_guess, daily or "", since, limit))
+            return [
+                Result(
+                    game_id, preset_, bool(ng), player, float(time), float(finished), account, daily
+                )
+                for game_id, preset_, ng, player, time, finished, account in cursor.fetchall()
+            ]
+
+    def daily_seed(self, day: str, preset: str, no_guess: bool, candidate: int) -> int:
+        with self.transaction(write=True) as cursor:
+            # ON CONFLICT: two processes drawing the day's first seed at once keep one.
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO daily_boards (day, preset, no_guess, seed) VALUES (?, ?, ?, ?) "
+                    "ON CONFLICT DO NOTHING"
+                ),
+                (day, preset, no_guess, candidate),
+            )
+            found = self._daily_seed(cursor, day, preset, no_guess)
+            assert found is not None  # stored just now, or before
+            return found
+
+    def known_daily_seed(self, day: str, preset: str, no_guess: bool) -> int | None:
+        with self.transaction(write=False) as cursor:
+            return self._daily_seed(cursor, day, preset, no_guess)
+
+    def _daily_seed(self, cursor: Cursor, day: str, preset: str, no_guess: bool) -> int | None:
+        cursor.execute(
+            self.sql("SELECT seed FROM daily_boards WHERE day = ? AND preset = ? AND no_guess = ?"),
+            (day, preset, no_guess),
+        )
+        found = cursor.fetchone()
+        return None if found is None else int(found[0])
+
+    def daily_first(self, account_id: str, day: str, preset: str, rule: str) -> str | None:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(DAILY_FIRST.format(account="?", day="?", preset="?", rule="?")),
+                (account_id, day, preset, rule),
+            )
+            found = cursor.fetchone()
+            return None if found is None else str(found[0])
+
+    # --- accounts --------------------------------------------------------------------------
+
+    def account_games(self, account_id: str) -> list[PlayedGame]:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    "SELECT id, nrows, ncols, nmines, rule, preset, status, assisted, "
+                    "version + wasted, finished_at, elapsed, three_bv, daily, "
+                    "daily IS NOT NULL AND id = ("
+                    + DAILY_FIRST.format(
+                        account="g.account_id", day="g.daily", preset="g.preset", rule="g.rule"
+                    )
+                    + ") FROM games g "
+                    "WHERE account_id = ? AND finished_at IS NOT NULL ORDER BY finished_at, id"
+                ),
+                (account_id,),
+            )
+            return [played_game(values) for values in cursor.fetchall()]
+
+    def create_account(self, account: AccountRow) -> bool:
+        """Store a new account; False (and nothing stored) when either skeleton is taken."""
+        with self.transaction(write=True) as cursor:
+            # ON CONFLICT: two sign-ups of look-alike names at once cannot both pass a check.
+            cursor.execute(
+                self.sql(
+                    f"INSERT INTO accounts ({ACCOUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT DO NOTHING"
+                ),
+                (
+                    account.id,
+                    account.name,
+                    account.skeleton,
+                    account.skeleton_cased,
+                    account.password_hash,
+                    account.created_at,
+                    account.stats_imported_at,
+                ),
+            )
+            return bool(cursor.rowcount)
+
+    def name_free(self, skeleton: str, skeleton_cased: str) -> bool:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql("SELECT 1 FROM accounts WHERE skeleton = ? OR skeleton_cased = ?"),
+                (skeleton, skeleton_cased),
+            )
+            return cursor.fetchone() is None
+
+    def find_account(self, skeleton: str) -> AccountRow | None:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(f"SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE skeleton = ?"), (skeleton,)
+            )
+            values = cursor.fetchone()
+            return None if values is None else account_row(values)
+
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(
+                self.sql("UPDATE accounts SET password_hash = ? WHERE id = ?"),
+                (password_hash, account_id),
+            )
+
+    def import_stats(self, account_id: str, at: float, boards: list[ImportedBoard]) -> bool:
+        with self.transaction(write=True) as cursor:
+            # The mark and the boards in one transaction: of two imports at once, the second
+            # finds the mark set (PostgreSQL makes it wait for the first's commit) and stores
+            # nothing.
+            cursor.execute(
+                self.sql(
+                    "UPDATE accounts SET stats_imported_at = ? "
+                    "WHERE id = ? AND stats_imported_at IS NULL"
+                ),
+                (at, account_id),
+            )
+            if not cursor.rowcount:
+                return False
+            for board in boards:
+                cursor.execute(
+                    self.sql(
+                        f"INSERT INTO imported_stats (account_id, {IMPORTED_COLUMNS}) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    ),
+                    (
+                        account_id,
+                        board.preset,
+                        board.no_guess,
+                        board.games,
+                        board.wins,
+                        board.best_streak,
+                        board.best_time,
+                        board.best_three_bv_per_second,
+                    ),
+                )
+            return True
+
+    def imported_stats(self, account_id: str) -> list[ImportedBoard]:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    f"SELECT {IMPORTED_COLUMNS} FROM imported_stats WHERE account_id = ? "
+                    "ORDER BY preset, no_guess"
+                ),
+                (account_id,),
+            )
+            return [imported_board(values) for values in cursor.fetchall()]
+
+    def start_session(self, session: SessionRow, ended: str | None) -> None:
+        """Store a new session, ending the one whose token hash is `ended` (rotation)."""
+        with self.transaction(write=True) as cursor:
+            if ended is not None:
+                cursor.execute(self.sql("DELETE FROM sessions WHERE token_hash = ?"), (ended,))
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO sessions (token_hash, account_id, created_at, expires_at) "
+                    "VALUES (?, ?, ?, ?)"
+                ),
+                (session.token_hash, session.account_id, session.created_at, session.expires_at),
+            )
+
+    def session_account(self, token_hash: str, now: float) -> AccountRow | None:
+        columns = ", ".join(f"a.{name}" for name in ACCOUNT_COLUMNS.split(", "))
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    f"SELECT {columns} FROM sessions s JOIN accounts a ON a.id = s.account_id "
+                    "WHERE s.token_hash = ? AND s.expires_at > ?"
+                ),
+                (token_hash, now),
+            )
+            values = cursor.fetchone()
+            return None if values is None else account_row(values)
+
+    def end_session(self, token_hash: str) -> None:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(self.sql("DELETE FROM sessions WHERE token_hash = ?"), (token_hash,))

@@ -1,0 +1,284 @@
+"""The storage contract the server writes games to, and the choice of backend by URL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from mines.errors import MinesError
+from mines.server.common.errors import StorageError as StorageError
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """What the server stores about a game besides its moves.
+
+    `version` counts the stored moves: a cached `Game` at the same version is current.
+    `layout` is the mine layout in the compact text of `mines.server.db.layouts`, written at the
+    first reveal (None before it).
+    """
+
+    id: str
+    token_hash: str
+    rows: int
+    cols: int
+    mines: int
+    rule: str
+    seed: int
+    player: str
+    preset: str | None
+    """The preset the game ranks under on the leaderboard, or None when it does not rank."""
+    created_at: float
+    layout: str | None
+    status: str
+    version: int
+    assisted: bool = False
+    """The player had help (hints or analysis): the game never ranks."""
+    wasted: int = 0
+    """Moves asked for while the game was on that changed nothing (so were not stored)."""
+    account_id: str | None = None
+    """The account signed in when the game was created; None for an anonymous game, which
+    never ranks."""
+    daily: str | None = None
+    """The UTC day (`YYYY-MM-DD`) of the daily board this game is played on, or None."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredReview:
+    """A finished game's review as stored: its JSON, or the solver's refusal in words."""
+
+    body: str
+    refused: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMove:
+    """One applied move: its text (`O3,4`) and the server's wall time when it was made."""
+
+    seq: int
+    move: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A won, ranked game on the leaderboard."""
+
+    game_id: str
+    preset: str
+    no_guess: bool
+    player: str
+    time: float
+    finished_at: float
+    account_id: str | None = None
+    """The account the win ranks for (every new result has one; older results have none and
+    are no longer shown)."""
+    daily: str | None = None
+    """The day of the daily board it ranks on; None on the all-time board."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """What the move that ends a game stores for the player's statistics."""
+
+    finished_at: float
+    elapsed: float
+    three_bv: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWrite:
+    """What one move changes in storage, written in one short transaction."""
+
+    move: StoredMove
+    status: str
+    layout: str | None
+    result: Result | None
+    finish: Finish | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A finished game of an account, as its statistics count it."""
+
+    id: str
+    rows: int
+    cols: int
+    mines: int
+    rule: str
+    preset: str | None
+    """The preset it ranked under, or None (as `GameRow.preset`)."""
+    status: str
+    assisted: bool
+    clicks: int
+    """Every move asked for while it was on: the stored ones and the wasted ones."""
+    finished_at: float
+    elapsed: float
+    three_bv: int
+    daily: str | None = None
+    """The day of the daily board it was played on, or None."""
+    daily_first: bool = False
+    """On a daily board, whether it is the account's first finished game there (the one that
+    may rank; `Storage.daily_first` names it)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    """A player's account: the name as shown, its two look-alike skeletons (each unique, see
+    `mines.server.services.names.skeletons`) and the Argon2id hash of its password."""
+
+    id: str
+    name: str
+    skeleton: str
+    skeleton_cased: str
+    password_hash: str
+    created_at: float
+    stats_imported_at: float | None = None
+    """When a browser's statistics were added to the account (`ImportedBoard`); None until
+    then. An account takes them once."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedBoard:
+    """A browser's own statistics of one preset board, added to an account once. The browser
+    counted them itself, so nothing vouches for them: they are shown apart and never rank."""
+
+    preset: str
+    no_guess: bool
+    games: int
+    wins: int
+    best_streak: int
+    best_time: float | None
+    best_three_bv_per_second: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A signed-in browser or client: the SHA-256 of its cookie's token, never the token."""
+
+    token_hash: str
+    account_id: str
+    created_at: float
+    expires_at: float
+
+
+class StaleGameError(MinesError):
+    """The game has moves stored since the version a move was computed on (another process
+    moved in it): the move is not stored, and the caller rebuilds the game and tries again."""
+
+
+class Storage(Protocol):
+    """Games, their moves and the leaderboard, durable once a call returns."""
+
+    def create(self, row: GameRow) -> None: ...
+
+    def load(self, game_id: str) -> GameRow | None: ...
+
+    def moves_after(self, game_id: str, version: int) -> list[StoredMove]: ...
+
+    def append(self, game_id: str, change: MoveWrite) -> None:
+        """Store one move in a short transaction that locks only this game's row.
+
+        Raises `StaleGameError` (and stores nothing) unless the game's stored version is the
+        one just before `change.move.seq`.
+        """
+        ...
+
+    def leaderboard(
+        self,
+        preset: str,
+        no_guess: bool,
+        limit: int,
+        daily: str | None = None,
+        since: float = 0.0,
+    ) -> list[Result]:
+        """Each account's best time, assisted games left out, best first: on the all-time
+        board (wins from `since` on), or with `daily` on that day's daily board."""
+        ...
+
+    def daily_seed(self, day: str, preset: str, no_guess: bool, candidate: int) -> int:
+        """The seed of a day's daily board: the one stored, else `candidate`, stored now."""
+        ...
+
+    def known_daily_seed(self, day: str, preset: str, no_guess: bool) -> int | None:
+        """The seed of a day's daily board, or None when nobody played it."""
+        ...
+
+    def daily_first(self, account_id: str, day: str, preset: str, rule: str) -> str | None:
+        """The ID of the account's first finished game on that daily board, or None."""
+        ...
+
+    def mark_assisted(self, game_id: str) -> bool:
+        """Record that the game's player had help; False when no game has this ID."""
+        ...
+
+    def count_wasted(self, game_id: str) -> None:
+        """Count a move asked for in a game in progress that changed nothing."""
+        ...
+
+    def load_review(self, game_id: str, version: int) -> StoredReview | None:
+        """A game's stored review, if one was stored in this format `version`."""
+        ...
+
+    def store_review(self, game_id: str, version: int, body: str, *, refused: bool = False) -> None:
+        """Keep a finished game's review (JSON) in format `version`, replacing any other; with
+        `refused`, `body` is the solver's refusal to review it, in words."""
+        ...
+
+    def listen(
+        self, on_move: Callable[[str], None], on_missed: Callable[[], None]
+    ) -> Callable[[], None] | None:
+        """Call `on_move(game_id)` from another thread when another process stores a move, and
+        `on_missed()` when some may have gone unheard (the listener lost its connection and has
+        it again): every watcher should then read again. Returns a stop function, or None
+        where the database cannot tell (SQLite)."""
+        ...
+
+    def account_games(self, account_id: str) -> list[PlayedGame]:
+        """The account's finished games, oldest first."""
+        ...
+
+    def create_account(self, account: AccountRow) -> bool:
+        """Store a new account; False (and nothing stored) when either skeleton is taken."""
+        ...
+
+    def name_free(self, skeleton: str, skeleton_cased: str) -> bool:
+        """Whether no account has either skeleton (as its same skeleton)."""
+        ...
+
+    def find_account(self, skeleton: str) -> AccountRow | None:
+        """The account whose (case-folded first) skeleton this is."""
+        ...
+
+    def set_password_hash(self, account_id: str, password_hash: str) -> None: ...
+
+    def import_stats(self, account_id: str, at: float, boards: list[ImportedBoard]) -> bool:
+        """Store a browser's statistics for the account at wall time `at`, in one transaction;
+        False (and nothing stored) when the account has taken a browser's before."""
+        ...
+
+    def imported_stats(self, account_id: str) -> list[ImportedBoard]:
+        """The browser's statistics the account took, by preset then no-guess; [] if none."""
+        ...
+
+    def start_session(self, session: SessionRow, ended: str | None) -> None:
+        """Store a new session, ending the one whose token hash is `ended` (rotation)."""
+        ...
+
+    def session_account(self, token_hash: str, now: float) -> AccountRow | None:
+        """The account signed in by this session, unless it ended or expired by `now`."""
+        ...
+
+    def end_session(self, token_hash: str) -> None: ...
+
+    def prune(self, before: float, *, dry_run: bool = False) -> int:
+        """Delete the games in progress idle since before `before` (wall time), with their
+        moves; finished games stay. The number of games (that would be) deleted."""
+        ...
+
+    def ping(self) -> None:
+        """Return once the database answers a query; raise `StorageError` when it fails."""
+        ...
+
+    def close(self) -> None: ...

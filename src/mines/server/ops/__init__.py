@@ -1,0 +1,1 @@
+"""Running a server: `mines serve`, `mines admin` and the environment's settings."""

@@ -1,1 +1,0 @@
-"""The HTTP and WebSocket routes, one module per resource."""

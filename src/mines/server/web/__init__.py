@@ -1,0 +1,1 @@
+"""HTTP plumbing every request passes: middleware, observation, rate limits, static files."""
