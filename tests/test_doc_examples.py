@@ -12,13 +12,15 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-FENCE = re.compile(r"^```([^\n`]*)\n(.*?)^```", flags=re.S | re.M)
+FENCE = re.compile(r"^( *)```([^\n`]*)\n(.*?)^\1```", flags=re.S | re.M)
+"""A fenced block, also one indented in a list item: its indent, tag and code."""
 RUNS, FRAGMENT = "python", "python fragment"
 EXTRAS = {"rl.md": ("gymnasium", "torch", "sb3_contrib")}
 """Modules a file's examples need beyond the core (its extra is installed in CI)."""
@@ -28,7 +30,7 @@ def blocks(path: Path) -> list[tuple[str, int, str]]:
     """(tag, first line number, code) of every fenced block of a Markdown file."""
     text = path.read_text(encoding="utf-8")
     return [
-        (match[1].strip(), text.count("\n", 0, match.start()) + 2, match[2])
+        (match[2].strip(), text.count("\n", 0, match.start()) + 2, textwrap.dedent(match[3]))
         for match in FENCE.finditer(text)
     ]
 
