@@ -37,7 +37,8 @@ def test_an_observer_holds_the_lock_so_other_threads_wait() -> None:
     viewer.start()
     viewer.join(0.2)
     # A view taken outside the lock would be back at once; under it, it waits for the observer.
-    assert viewer.is_alive() and not seen
+    assert viewer.is_alive()
+    assert not seen
     release.set()
     mover.join(WAIT)
     viewer.join(WAIT)
