@@ -81,7 +81,7 @@ def test_readme_observers_see_the_moves_of_the_tour() -> None:
     opens cells, and its puzzle's status observer prints the win."""
     printed = run_examples(ROOT / "README.md").splitlines()
     changed = [int(line.split()[0]) for line in printed if "cells changed" in line]
-    # The first reveal opens 9, the flag changes 1, the chord opens (1, 3) and the 12 its
-    # zero floods to, the flag given as text 1.
+    # The first reveal opens 9, the flag changes 1, the chord opens (1, 3), then (1, 4) and
+    # the 11 its zero floods to, the flag given as text 1.
     assert changed == [9, 1, 1, 12, 1], printed
     assert "game over: WON" in printed
