@@ -118,6 +118,23 @@ def test_links_point_at_files(link: str) -> None:
     assert (TOUR.parent / link).exists(), link
 
 
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+ANCHORS = {slug(heading) for heading in re.findall(r"^#+ (.+)$", PROSE, flags=re.M)}
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "anchor",
+    re.findall(r"\]\(#([\w\-]+)\)", PROSE) + re.findall(r"\(docs/design\.md#([\w\-]+)\)", README),
+)
+def test_anchors_point_at_headings(anchor: str) -> None:
+    assert anchor in ANCHORS, f"no heading of docs/design.md makes #{anchor}"
+
+
 @pytest.mark.parametrize(
     "name", [span.partition("(")[0] for span in SPANS if re.match(r"mines\.\w", span)]
 )
