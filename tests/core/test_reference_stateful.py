@@ -1,4 +1,4 @@
-"""Random reveal/flag/chord sequences, the engine against the reference model, view by view."""
+"""Random reveal/flag/chord sequences on both engines against `mines.reference`, view by view."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from mines import FixedPlacer, Game, IllegalMoveError, grid
-from tests.reference_model import ReferenceGame
+from mines import EngineKind, FixedPlacer, Game, IllegalMoveError, grid
+from mines.reference import ReferenceGame
 
 
 @st.composite
@@ -21,21 +21,27 @@ def boards(draw: st.DrawFn) -> tuple[int, int, set[tuple[int, int]]]:
 
 
 class EngineMatchesReference(RuleBasedStateMachine):
+    """Every move on the model and on a game of each engine: same answer or same refusal."""
+
     @initialize(board=boards())
     def start(self, board: tuple[int, int, set[tuple[int, int]]]) -> None:
         rows, cols, mines = board
-        self.game = Game(rows, cols, len(mines), placer=FixedPlacer(sorted(mines)))
+        self.games = [
+            Game(rows, cols, len(mines), placer=FixedPlacer(sorted(mines)), engine=kind)
+            for kind in EngineKind
+        ]
         self.model = ReferenceGame(rows, cols, mines)
 
     def _apply(self, action: str, row: int, col: int) -> None:
-        expected = getattr(self.model, action)(row, col)
-        if expected == "illegal":
-            with pytest.raises(IllegalMoveError):
-                getattr(self.game, action)(row, col)
-        else:
-            result = getattr(self.game, action)(row, col)
-            if action != "toggle_flag":
-                assert result == expected
+        try:
+            expected = getattr(self.model, action)(row, col)
+        except IllegalMoveError:
+            for game in self.games:
+                with pytest.raises(IllegalMoveError):
+                    getattr(game, action)(row, col)
+            return
+        for game in self.games:
+            assert getattr(game, action)(row, col) == expected, game.engine_kind
 
     @rule(row=st.integers(-1, 7), col=st.integers(-1, 7))
     def reveal(self, row: int, col: int) -> None:
@@ -51,12 +57,11 @@ class EngineMatchesReference(RuleBasedStateMachine):
 
     @invariant()
     def same_view(self) -> None:
-        if not hasattr(self, "game"):
-            return
-        view = self.game.view()
-        assert view.to_strings() == self.model.view()
-        assert view.status == self.model.status
-        assert view.mines_left == len(self.model.mines) - len(self.model.flagged)
+        for game in getattr(self, "games", []):
+            view = game.view()
+            assert view.to_strings() == self.model.view(), game.engine_kind
+            assert view.status == self.model.status
+            assert view.mines_left == len(self.model.mines) - len(self.model.flagged)
 
 
 EngineMatchesReference.TestCase.settings = settings(max_examples=300, stateful_step_count=40)
@@ -84,7 +89,9 @@ def test_labelled_flood_matches_reference(
     try:
         game = Game(rows, cols, len(mines), placer=FixedPlacer(sorted(mines)))
         for action, row, col in actions:
-            if getattr(model, action)(row, col) == "illegal":
+            try:
+                getattr(model, action)(row, col)
+            except IllegalMoveError:
                 continue
             getattr(game, action)(row, col)
             assert game.view().to_strings() == model.view()
