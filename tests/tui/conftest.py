@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
+import time
 
 import pytest
 
 pytest.importorskip("textual", reason="the terminal app needs Textual (the tui extra)")
+
+from textual.pilot import Pilot
 
 from mines.game import Game
 from mines.placement import FixedPlacer
@@ -16,6 +19,7 @@ from mines.tui.clock import PausableClock
 from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES
 from tests.fake_time import FakeTime
+from tests.patience import PATIENCE
 
 AppMaker = Callable[..., MinesApp]
 
@@ -25,6 +29,21 @@ def drawn(app: MinesApp) -> list[str]:
     widget, so a part that was never repainted shows what it showed before (not what
     `render_line` would draw afresh)."""
     return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def footer_keys(app: MinesApp) -> str:
+    """The bottom line as drawn: the footer (or the key line standing in for it)."""
+    lines = drawn(app)
+    return lines[-1].rstrip() if lines else ""
+
+
+async def settle(pilot: Pilot[None], ready: Callable[[], bool], what: str = "") -> None:
+    """Let the app run until `ready()` holds: the state a test checks, drawn. Not a fixed
+    number of pauses, which a loaded machine outruns; `PATIENCE` is only a guard on a hang."""
+    give_up = time.monotonic() + PATIENCE
+    while not ready():
+        assert time.monotonic() < give_up, f"never settled: {what or ready}"
+        await pilot.pause(0.01)
 
 
 @pytest.fixture

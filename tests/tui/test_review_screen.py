@@ -9,10 +9,11 @@ import threading
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import Footer, Static
 
 from mines.record import GameRecord
 from mines.solver import Review, review
+from mines.status import GameStatus
 from mines.symbols import Cell
 from mines.tui.app import MinesApp
 from mines.tui.help import key_lines
@@ -20,7 +21,7 @@ from mines.tui.review_screen import MOVED, ReviewBoard, ReviewScreen, chance_wor
 from mines.tui.themes import THEMES
 from tests.patience import PATIENCE
 from tests.sample_records import won_record
-from tests.tui.conftest import AppMaker, drawn
+from tests.tui.conftest import AppMaker, drawn, footer_keys, settle
 
 MINES = [(0, 0), (3, 3)]
 
@@ -163,3 +164,35 @@ async def test_closing_the_screen_while_the_solver_works_is_safe(
         await pilot.pause()
         await pilot.press("n")  # the app goes on
         assert not app.game.status.is_over
+
+
+async def test_the_review_is_a_screen_of_its_own_whose_keys_never_touch_the_game(
+    make_app: AppMaker,
+) -> None:
+    """A won practice game: under its review, u, U, 1 1, n and escape act on the review (or on
+    nothing), never on the game; the footer lists the review's keys only."""
+    app = make_app(4, 4, MINES, practice=True)
+    async with app.run_test(size=(120, 30)) as pilot:
+        # Open (0, 1) and (1, 1), then every other safe cell: a win.
+        for row, col in [(r, c) for r in range(4) for c in range(4) if (r, c) not in MINES]:
+            app.board.move_cursor(row, col)
+            await pilot.press("space")
+            if app.game.status.is_over:
+                break
+        assert app.game.status is GameStatus.WON
+        saved = list(app.saved)
+        screen = await open_review(app, pilot)
+        footer = screen.query_one(Footer)
+        await settle(pilot, lambda: bool(footer_keys(app)))
+        keys = footer_keys(app)
+        assert "Next move" in keys and "Back to the game" in keys, keys
+        for word in ("Undo", "Redo", "Hint", "Pause", "Size", "New", "Theme"):
+            assert word not in keys, (word, keys)
+        await pilot.press("end", "u", "U", "ctrl+r", "1", "1", "2", "2", "p", "t", "question_mark")
+        assert app.screen is screen
+        assert app.game.status is GameStatus.WON
+        await pilot.press("escape")
+        assert app.screen is not screen
+        assert app.game.status is GameStatus.WON
+        assert app.saved == saved, "no second record of the same game"
+        assert app.game.rows == 4

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.screen import Screen
+from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Footer, Static
@@ -174,11 +174,14 @@ def shaded(style: Style, chance: Fraction) -> Style:
     return style + Style(bgcolor=background, color=readable)
 
 
-class ReviewScreen(Screen[None]):
-    """Steps through a finished game's review; escape or r goes back to the game."""
+class ReviewScreen(ModalScreen[None]):
+    """Steps through a finished game's review; escape or r goes back to the game.
+
+    Modal: only its own keys work (and its footer lists only them); the game's keys do not
+    reach the game behind it, which the review never changes."""
 
     DEFAULT_CSS = """
-    ReviewScreen { layout: vertical; }
+    ReviewScreen { layout: vertical; background: $background; }
     #review-summary { height: auto; padding: 0 1; background: $primary-background; }
     #review-move { height: auto; min-height: 2; padding: 0 1; text-style: bold; }
     #review-board { height: 1fr; width: 1fr; scrollbar-size: 0 0; }
