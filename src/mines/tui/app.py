@@ -738,9 +738,12 @@ class MinesApp(App[None]):
         self._redo.append(undone.move)
         self._play(game)
         try:
-            self.autosave.follow(game, kept)
+            withdrawn = self.autosave.follow(game, kept)
         except OSError as error:
             self.say(f"Could not save the game: {error}.")
+        else:
+            if withdrawn is not None and str(withdrawn) in self.saved:
+                self.saved.remove(str(withdrawn))
         move = undone.move
         self.board.move_cursor(move.row, move.col)
         again = "" if kept else " The board is dealt again at the next first click."

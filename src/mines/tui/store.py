@@ -157,6 +157,10 @@ class RecordStore:
         _sync_folder(self.folder)
         return path
 
+    def withdraw(self, path: Path) -> None:
+        """Delete a finished game's record: its outcome was undone (a practice game)."""
+        path.unlink(missing_ok=True)
+
     # --- games in progress ---------------------------------------------------------------
 
     @property
