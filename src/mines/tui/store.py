@@ -228,7 +228,21 @@ class RecordStore:
             return games, problems
         for path in sorted(self.folder.glob("*.json")):
             try:
-                games.append(read_saved(path.read_text(encoding="utf-8")))
+                text = path.read_text(encoding="utf-8")
+                if not looks_like_a_record(text):
+                    continue  # another part's file in the data folder (servers.json)
+                games.append(read_saved(text))
             except (OSError, ValueError) as error:
                 problems.append(f"{path.name}: {error}")
         return games, problems
+
+
+def looks_like_a_record(text: str) -> bool:
+    """Whether a JSON file in the data folder is meant as a game record (damaged or not): not
+    JSON, or an object with a record's fields. The data folder holds other parts' files too
+    (the sessions of `mines play --server`), which are none of the stats' business."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return True  # a record cut short, say: worth a word
+    return not isinstance(data, dict) or bool({"rows", "moves", "layout"} & data.keys())
