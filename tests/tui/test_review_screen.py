@@ -56,7 +56,9 @@ async def test_r_reviews_a_finished_game_move_by_move_with_the_solvers_chances(
         screen = await open_review(app, pilot)
         expected = review(app.game.record())
         assert text(app, "#review-summary") == expected.summary()
-        assert text(app, "#review-move").startswith("Move 1 of 3: open (0, 1), a guess.")
+        assert text(app, "#review-move") == (
+            f"Move 1 of 3: open (0, 1). {expected.moves[0].comment}"
+        ), "the solver's sentence, said once"
         board = screen.query_one(ReviewBoard)
         # Before the first click every cell is as likely a mine: 2 in 16, the lightest shade.
         assert board.cell(2, 2).text == shade_glyph(expected.moves[0].chances.chance(2, 2)) + " "
@@ -64,7 +66,7 @@ async def test_r_reviews_a_finished_game_move_by_move_with_the_solvers_chances(
         await pilot.press("n")
         assert screen.position == 1
         moved = expected.moves[1]
-        assert text(app, "#review-move").startswith("Move 2 of 3: open (1, 1), ")
+        assert text(app, "#review-move").startswith("Move 2 of 3: open (1, 1). ")
         assert moved.comment in text(app, "#review-move")
         for row in range(4):
             for col in range(4):
@@ -196,3 +198,18 @@ async def test_the_review_is_a_screen_of_its_own_whose_keys_never_touch_the_game
         assert app.game.status is GameStatus.WON
         assert app.saved == saved, "no second record of the same game"
         assert app.game.rows == 4
+
+
+async def test_a_flag_on_a_certain_mine_is_said_once(make_app: AppMaker) -> None:
+    """(1, 3) opens all but the first column, whose numbers give its two mines away."""
+    app = make_app(3, 5, [(0, 0), (2, 0)])
+    async with app.run_test(size=(100, 30)) as pilot:
+        for (row, col), key in [((1, 3), "space"), ((0, 0), "f"), ((1, 0), "space")]:
+            app.board.move_cursor(row, col)
+            await pilot.press(key)
+        assert app.game.status is GameStatus.WON
+        await open_review(app, pilot)
+        await pilot.press("n")
+        said = text(app, "#review-move")
+        assert said.startswith("Move 2 of 3: flag (0, 0)."), said
+        assert said.lower().count("a flag on a certain mine") == 1, said

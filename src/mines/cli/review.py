@@ -65,8 +65,6 @@ def _notable(move: MoveReview) -> bool:
 
 
 def line(move: MoveReview) -> str:
-    """`move 12 at 3.21s, open (4, 7): risky. A guess at 17% where a 9% cell existed.`"""
-    label = move.verdict.value.replace("-", " ")
-    return (
-        f"move {move.index + 1} at {move.time:.2f}s, {describe(move.move)}: {label}. {move.comment}"
-    )
+    """`move 12 at 3.21s, open (4, 7): A guess at 17% where a 9% cell existed.` (the solver's
+    sentence says the verdict; `--json` gives its name)."""
+    return f"move {move.index + 1} at {move.time:.2f}s, {describe(move.move)}: {move.comment}"

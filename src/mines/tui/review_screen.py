@@ -22,7 +22,7 @@ from textual.widgets import Footer, Static
 from mines.errors import MinesError
 from mines.moves import MoveKind
 from mines.record import GameRecord
-from mines.solver import MoveReview, Review, Verdict, review
+from mines.solver import MoveReview, Review, review
 from mines.solver.game_review import Chances, percent
 from mines.status import GameStatus
 from mines.symbols import Cell
@@ -38,17 +38,6 @@ SAFE, MINE = "✓", "!"
 MOVED = "◂"
 """Drawn after the glyph of the cell the move was made on."""
 DANGER = Color.parse("#c80000")
-VERDICTS = {
-    Verdict.LOGIC: "certainly safe",
-    Verdict.GUESS: "a guess",
-    Verdict.AVOIDABLE: "an avoidable guess",
-    Verdict.RISKY: "a risky guess",
-    Verdict.FLAG: "a flag on a certain mine",
-    Verdict.WRONG_FLAG: "a flag that was not certain",
-    Verdict.UNFLAG: "a flag taken off",
-    Verdict.LOST: "hit a mine",
-}
-"""Each verdict in a few words, before the solver's own sentence."""
 
 
 def chance_words(chances: Chances | None, board: BoardView, row: int, col: int) -> str:
@@ -68,7 +57,7 @@ def chance_words(chances: Chances | None, board: BoardView, row: int, col: int) 
 
 
 def is_guess(moved: MoveReview) -> bool:
-    """A reveal or chord that took a risk (as `Review.guesses` counts them)."""
+    """A reveal or chord that risked a mine (a guess, or a certain mine): worth a look."""
     return moved.move.kind is not MoveKind.FLAG and moved.risk > 0
 
 
@@ -258,10 +247,9 @@ class ReviewScreen(ModalScreen[None]):
             return
         moved = found.moves[position]
         board.show(moved.board, moved.chances, (moved.move.row, moved.move.col))
-        text.update(
-            f"Move {position + 1} of {self.length}: {describe(moved.move)}, "
-            f"{VERDICTS[moved.verdict]}. {moved.comment}"
-        )
+        # The solver's sentence says the verdict: its words are the browser's and `mines
+        # review`'s (one source, `mines.solver.game_review`).
+        text.update(f"Move {position + 1} of {self.length}: {describe(moved.move)}. {moved.comment}")
 
     def on_review_board_cursor_moved(self, message: ReviewBoard.CursorMoved) -> None:
         board = self.query_one(ReviewBoard)
