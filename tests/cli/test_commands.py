@@ -176,7 +176,8 @@ def test_stats_names_what_is_wrong_with_a_damaged_record_in_words(
     err = capsys.readouterr().err
     assert f"skipped {path.name}" in err
     assert "'rows' is missing" in err
-    assert "KeyError" not in err and "Error(" not in err, err
+    assert "KeyError" not in err, err
+    assert "Error(" not in err, err
 
 
 def finished_game() -> Game:

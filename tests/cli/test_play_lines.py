@@ -232,7 +232,8 @@ def test_every_reply_ends_with_the_status_line() -> None:
         assert player.reply(command)
         replies.append((command, out.getvalue().splitlines()))
     for command, lines in replies:
-        assert lines and STATUS.match(lines[-1]), (command, lines[-3:])
+        assert lines, command
+        assert STATUS.match(lines[-1]), (command, lines[-3:])
     out.seek(0)
     out.truncate()
     assert player.reply("?")

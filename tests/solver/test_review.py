@@ -600,7 +600,8 @@ def test_opening_a_certain_mine_is_no_guess_and_avoidable_when_a_safe_cell_exist
     game.reveal(0, 2)
     found = review(game.record())
     losing = found.moves[-1]
-    assert losing.verdict is Verdict.LOST and losing.risk == 1
+    assert losing.verdict is Verdict.LOST
+    assert losing.risk == 1
     assert losing.choice is Verdict.AVOIDABLE
     assert (found.guesses, found.avoidable, found.risky) == (0, 1, 0)
     assert found.lost_on is Verdict.AVOIDABLE

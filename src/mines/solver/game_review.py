@@ -50,6 +50,8 @@ class ReviewTooLargeError(InvalidBoardError):
 
 SAFE_EXISTED = "a certainly safe cell existed"
 SAFER_EXISTED = "a much safer cell existed"
+NONE = "\N{EN DASH}"
+"""A figure that says nothing of this game (the pace of a lost one)."""
 
 
 class Verdict(StrEnum):
@@ -455,9 +457,9 @@ class Review:
         return [
             ("Result", f"{'Won' if won else 'Lost'} in {self.elapsed:.2f} s"),
             ("3BV", str(self.three_bv)),
-            ("3BV/s", f"{rate:.2f}" if won and rate is not None else "–"),
+            ("3BV/s", f"{rate:.2f}" if won and rate is not None else NONE),
             ("Clicks", f"{self.clicks:,} ({self.useful_clicks:,} useful)"),
-            ("Efficiency", f"{float(self.efficiency):.0%}" if won else "–"),
+            ("Efficiency", f"{float(self.efficiency):.0%}" if won else NONE),
             ("Guesses", f"{self.guesses:,}"),
             ("Worth a second look", self._second_look() or "none"),
             (
@@ -465,7 +467,7 @@ class Review:
                 f"{percent(self.luck)} chance that the {_plural(self.survived, 'risk')} "
                 "survived all went well"
                 if self.survived
-                else "–",
+                else NONE,
             ),
         ]
 

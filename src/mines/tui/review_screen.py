@@ -249,7 +249,8 @@ class ReviewScreen(ModalScreen[None]):
         board.show(moved.board, moved.chances, (moved.move.row, moved.move.col))
         # The solver's sentence says the verdict: its words are the browser's and `mines
         # review`'s (one source, `mines.solver.game_review`).
-        text.update(f"Move {position + 1} of {self.length}: {describe(moved.move)}. {moved.comment}")
+        where = f"Move {position + 1} of {self.length}: {describe(moved.move)}"
+        text.update(f"{where}. {moved.comment}")
 
     def on_review_board_cursor_moved(self, message: ReviewBoard.CursorMoved) -> None:
         board = self.query_one(ReviewBoard)
