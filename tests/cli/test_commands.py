@@ -185,3 +185,24 @@ def finished_game() -> Game:
     game = Game(9, 9, 10, placer=FixedPlacer([(i // 9, i % 9) for i in range(10)]), clock=time)
     game.reveal(8, 8)
     return game
+
+
+def test_the_terminal_game_starts_without_the_solver_and_scipy() -> None:
+    """`mines play` up to its first screen imports neither: they load when first needed (the
+    first reveal's flood, a hint, a review, a no-guess board); `./dev bench start` times it."""
+    code = (
+        "import sys\n"
+        "from mines.cli.main import build_parser\n"
+        "build_parser().parse_args(['play'])\n"
+        "import mines.cli.play, mines.tui.app\n"
+        "from mines.cli.options import game_from_options\n"
+        "game_from_options(build_parser().parse_args(['play', '--seed', '3']))\n"
+        "loaded = [m for m in sys.modules if m.split('.')[0] == 'scipy' or\n"
+        "          (m.startswith('mines.solver.') and m != 'mines.solver.cli')]\n"
+        "print(sorted(loaded))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=PATIENCE
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

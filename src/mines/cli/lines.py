@@ -10,7 +10,6 @@ from typing import TextIO
 
 from mines.errors import IllegalMoveError, InvalidMoveError, MinesError
 from mines.moves import Move, MoveKind
-from mines.solver import hint
 from mines.symbols import Cell
 from mines.tui.autosave import Autosave, resume
 from mines.tui.played import PlayedGame, local
@@ -174,6 +173,8 @@ class LineGame:
             if isinstance(game, RemoteGame):
                 found = game.hint()  # the server's: it marks the game assisted
             else:
+                from mines.solver import hint  # on the first hint: line mode starts without it
+
                 found = hint(local(game), near=(top + height // 2, left + width // 2))
         except MinesError as error:
             self.say(f"No hint: {error}.")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import textwrap
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -20,9 +21,6 @@ from textual.widgets import Footer, Static
 from mines.errors import MinesError
 from mines.moves import Move
 from mines.presets import preset, preset_of
-from mines.solver import Hint, Search
-from mines.solver import find_undecided as solver_find
-from mines.solver import hint as solver_hint
 from mines.status import GameStatus
 from mines.tui.autosave import Autosave, resume
 from mines.tui.board import STILL_WORKING, Board
@@ -33,7 +31,6 @@ from mines.tui.layout import MIN_HEIGHT, MIN_WIDTH, Layout
 from mines.tui.played import PlayedGame, local
 from mines.tui.remote import RemoteGame
 from mines.tui.resume import ResumeScreen
-from mines.tui.review_screen import ReviewScreen
 from mines.tui.rulers import Minimap
 from mines.tui.stats import Kind, is_new_best, kind_of
 from mines.tui.store import RecordStore, SavedGame, Unfinished
@@ -41,16 +38,28 @@ from mines.tui.themes import THEMES, Theme
 from mines.tui.undo import rebuilt
 from mines.tui.words import board_name, describe, mines_left_shown, state_word, verdict
 
+if TYPE_CHECKING:
+    # The solver (and scipy under it) loads when first asked, for a hint, a search or a
+    # review: the first screen does not wait for it.
+    from mines.solver import Hint, Search
+
 CUT = "… (F1: all of it)"
-HintMaker = Callable[[PlayedGame, tuple[int, int]], Hint]
+HintMaker = Callable[[PlayedGame, tuple[int, int]], "Hint"]
 """The hint for a game near a cell (the cursor): the solver's (the server's for a game played
 there), or a test's stand-in."""
-FinderMaker = Callable[[PlayedGame, tuple[int, int], int], Search]
+FinderMaker = Callable[[PlayedGame, tuple[int, int], int], "Search"]
 """The search for the nearest cell still to decide from a cell, beyond a distance already
 searched: the solver's, or a test's stand-in."""
 WORKING = "Working…"
 THINKING = "Thinking…"
 SEARCHING = "Searching…"
+
+
+def warm_up() -> None:
+    """Load scipy's image module off the UI thread, once the first screen shows: the engine
+    floods a reveal with it (imported on first use, it is most of a second of CPU), and the
+    first screen did not wait for it; the first reveal should not either."""
+    threading.Thread(target=importlib.import_module, args=("scipy.ndimage",), daemon=True).start()
 
 
 def solver_hint_near(game: PlayedGame, near: tuple[int, int]) -> Hint:
@@ -59,12 +68,16 @@ def solver_hint_near(game: PlayedGame, near: tuple[int, int]) -> Hint:
     server does not know of)."""
     if isinstance(game, RemoteGame):
         return game.hint()
-    return solver_hint(local(game), near=near)
+    from mines.solver import hint
+
+    return hint(local(game), near=near)
 
 
 def solver_find_from(game: PlayedGame, near: tuple[int, int], beyond: int) -> Search:
     """The solver's search for the nearest cell still to decide, past `beyond` cells away."""
-    return solver_find(local(game), near, beyond=beyond, skip=near)
+    from mines.solver import find_undecided
+
+    return find_undecided(local(game), near, beyond=beyond, skip=near)
 
 
 GameMaker = Callable[[int, int, int], PlayedGame]
@@ -273,6 +286,7 @@ class MinesApp(App[None]):
         self.set_interval(0.1, self.update_status)
         self._fit(self.size.width, self.size.height)
         self._offer_kept_games()
+        self.call_after_refresh(warm_up)
 
     @property
     def server_game(self) -> RemoteGame | None:
@@ -775,6 +789,8 @@ class MinesApp(App[None]):
         except MinesError as error:
             self.say(f"No review: {error}.")
             return
+        from mines.tui.review_screen import ReviewScreen  # with the solver: on first use
+
         self.push_screen(ReviewScreen(record, self._theme))
 
     def action_next_theme(self) -> None:
