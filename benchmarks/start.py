@@ -1,4 +1,4 @@
-"""Terminal game start: CPU seconds from `mines play` to its first screen, against Textual's own.
+"""Terminal game start: CPU to the first screen of `mines play`, against Textual's own.
 
 Run with `./dev bench start [--runs N]`. Each run is a fresh process in a pseudo-terminal (so
 `mines play` opens the app, not line mode), in a temporary data folder, timed by the CPU

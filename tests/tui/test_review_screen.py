@@ -21,7 +21,7 @@ from mines.tui.review_screen import MOVED, ReviewBoard, ReviewScreen, chance_wor
 from mines.tui.themes import THEMES
 from tests.patience import PATIENCE
 from tests.sample_records import won_record
-from tests.tui.conftest import AppMaker, drawn, footer_keys, settle
+from tests.tui.conftest import AppMaker, drawn, footer_drawn, footer_keys, settle
 
 MINES = [(0, 0), (3, 3)]
 
@@ -184,7 +184,7 @@ async def test_the_review_is_a_screen_of_its_own_whose_keys_never_touch_the_game
         assert app.game.status is GameStatus.WON
         saved = list(app.saved)
         screen = await open_review(app, pilot)
-        await settle(pilot, lambda: bool(footer_keys(app)))
+        await settle(pilot, lambda: footer_drawn(app), "the footer drawn")
         keys = footer_keys(app)
         assert "Next move" in keys, keys
         assert "Back to the game" in keys, keys
