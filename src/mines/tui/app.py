@@ -23,7 +23,7 @@ from mines.moves import Move
 from mines.presets import preset, preset_of
 from mines.status import GameStatus
 from mines.tui.autosave import Autosave, resume
-from mines.tui.board import STILL_WORKING, Board
+from mines.tui.board import GAME_OVER, STILL_WORKING, Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
 from mines.tui.keyline import KeyLine
@@ -93,6 +93,8 @@ NOT_ON_A_SERVER = {
 
 SIZES = Binding.Group("Size", compact=True)
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
+OVER = frozenset({"hint", "find", "pause"})
+"""Actions of a game still going: a finished game's footer does not list them."""
 PRACTICE = frozenset({"undo", "redo"})
 """Actions of practice games only: elsewhere `u` says what undo is for."""
 MONO_THEME = TextualTheme(
@@ -318,6 +320,7 @@ class MinesApp(App[None]):
         self.query_one("#message").styles.height = layout.message_lines
         self._show_message()
         self._arrange()
+        self._sync_clock()  # the notice hides the board: the time is not the player's
         self._status_shown = ""
         self.update_status()
         if not small and not self._paused and self.screen is self.board.screen:
@@ -408,9 +411,12 @@ class MinesApp(App[None]):
         self._searched = None
         self.board.show_game(game)
         self._fit(self.layout.width, self.layout.height)  # the board's size may have changed
+        self.refresh_bindings()  # what applies to a game going on, or over (an undo's)
 
     def _keep(self) -> Path | None:
-        """Save the game as it stands (`Autosave.keep`); a failure is told, not fatal."""
+        """Save the game as it stands (`Autosave.keep`), the cursor too; a failure is told,
+        not fatal."""
+        self.autosave.cursor = self.board.cursor
         try:
             return self.autosave.keep()
         except OSError as error:
@@ -481,17 +487,16 @@ class MinesApp(App[None]):
             path = self._keep()
         if ended is not None:
             self._finish(ended, path, earlier)
+            self.refresh_bindings()  # a finished game's footer: only the keys that apply
         elif message.error is not None:
-            self.say(
-                "The game is over: n starts a new one."
-                if self.game.status.is_over
-                else message.error
-            )
+            self.say(GAME_OVER if self.game.status.is_over else message.error)
         elif not self.game.status.is_over and not self.message.startswith("Could not save"):
             self.say("")
         self.update_status()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in OVER and self.game.status.is_over:
+            return False
         if action in PRACTICE:
             return self.practice and not self._paused
         if action == "undo_elsewhere":
@@ -566,7 +571,9 @@ class MinesApp(App[None]):
         self._redo.clear()
         self._play(game, autosave)
         last = record.moves[-1].move if record.moves else None
-        if last is not None:
+        if chosen.saved.cursor is not None:  # where it was when the game was left
+            self.board.move_cursor(*chosen.saved.cursor)
+        elif last is not None:  # a file from before the cursor was kept
             self.board.move_cursor(last.row, last.col)
         self.refresh_bindings()
         self.say("Resumed: the timer goes on from where it stood.")
@@ -614,7 +621,7 @@ class MinesApp(App[None]):
             self.say(STILL_WORKING if self.busy == WORKING else f"Still busy: {self.busy}")
             return False
         if self.game.status.is_over:
-            self.say("The game is over: n starts a new one.")
+            self.say(GAME_OVER)
             return False
         self.say(said)
         self.busy = kind
@@ -657,9 +664,10 @@ class MinesApp(App[None]):
             self._sync_clock()
 
     def _sync_clock(self) -> None:
-        """The clock stands still while the player pauses, while the solver thinks and while
-        a long move works: the machine's time is not the player's."""
-        if self._paused or self.busy:
+        """The clock stands still while the player pauses, while the terminal is too small to
+        show the board, while the solver thinks and while a long move works: the machine's
+        time is not the player's."""
+        if self._paused or self.busy or self.layout.small:
             self.clock.pause()
         else:
             self.clock.resume()
@@ -682,11 +690,12 @@ class MinesApp(App[None]):
         )
 
     def _show_hint(self, hint: Hint) -> None:
+        self.board.move_cursor(hint.row, hint.col)
+        self.autosave.cursor = self.board.cursor
         try:
             self.autosave.hinted()
         except OSError as error:
             self.say(f"Could not save the game: {error}.")
-        self.board.move_cursor(hint.row, hint.col)
         self.say(f"Hint: {hint.reason}")
 
     def action_not_on_a_server(self, name: str) -> None:

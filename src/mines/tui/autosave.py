@@ -108,6 +108,8 @@ class Autosave:
         self._claim = claim
         self.finished: Path | None = None
         """The record of the game's outcome, while that outcome stands."""
+        self.cursor: tuple[int, int] | None = None
+        """Where the player's cursor is, kept with a game in progress (the app sets it)."""
 
     @property
     def game(self) -> PlayedGame:
@@ -154,7 +156,9 @@ class Autosave:
         record = self.journal.record()
         if self._claim is None:
             self._claim = self.store.claim_new(record)
-        self.store.keep(self._claim, record, practice=self.practice, hints=self.hints)
+        self.store.keep(
+            self._claim, record, practice=self.practice, hints=self.hints, cursor=self.cursor
+        )
         return None
 
     def _forget(self) -> None:
