@@ -142,6 +142,18 @@ def test_play_installs_only_the_game_and_test_adds_the_rest(fake_venv: tuple[Pat
     assert installs(log) == [], "./dev play after ./dev test installs nothing"
 
 
+def test_play_on_a_server_installs_its_client_too(
+    fake_venv: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    venv, log = fake_venv
+    monkeypatch.delenv("MINES_SERVER", raising=False)
+    assert dev("play", "--server", "http://127.0.0.1:8000", venv=venv).returncode == 0
+    assert installs(log) == ["remote,tui"]
+    log.unlink()
+    assert dev("play", "--server=http://127.0.0.1:8000", venv=venv).returncode == 0
+    assert installs(log) == [], "installed already"
+
+
 def test_a_changed_pyproject_reinstalls_what_was_there(fake_venv: tuple[Path, Path]) -> None:
     venv, log = fake_venv
     assert dev("serve", venv=venv).returncode == 0

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import ndimage
 
 from mines import grid
 from mines.cellbyte import BLOCKED, COUNT_BITS, FLAGGED, MINE, REVEALED, SYMBOLS, bordered, lay
@@ -187,7 +187,7 @@ class DenseEngine:
             top, bottom = max(top - grow_rows, 0), min(bottom + grow_rows, board.shape[0])
             left, right = max(left - grow_cols, 0), min(right + grow_cols, board.shape[1])
             window = board[top:bottom, left:right]
-            labels, _ = ndimage.label(window == 0, structure=EIGHT_CONNECTED)
+            labels, _ = _ndimage().label(window == 0, structure=EIGHT_CONNECTED)
             region = labels == labels[start_row - top, start_col - left]
             touches_edge = (
                 region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any()
@@ -228,6 +228,14 @@ class DenseEngine:
         inner = self._inner
         safe = (inner & MINE) == 0
         zero = safe & ((inner & COUNT_BITS) == 0)
-        _, openings = ndimage.label(zero, structure=EIGHT_CONNECTED)
+        _, openings = _ndimage().label(zero, structure=EIGHT_CONNECTED)
         isolated_numbers = int(np.count_nonzero(safe & ~dilate(zero)))
         return int(openings) + isolated_numbers
+
+
+def _ndimage() -> Any:
+    """`scipy.ndimage`, imported on first use: the terminal game's first screen does not wait
+    for scipy (most of a second of CPU), which it warms up once that screen shows."""
+    from scipy import ndimage
+
+    return ndimage

@@ -82,10 +82,17 @@ class GameRecord:
                 revealed_at_start=_pairs(data.get("revealed_at_start", [])),
                 flagged_at_start=_pairs(data.get("flagged_at_start", [])),
             )
-        except (KeyError, TypeError, ValueError) as error:
+        except KeyError as error:
+            raise InvalidBoardError(
+                f"not a valid game record: the field {error.args[0]!r} is missing"
+            ) from None
+        except (TypeError, ValueError) as error:
             if isinstance(error, InvalidBoardError):
                 raise
-            raise InvalidBoardError(f"not a valid game record: {error!r}") from None
+            # In words, without the exception's name: the player reads this.
+            raise InvalidBoardError(
+                f"not a valid game record: a field has the wrong type or value ({error})"
+            ) from None
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:

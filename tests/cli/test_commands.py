@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 from mines.cli.main import main
 from mines.game import Game
 from mines.placement import FixedPlacer
+from mines.tui.sessions import Kept, Sessions
 from mines.tui.store import RecordStore
 from tests.fake_time import FakeTime
 from tests.patience import PATIENCE
@@ -148,3 +150,59 @@ def test_play_on_a_terminal_without_textual_falls_back_to_line_mode(
     assert main(["play", "--seed", "1"]) == 0
     assert "Bye." in terminal.getvalue()
     assert "needs Textual" in capsys.readouterr().err
+
+
+def test_stats_beside_a_server_session_file_says_nothing_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MINES_DATA_DIR", str(tmp_path))
+    RecordStore(tmp_path).save(finished_game())
+    Sessions(tmp_path).put("https://mines.example", Kept(session="cookie", name="ada"))
+    assert main(["stats"]) == 0
+    captured = capsys.readouterr()
+    assert "beginner" in captured.out
+    assert captured.err == "", "servers.json is no game record, and no news to the player"
+
+
+def test_stats_names_what_is_wrong_with_a_damaged_record_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MINES_DATA_DIR", str(tmp_path))
+    path = RecordStore(tmp_path).save(finished_game())
+    data = json.loads(path.read_text())
+    del data["rows"]
+    path.write_text(json.dumps(data))
+    assert main(["stats"]) == 0
+    err = capsys.readouterr().err
+    assert f"skipped {path.name}" in err
+    assert "'rows' is missing" in err
+    assert "KeyError" not in err, err
+    assert "Error(" not in err, err
+
+
+def finished_game() -> Game:
+    time = FakeTime(0.0)
+    game = Game(9, 9, 10, placer=FixedPlacer([(i // 9, i % 9) for i in range(10)]), clock=time)
+    game.reveal(8, 8)
+    return game
+
+
+def test_the_terminal_game_starts_without_the_solver_and_scipy() -> None:
+    """`mines play` up to its first screen imports neither: they load when first needed (the
+    first reveal's flood, a hint, a review, a no-guess board); `./dev bench start` times it."""
+    code = (
+        "import sys\n"
+        "from mines.cli.main import build_parser\n"
+        "build_parser().parse_args(['play'])\n"
+        "import mines.cli.play, mines.tui.app\n"
+        "from mines.cli.options import game_from_options\n"
+        "game_from_options(build_parser().parse_args(['play', '--seed', '3']))\n"
+        "loaded = [m for m in sys.modules if m.split('.')[0] == 'scipy' or\n"
+        "          (m.startswith('mines.solver.') and m != 'mines.solver.cli')]\n"
+        "print(sorted(loaded))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=PATIENCE
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import re
 import shlex
 import subprocess
 import sys
@@ -9,7 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
+from mines.cli.lines import LineGame
 from mines.game import Game
+from mines.placement import FixedPlacer
+from mines.status import GameStatus
 from tests.patience import PATIENCE
 
 
@@ -41,7 +46,8 @@ def test_bad_moves_are_explained_and_the_game_goes_on() -> None:
     assert "error: cannot reveal (99, 0): outside the board (rows 0..8, cols 0..8)" in result.stdout
     assert "(4, 4) opened an area of" in result.stdout
     assert result.stdout.count("Playing  mines left") == 1
-    assert result.stdout.count("Ready  mines left") == 1
+    # The board at the start, then each error's reply ends with the status line.
+    assert result.stdout.count("Ready  mines left") == 3
 
 
 def test_a_win_ends_the_game() -> None:
@@ -209,3 +215,36 @@ def test_a_line_mode_game_is_kept_after_every_move_and_resumed() -> None:
     assert "The game is kept" in out
     wrong = run_play(stdin="resume 7\nq\n")
     assert "error: resume needs the number of a kept game from 1 to 1; got '7'" in wrong.stdout
+
+
+STATUS = re.compile(r"^(Ready|Playing|Won!|Lost)  mines left: -?\d+  time: \d+\.\ds$")
+"""The status line: what every reply ends with, so a script reads up to it."""
+
+
+def test_every_reply_ends_with_the_status_line() -> None:
+    out = io.StringIO()
+    game = Game(4, 4, 2, placer=FixedPlacer([(0, 0), (3, 3)]))
+    player = LineGame(game, out)
+    replies = []
+    for command in ["?", "hint", "help", "kept", "board", "view 1,1", "bad", "o 9,9", "o 0,1"]:
+        out.seek(0)
+        out.truncate()
+        assert player.reply(command)
+        replies.append((command, out.getvalue().splitlines()))
+    for command, lines in replies:
+        assert lines, command
+        assert STATUS.match(lines[-1]), (command, lines[-3:])
+    out.seek(0)
+    out.truncate()
+    assert player.reply("?")
+    assert out.getvalue().splitlines()[0].startswith("Hint:")
+
+
+def test_opening_a_number_chords_as_in_the_terminal_game() -> None:
+    out = io.StringIO()
+    game = Game(3, 3, 1, placer=FixedPlacer([(0, 0)]))
+    player = LineGame(game, out)
+    for command in ["o 1,1", "f 0,0", "o 1,1"]:
+        assert player.reply(command) or game.status.is_over
+    assert game.status is GameStatus.WON, "o on the 1 beside its flag opened the rest"
+    assert "Chorded (1, 1)" in out.getvalue()

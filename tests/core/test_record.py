@@ -223,4 +223,4 @@ def test_records_are_compact_json_and_bad_ones_say_what_is_wrong() -> None:
     assert str(version.value) == "unsupported record version 99; this version reads 1"
     with pytest.raises(InvalidBoardError) as missing:
         GameRecord.from_json('{"version": 1}')
-    assert str(missing.value) == "not a valid game record: KeyError('rows')"
+    assert str(missing.value) == "not a valid game record: the field 'rows' is missing"

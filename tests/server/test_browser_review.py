@@ -87,9 +87,13 @@ def test_the_page_steps_through_the_moves_with_the_boards_and_the_solvers_chance
     total = len(data["moves"])
     page = review_page(browser, url, game_id)
     expect(page.locator("#summary-text")).to_have_text(data["summary"])
+    # The words are the server's, as the terminal's are: the figures and each move's label.
+    expect(page.locator("#figures dt")).to_have_text([term for term, _ in data["figures"]])
+    expect(page.locator("#figures dd")).to_have_text([words for _, words in data["figures"]])
     buttons = page.locator("#moves button")
     expect(buttons).to_have_count(total + 1)  # every move, then the end
     for index, move in enumerate(data["moves"]):
+        expect(buttons.nth(index)).to_contain_text(move["label"])
         mark = buttons.nth(index).locator(".mark")
         if move["verdict"] in MARKS:
             expect(mark).to_have_text(MARKS[move["verdict"]])

@@ -588,3 +588,63 @@ def test_a_move_that_changed_nothing_is_not_a_useful_click() -> None:
     assert again.risk == 0
     assert again.comment == "Nothing opened: the board did not change."
     assert (found.clicks, found.useful_clicks) == (4, 3)
+
+
+# --- the words agree with the counts ----------------------------------------------------------
+
+
+def test_opening_a_certain_mine_is_no_guess_and_avoidable_when_a_safe_cell_existed() -> None:
+    """Beginner seed 11: (4, 4) opens, then (0, 2), a certain mine beside a lone 1."""
+    game = Game.from_id("9x9n10#11", clock=FakeTime(0.0))
+    game.reveal(4, 4)
+    game.reveal(0, 2)
+    found = review(game.record())
+    losing = found.moves[-1]
+    assert losing.verdict is Verdict.LOST
+    assert losing.risk == 1
+    assert losing.choice is Verdict.AVOIDABLE
+    assert (found.guesses, found.avoidable, found.risky) == (0, 1, 0)
+    assert found.lost_on is Verdict.AVOIDABLE
+    assert losing.comment == "Hit a mine. A certain mine, where a certainly safe cell existed."
+    assert losing.label == "hit a certain mine"
+    assert "guess" not in losing.comment
+    summary = found.summary()
+    assert "No guesses." in summary
+    assert "1 avoidable move (a certainly safe cell existed)." in summary
+    assert "Lost on a certain mine, where a certainly safe cell existed." in summary
+    assert "100% chance" not in summary, "no luck sentence without a risk survived"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_summary_counts_what_the_moves_say(seed: int) -> None:
+    """A careless player (opening cells at random, now and then beside a safe one): the
+    summary's counts are the moves' own verdicts, the losing move judged as any other."""
+    rng = random.Random(seed)
+    game = Game.from_id(f"16x16n40#{seed}", clock=FakeTime(0.0))
+    while not game.status.is_over:
+        hidden = [(r, c) for r, c, cell in game.view().cells() if cell == "H"]
+        game.reveal(*rng.choice(hidden))
+    found = review(game.record())
+    said = [m.comment for m in found.moves]
+    avoidable = sum("certainly safe cell existed" in c for c in said)
+    assert found.avoidable == avoidable
+    guesses = sum(
+        c.split("Hit a mine. ")[-1].startswith(("A guess", "A chord that risked")) for c in said
+    )
+    assert found.guesses == guesses
+    summary = found.summary()
+    if avoidable:
+        assert f"{avoidable:,} avoidable move" in summary
+    lost_on = summary.split("Lost on ")[-1] if "Lost on " in summary else ""
+    if found.lost_on is Verdict.AVOIDABLE:
+        assert "certainly safe cell existed" in lost_on
+    assert summary.count("chance to all go well") == (1 if found.survived else 0)
+    assert "100% chance to all go well" not in summary
+    data = found.to_dict(positions=False)
+    assert (data["guesses"], data["avoidable"], data["risky"]) == (
+        found.guesses,
+        found.avoidable,
+        found.risky,
+    )
+    assert dict(data["figures"])["Guesses"] == f"{found.guesses:,}"
+    assert [m["label"] for m in data["moves"]] == [m.label for m in found.moves]

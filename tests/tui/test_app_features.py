@@ -20,7 +20,7 @@ from mines.tui.store import RecordStore
 from mines.tui.themes import THEMES
 from tests.fake_time import FakeTime
 from tests.patience import PATIENCE
-from tests.tui.conftest import AppMaker
+from tests.tui.conftest import AppMaker, footer_drawn, footer_keys, settle
 
 
 async def hint_given(app: MinesApp, pilot: Pilot[None]) -> None:
@@ -239,3 +239,33 @@ async def test_a_status_tick_after_the_screen_is_gone_does_nothing(make_app: App
         await pilot.press("l", "space")
     app._status_shown = ""  # as if the status changed since the last tick
     app.update_status()
+
+
+async def test_the_clock_stops_behind_the_too_small_notice(
+    make_app: AppMaker, fake_time: FakeTime
+) -> None:
+    app = make_app(4, 4, [(0, 0), (3, 3)])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l", "space")
+        fake_time.now += 2
+        await pilot.resize_terminal(30, 10)
+        await settle(pilot, lambda: app.layout.small, "the too-small notice")
+        fake_time.now += 100  # the board is hidden: no time of the player's
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot, lambda: not app.layout.small, "the board again")
+        assert app.game.elapsed == 2.0
+        fake_time.now += 1
+        assert app.game.elapsed == 3.0
+
+
+async def test_a_finished_games_footer_lists_only_what_applies(make_app: AppMaker) -> None:
+    app = make_app(4, 4, [(0, 0), (3, 3)])
+    async with app.run_test(size=(160, 24)) as pilot:
+        await pilot.press("space")  # the mine at (0, 0)
+        assert app.game.status is GameStatus.LOST
+        await settle(pilot, lambda: footer_drawn(app), "the footer drawn")
+        footer = footer_keys(app)
+        for gone in ("Reveal", "Flag", "Hint", "Pause", "Find"):
+            assert gone not in footer, (gone, footer)
+        for kept in ("New", "Size", "Theme", "Help", "Quit"):
+            assert kept in footer, (kept, footer)

@@ -20,7 +20,7 @@ from mines.tui.autosave import Autosave
 from mines.tui.resume import ResumeScreen
 from mines.tui.store import PART, RecordStore, read_saved
 from tests.fake_time import FakeTime
-from tests.tui.conftest import AppMaker
+from tests.tui.conftest import AppMaker, settle
 
 LAYOUT = [(0, 0), (3, 3)]
 
@@ -198,3 +198,16 @@ def test_the_journal_keeps_the_record_the_game_keeps(tmp_path: Path) -> None:
         assert [m.time for m in journal.moves] == [m.time for m in record.moves]
         if not game.status.is_over:
             assert replay(journal).view().to_strings() == game.view().to_strings()
+
+
+async def test_a_resumed_game_puts_the_cursor_where_it_was(make_app: AppMaker) -> None:
+    first = make_app(4, 4, LAYOUT)
+    async with first.run_test() as pilot:
+        await pilot.press("l", "space")  # (0, 1)
+        await pilot.press("j", "j", "l")  # looking at (2, 2), no move since
+        await pilot.press("q")
+    again = make_app(4, 4, LAYOUT)
+    async with again.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, lambda: isinstance(again.screen, ResumeScreen), "the offer")
+        await pilot.press("enter")
+        assert again.board.cursor == (2, 2), "where it was, not on the last move"

@@ -10,7 +10,7 @@ from mines.tui.app import CUT
 from mines.tui.help import HelpScreen
 from mines.tui.keyline import KeyItem, KeyLine, fit
 from mines.tui.layout import FOOTER_FROM_WIDTH
-from tests.tui.conftest import AppMaker, drawn
+from tests.tui.conftest import AppMaker, drawn, footer_drawn, key_line_drawn, settle
 
 
 def item(action: str, keys: str, description: str) -> KeyItem:
@@ -37,8 +37,7 @@ async def test_a_narrow_terminal_shows_whole_keys_with_help_among_them(
 ) -> None:
     app = make_app(9, 9, [(0, 0)])
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        await pilot.pause()
+        await settle(pilot, lambda: key_line_drawn(app), "the key line drawn")
         line = app.query_one("#keys", KeyLine)
         assert line.display
         assert not app.query_one(Footer).display
@@ -55,11 +54,11 @@ async def test_a_narrow_terminal_shows_whole_keys_with_help_among_them(
 async def test_a_wide_terminal_keeps_textuals_footer(make_app: AppMaker) -> None:
     app = make_app(9, 9, [(0, 0)])
     async with app.run_test(size=(FOOTER_FROM_WIDTH, 30)) as pilot:
-        await pilot.pause()
+        await settle(pilot, lambda: footer_drawn(app), "the footer drawn")
         assert app.query_one(Footer).display
         assert not app.query_one("#keys").display
         await pilot.resize_terminal(60, 20)
-        await pilot.pause()
+        await settle(pilot, lambda: app.layout.width == 60, "the layout of 60x20")
         assert not app.query_one(Footer).display
         assert app.query_one("#keys").display
 
@@ -69,7 +68,8 @@ async def test_the_footer_of_a_practice_game_fits_whole_where_it_shows(
 ) -> None:
     app = make_app(9, 9, [(0, 0)], practice=True)
     async with app.run_test(size=(FOOTER_FROM_WIDTH, 30)) as pilot:
-        await pilot.pause()
+        # The footer drawn with every key of now: one pause was not always enough (issue 46).
+        await settle(pilot, lambda: footer_drawn(app), "the footer drawn")
         bottom = drawn(app)[-1].rstrip()
         assert bottom.endswith("q Quit"), bottom
         assert "U Redo" in bottom
@@ -78,13 +78,11 @@ async def test_the_footer_of_a_practice_game_fits_whole_where_it_shows(
 async def test_the_key_line_follows_the_bindings(make_app: AppMaker) -> None:
     app = make_app(9, 9, [(0, 0)], practice=True)
     async with app.run_test(size=(90, 24)) as pilot:
-        await pilot.pause()
-        await pilot.pause()
+        await settle(pilot, lambda: key_line_drawn(app), "the key line drawn")
         line = app.query_one("#keys", KeyLine)
         assert "u Undo" in str(line.render()), "undo works in practice"
         await pilot.press("p")
-        for _ in range(10):
-            await pilot.pause(0.05)
+        await settle(pilot, lambda: key_line_drawn(app) and app.check_action("undo", ()) is False)
         assert "u Undo" not in str(line.render()), "not while paused"
 
 

@@ -26,7 +26,7 @@ from mines.tui.store import RecordStore
 from mines.tui.themes import MIN_CONTRAST, THEMES, contrast
 from tests.fake_time import FakeTime
 from tests.patience import PATIENCE
-from tests.tui.conftest import AppMaker
+from tests.tui.conftest import AppMaker, footer_drawn, settle
 from tests.tui.test_viewport import long_move_done
 
 
@@ -347,15 +347,10 @@ def footer_keys(app: MinesApp) -> dict[str, str]:
 
 
 async def settled_footer(app: MinesApp, pilot: Pilot[None]) -> dict[str, str]:
-    """The footer's keys once it has recomposed after a change of bindings (it does so late)."""
-    keys: dict[str, str] = {}
-    for _ in range(20):
-        await pilot.pause(0.05)
-        now = footer_keys(app)
-        if now and now == keys:
-            return now
-        keys = now
-    return keys
+    """The footer's keys once it has recomposed after a change of bindings (it does so late)
+    and been drawn."""
+    await settle(pilot, lambda: footer_drawn(app), "the footer drawn")
+    return footer_keys(app)
 
 
 @pytest.mark.parametrize("practice", [False, True])

@@ -189,3 +189,12 @@ def test_keys_work_after_the_too_small_notice(terminal: Terminal) -> None:
     terminal.wait_for("small", lambda s: "Ready" in s)
     terminal.keys("small", "Space")
     assert "Playing" in status_of(terminal.wait_for("small", lambda s: "Playing" in s))
+
+
+def test_keys_typed_while_the_game_starts_are_not_lost(terminal: Terminal) -> None:
+    """Keys sent at once, before the first screen (the interpreter is still importing):
+    three flags, a step right between each, all reach the board."""
+    terminal.start("early", "--game-id", "16x30n99#5")
+    terminal.keys("early", "f", "l", "f", "l", "f")
+    status = status_of(terminal.wait_for("early", lambda s: "mines left 96" in s))
+    assert "Ready" in status

@@ -64,7 +64,7 @@ def test_unreadable_files_are_reported_not_fatal(tmp_path: Path) -> None:
     store = RecordStore(tmp_path)
     store.save(finished(GameStatus.WON, 5.0))
     (tmp_path / "broken.json").write_text("{not json")
-    (tmp_path / "other.json").write_text(json.dumps({"version": 99}))
+    (tmp_path / "other.json").write_text(json.dumps({"version": 99, "rows": 9, "moves": []}))
     games, problems = store.load()
     assert len(games) == 1
     assert len(problems) == 2

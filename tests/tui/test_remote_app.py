@@ -20,7 +20,7 @@ from mines.tui.remote import RemoteGame
 from mines.tui.themes import THEMES
 from tests.patience import PATIENCE
 from tests.server.processes import ServerProcess, server_process
-from tests.tui.conftest import drawn
+from tests.tui.conftest import drawn, footer_drawn, settle
 from tests.tui.test_app_features import message
 
 HUMAN_STEP = 0.06
@@ -85,7 +85,7 @@ async def test_a_server_game_is_played_with_the_apps_keys(serve: ServerProcess) 
             await pilot.press(key)
             assert said in message(app), key
         assert app.board.display
-        await pilot.pause()
+        await settle(pilot, lambda: footer_drawn(app), "the footer drawn")
         footer = drawn(app)[-1]  # the keys that work here, and only those
         assert "? Hint" in footer
         assert "p Pause" not in footer

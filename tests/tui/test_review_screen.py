@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from mines.record import GameRecord
 from mines.solver import Review, review
+from mines.status import GameStatus
 from mines.symbols import Cell
 from mines.tui.app import MinesApp
 from mines.tui.help import key_lines
@@ -20,7 +21,7 @@ from mines.tui.review_screen import MOVED, ReviewBoard, ReviewScreen, chance_wor
 from mines.tui.themes import THEMES
 from tests.patience import PATIENCE
 from tests.sample_records import won_record
-from tests.tui.conftest import AppMaker, drawn
+from tests.tui.conftest import AppMaker, drawn, footer_drawn, footer_keys, settle
 
 MINES = [(0, 0), (3, 3)]
 
@@ -55,7 +56,9 @@ async def test_r_reviews_a_finished_game_move_by_move_with_the_solvers_chances(
         screen = await open_review(app, pilot)
         expected = review(app.game.record())
         assert text(app, "#review-summary") == expected.summary()
-        assert text(app, "#review-move").startswith("Move 1 of 3: open (0, 1), a guess.")
+        assert text(app, "#review-move") == (
+            f"Move 1 of 3: open (0, 1). {expected.moves[0].comment}"
+        ), "the solver's sentence, said once"
         board = screen.query_one(ReviewBoard)
         # Before the first click every cell is as likely a mine: 2 in 16, the lightest shade.
         assert board.cell(2, 2).text == shade_glyph(expected.moves[0].chances.chance(2, 2)) + " "
@@ -63,7 +66,7 @@ async def test_r_reviews_a_finished_game_move_by_move_with_the_solvers_chances(
         await pilot.press("n")
         assert screen.position == 1
         moved = expected.moves[1]
-        assert text(app, "#review-move").startswith("Move 2 of 3: open (1, 1), ")
+        assert text(app, "#review-move").startswith("Move 2 of 3: open (1, 1). ")
         assert moved.comment in text(app, "#review-move")
         for row in range(4):
             for col in range(4):
@@ -163,3 +166,50 @@ async def test_closing_the_screen_while_the_solver_works_is_safe(
         await pilot.pause()
         await pilot.press("n")  # the app goes on
         assert not app.game.status.is_over
+
+
+async def test_the_review_is_a_screen_of_its_own_whose_keys_never_touch_the_game(
+    make_app: AppMaker,
+) -> None:
+    """A won practice game: under its review, u, U, 1 1, n and escape act on the review (or on
+    nothing), never on the game; the footer lists the review's keys only."""
+    app = make_app(4, 4, MINES, practice=True)
+    async with app.run_test(size=(120, 30)) as pilot:
+        # Open (0, 1) and (1, 1), then every other safe cell: a win.
+        for row, col in [(r, c) for r in range(4) for c in range(4) if (r, c) not in MINES]:
+            app.board.move_cursor(row, col)
+            await pilot.press("space")
+            if app.game.status.is_over:
+                break
+        assert app.game.status is GameStatus.WON
+        saved = list(app.saved)
+        screen = await open_review(app, pilot)
+        await settle(pilot, lambda: footer_drawn(app), "the footer drawn")
+        keys = footer_keys(app)
+        assert "Next move" in keys, keys
+        assert "Back to the game" in keys, keys
+        for word in ("Undo", "Redo", "Hint", "Pause", "Size", "New", "Theme"):
+            assert word not in keys, (word, keys)
+        await pilot.press("end", "u", "U", "ctrl+r", "1", "1", "2", "2", "p", "t", "question_mark")
+        assert app.screen is screen
+        assert app.game.status is GameStatus.WON
+        await pilot.press("escape")
+        assert app.screen is not screen
+        assert app.game.status is GameStatus.WON
+        assert app.saved == saved, "no second record of the same game"
+        assert app.game.rows == 4
+
+
+async def test_a_flag_on_a_certain_mine_is_said_once(make_app: AppMaker) -> None:
+    """(1, 3) opens all but the first column, whose numbers give its two mines away."""
+    app = make_app(3, 5, [(0, 0), (2, 0)])
+    async with app.run_test(size=(100, 30)) as pilot:
+        for (row, col), key in [((1, 3), "space"), ((0, 0), "f"), ((1, 0), "space")]:
+            app.board.move_cursor(row, col)
+            await pilot.press(key)
+        assert app.game.status is GameStatus.WON
+        await open_review(app, pilot)
+        await pilot.press("n")
+        said = text(app, "#review-move")
+        assert said.startswith("Move 2 of 3: flag (0, 0)."), said
+        assert said.lower().count("a flag on a certain mine") == 1, said

@@ -23,7 +23,7 @@ from mines.tui.rulers import (
 )
 from mines.tui.themes import THEMES
 from tests.fake_time import FakeTime
-from tests.tui.conftest import AppMaker
+from tests.tui.conftest import AppMaker, drawn
 
 
 def text(segments: list[Segment]) -> str:
@@ -271,3 +271,23 @@ async def test_a_new_big_game_gets_rulers_of_its_own_size(fake_time: FakeTime) -
         assert str(board.cursor[0]) in row_labels(board)
         assert board.render_line(1).text[: gutter_width(10**6)].strip() in {"·", "500000"}
         assert app.query_one("#minimap", Minimap).board_size == (10**6, 10**6)
+
+
+async def test_the_row_ruler_is_right_from_the_first_frame(fake_time: FakeTime) -> None:
+    """The screen as first drawn (no pause): each row label stands beside its own row, the
+    cursor's (the middle of the board) among them."""
+    app = big_app(fake_time)
+    async with app.run_test(size=(120, 40)):
+        board = app.board
+        top, _, height, _ = board.window()
+        gutter = gutter_width(board.game.rows)
+        first = board.region.y + 1  # below the column ruler
+        x = board.region.x
+        lines = drawn(app)[first : first + height]
+        named = {
+            top + i: int(label)
+            for i, line in enumerate(lines)
+            if (label := line[x : x + gutter].strip()).isdigit()
+        }
+        assert board.cursor[0] in named
+        assert all(row == label for row, label in named.items()), named

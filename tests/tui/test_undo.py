@@ -10,6 +10,7 @@ import pytest
 from mines.game import Game
 from mines.status import GameStatus
 from mines.symbols import Cell
+from mines.tui import stats
 from mines.tui.app import MinesApp
 from mines.tui.clock import PausableClock
 from mines.tui.store import RecordStore
@@ -156,3 +157,38 @@ async def test_a_resumed_game_with_its_layout_is_dealt_again_when_undone_to_the_
         assert "opens an area" in message(app)
         await pilot.press("space")
         assert app.game.status is not GameStatus.LOST
+
+
+async def test_a_practice_game_leaves_one_record_its_last_outcome(
+    make_app: AppMaker, tmp_path: Path
+) -> None:
+    """Lost, undone, won, undone, lost again: one game, one record (the loss it ended on);
+    the outcomes undone are not kept, and `mines stats` counts one game."""
+    app = make_app(4, 4, [(0, 0), (3, 3)], practice=True)
+    store = RecordStore(tmp_path / "records")
+    async with app.run_test() as pilot:
+        await pilot.press("l", "space", "h", "space")  # (0, 1), then the mine at (0, 0)
+        assert app.game.status is GameStatus.LOST
+        assert len(store.load()[0]) == 1
+        await pilot.press("u")
+        assert store.load()[0] == [], "the loss undone is not kept"
+        assert app.saved == []
+        for row, col in [(r, c) for r in range(4) for c in range(4)]:
+            if (row, col) not in ((0, 0), (3, 3)) and not app.game.status.is_over:
+                app.board.move_cursor(row, col)
+                await pilot.press("space")
+        assert app.game.status.value == "WON"  # (mypy narrowed the status to LOST above)
+        await pilot.press("u", "U")  # the win undone and made again
+        games = store.load()[0]
+        assert [g.record.status for g in games] == [GameStatus.WON]
+        assert len(app.saved) == 1
+        await pilot.press("u")
+        app.board.move_cursor(0, 0)
+        await pilot.press("space")
+        assert app.game.status is GameStatus.LOST
+    games, problems = store.load()
+    assert problems == []
+    assert [g.record.status for g in games] == [GameStatus.LOST], "one game, its last outcome"
+    (tally,) = stats.tally(games)[0]
+    assert (tally.wins, tally.losses) == (0, 1)
+    assert list((tmp_path / "records" / "unfinished").glob("*.json")) == []

@@ -10,7 +10,6 @@ from typing import TextIO
 
 from mines.errors import IllegalMoveError, InvalidMoveError, MinesError
 from mines.moves import Move, MoveKind
-from mines.solver import hint
 from mines.symbols import Cell
 from mines.tui.autosave import Autosave, resume
 from mines.tui.played import PlayedGame, local
@@ -22,7 +21,7 @@ WINDOW = (20, 40)
 """Rows and columns shown at once; a bigger board is shown through a window that `view` moves."""
 
 HELP = """Commands, one per line:
-  o ROW,COL      open a cell (also written O3,4 or o 3 4); on a number, nothing happens
+  o ROW,COL      open a cell (also written O3,4 or o 3 4); on a number, chord it
   f ROW,COL      flag or unflag a cell
   c ROW,COL      chord: open around a number with exactly that many flags around it
   ? or hint      the safest cell to open, and why
@@ -33,7 +32,8 @@ HELP = """Commands, one per line:
   help           this text
   q              quit (a game in progress is kept, after every move)
 Rows and columns count from 0. Symbols: H hidden, F flag, 0-8 revealed count; after a win
-every mine shows F; after a loss M mine, X the mine you hit, W a flag that was wrong."""
+every mine shows F; after a loss M mine, X the mine you hit, W a flag that was wrong.
+Every reply ends with the status line (state, mines left, time)."""
 
 
 def status_line(game: PlayedGame) -> str:
@@ -92,6 +92,8 @@ class LineGame:
         """Whether a finished game was saved, for the line that says where."""
         self.saved_to: Path | None = None
         """The file of the finished game saved last, for the command that reviews it."""
+        self._last = ""
+        """The last line written: a reply that does not end with the status line gets it."""
         self._start(game, Autosave(store, game))
 
     def _start(self, game: PlayedGame, autosave: Autosave) -> None:
@@ -101,6 +103,16 @@ class LineGame:
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
+        self._last = text.rsplit("\n", 1)[-1]
+
+    def reply(self, text: str) -> bool:
+        """Carry out one line (`command`), the reply ending with the status line, always: a
+        script reads up to it."""
+        going = self.command(text)
+        status = status_line(self.game)
+        if going and self._last != status:
+            self.say(status)
+        return going
 
     def window(self) -> Window:
         return window_around(self.game, self.centre)
@@ -161,6 +173,8 @@ class LineGame:
             if isinstance(game, RemoteGame):
                 found = game.hint()  # the server's: it marks the game assisted
             else:
+                from mines.solver import hint  # on the first hint: line mode starts without it
+
                 found = hint(local(game), near=(top + height // 2, left + width // 2))
         except MinesError as error:
             self.say(f"No hint: {error}.")
@@ -176,6 +190,7 @@ class LineGame:
         except InvalidMoveError as error:
             self.say(f"error: {error}")
             return True
+        move = self.chord_on_a_number(move)
         # Safe cells opened, counted by the game: a move's changed cells include the mines
         # shown at the end.
         before, at = game.opened, game.elapsed
@@ -199,6 +214,15 @@ class LineGame:
             self.say(f"{verdict(game.status)} Time {game.elapsed:.1f}s.{standing}")
             return False
         return True
+
+    def chord_on_a_number(self, move: Move) -> Move:
+        """Opening a revealed number chords it, as space and the mouse do in the app."""
+        game, row, col = self.game, move.row, move.col
+        if move.kind is not MoveKind.OPEN or not (0 <= row < game.rows and 0 <= col < game.cols):
+            return move
+        if game.view(row, col, 1, 1)[row, col].is_revealed_number:
+            return Move(MoveKind.CHORD, row, col)
+        return move
 
     def keep(self, save: Callable[[], object]) -> None:
         """Save as `save` does; a failure is said, and the game goes on."""
@@ -288,7 +312,7 @@ def play_lines(
     try:
         for line in lines_in:
             text = line.strip()
-            if text and not player.command(text):
+            if text and not player.reply(text):
                 if player.game.status.is_over:
                     if player.saved:
                         print("Saved: mines stats counts it.", file=out)

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mines.cli.replay import load_record
 from mines.moves import MoveKind
-from mines.solver.game_review import MoveReview, Review, Verdict, review
 from mines.tui.words import describe, plural
+
+if TYPE_CHECKING:  # the solver loads when the command runs: every `mines` command parses
+    from mines.solver.game_review import MoveReview, Review
 
 
 def register(subparsers: Any) -> None:
@@ -31,6 +33,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mines.solver.game_review import review
+
     found = review(load_record(args.file))
     if args.json:
         print(found.to_json())
@@ -60,13 +64,11 @@ def print_review(found: Review, out: TextIO, *, every_move: bool = False) -> Non
 
 def _notable(move: MoveReview) -> bool:
     if move.move.kind is MoveKind.FLAG:
-        return move.verdict is Verdict.WRONG_FLAG
+        return move.verdict.value == "wrong-flag"
     return move.risk > 0
 
 
 def line(move: MoveReview) -> str:
-    """`move 12 at 3.21s, open (4, 7): risky. A guess at 17% where a 9% cell existed.`"""
-    label = move.verdict.value.replace("-", " ")
-    return (
-        f"move {move.index + 1} at {move.time:.2f}s, {describe(move.move)}: {label}. {move.comment}"
-    )
+    """`move 12 at 3.21s, open (4, 7): A guess at 17% where a 9% cell existed.` (the solver's
+    sentence says the verdict; `--json` gives its name)."""
+    return f"move {move.index + 1} at {move.time:.2f}s, {describe(move.move)}: {move.comment}"

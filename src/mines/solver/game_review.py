@@ -48,6 +48,12 @@ class ReviewTooLargeError(InvalidBoardError):
     limit it met and where."""
 
 
+SAFE_EXISTED = "a certainly safe cell existed"
+SAFER_EXISTED = "a much safer cell existed"
+NONE = "\N{EN DASH}"
+"""A figure that says nothing of this game (the pace of a lost one)."""
+
+
 class Verdict(StrEnum):
     """How a move is judged, from what the player could see just before it."""
 
@@ -70,6 +76,19 @@ class Verdict(StrEnum):
     LOST = "lost"
     """The move that hit a mine; its risk says what it risked, `Review.lost_on` how the
     choice is judged."""
+
+
+LABELS = {
+    Verdict.LOGIC: "certainly safe",
+    Verdict.GUESS: "a guess",
+    Verdict.AVOIDABLE: "an avoidable guess",
+    Verdict.RISKY: "a risky guess",
+    Verdict.FLAG: "a flag on a certain mine",
+    Verdict.WRONG_FLAG: "a flag that was not certain",
+    Verdict.UNFLAG: "a flag taken off",
+    Verdict.LOST: "hit a mine",
+}
+"""Each verdict in a few words (`MoveReview.label`), for a list of moves."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +212,27 @@ class MoveReview:
         """The board as the player saw it just before the move."""
         return self.chances.board
 
+    @property
+    def choice(self) -> Verdict:
+        """How the choice is judged, the outcome aside: the verdict, but for the losing move,
+        judged like any other (`LOGIC` never: it risked a mine)."""
+        if self.verdict is Verdict.LOST:
+            return _choice(self.risk, self.least_risk, self.safe_known)
+        return self.verdict
+
+    @property
+    def is_guess(self) -> bool:
+        """A reveal or chord that took a chance: some risk, short of a certain mine."""
+        return self.move.kind is not MoveKind.FLAG and 0 < self.risk < 1
+
+    @property
+    def label(self) -> str:
+        """The verdict in a few words, for a list of moves ("an avoidable guess"); the
+        `comment` says it in a sentence."""
+        if self.verdict is Verdict.LOST and self.risk == 1:
+            return "hit a certain mine"
+        return LABELS[self.verdict]
+
     def to_dict(self) -> dict[str, Any]:
         """The move and its verdict as JSON data (the board and chances: `chances`)."""
         return {
@@ -208,6 +248,7 @@ class MoveReview:
             "safe_known": self.safe_known,
             "useful": self.useful,
             "on_mine": self.on_mine,
+            "label": self.label,
             "comment": self.comment,
         }
 
@@ -237,16 +278,27 @@ class Review:
 
     @property
     def guesses(self) -> int:
-        """Reveals and chords that took a risk, the losing move included."""
-        return sum(m.risk > 0 for m in self.moves if m.move.kind is not MoveKind.FLAG)
+        """Reveals and chords that took a chance, the losing move included; opening a certain
+        mine is no guess."""
+        return sum(m.is_guess for m in self.moves)
 
     @property
     def avoidable(self) -> int:
-        return self.count(Verdict.AVOIDABLE)
+        """Reveals and chords that risked a mine where a certainly safe cell existed, the
+        losing move included (a certain mine too)."""
+        return sum(m.choice is Verdict.AVOIDABLE for m in self.moves)
 
     @property
     def risky(self) -> int:
-        return self.count(Verdict.RISKY)
+        """Reveals and chords that risked far more than the least risk then (no cell was
+        certainly safe), the losing move included."""
+        return sum(m.choice is Verdict.RISKY for m in self.moves)
+
+    @property
+    def survived(self) -> int:
+        """The risks the player took and survived: every reveal or chord that risked a mine
+        but the losing one."""
+        return sum(m.risk > 0 and m.verdict is not Verdict.LOST for m in self.moves)
 
     @property
     def luck(self) -> Fraction:
@@ -259,13 +311,15 @@ class Review:
         return luck
 
     @property
+    def losing_move(self) -> MoveReview | None:
+        return next((m for m in self.moves if m.verdict is Verdict.LOST), None)
+
+    @property
     def lost_on(self) -> Verdict | None:
         """How the choice that lost the game is judged (`GUESS`, `RISKY` or `AVOIDABLE`: bad
         luck or a bad choice); None for a won game."""
-        for m in self.moves:
-            if m.verdict is Verdict.LOST:
-                return _choice(m.risk, m.least_risk, m.safe_known)
-        return None
+        losing = self.losing_move
+        return None if losing is None else losing.choice
 
     @property
     def clicks(self) -> int:
@@ -319,11 +373,13 @@ class Review:
             "guesses": self.guesses,
             "avoidable": self.avoidable,
             "risky": self.risky,
+            "survived": self.survived,
             "luck": float(self.luck),
             "lost_on": None if lost_on is None else lost_on.value,
             "verdicts": {verdict.value: self.count(verdict) for verdict in Verdict},
             "risky_margin": float(RISKY_MARGIN),
             "summary": self.summary(),
+            "figures": [list(pair) for pair in self.figures()],
             "moves": moves,
         }
         if positions:
@@ -349,33 +405,71 @@ class Review:
         return json.dumps(self.to_dict(positions=positions), separators=(",", ":"))
 
     def summary(self) -> str:
-        """The game in a few sentences: result, guesses, luck and speed."""
-        result = "Won" if self.status is GameStatus.WON else "Lost"
-        parts = [f"{result} in {self.elapsed:.2f}s, {_plural(self.clicks, 'click')}."]
-        guesses = self.guesses
-        if guesses:
-            parts.append(
-                f"{_plural(guesses, 'guess', 'guesses')} ({self.avoidable} avoidable, "
-                f"{self.risky} risky); the risks survived had a {percent(self.luck)} chance "
-                "to all go well."
-            )
-        else:
+        """The game in a few sentences: result, guesses, the moves worth a second look, luck
+        and speed. The one source of these words: the terminal, `mines review` and the
+        browser (through `to_dict`) all show this text."""
+        won = self.status is GameStatus.WON
+        parts = [
+            f"{'Won' if won else 'Lost'} in {self.elapsed:.2f}s, {_plural(self.clicks, 'click')}."
+        ]
+        guesses, avoidable, risky = self.guesses, self.avoidable, self.risky
+        losing = self.losing_move
+        if not (guesses or avoidable or risky):
             parts.append("No guesses: every move was certainly safe.")
-        lost_on = self.lost_on
-        if lost_on is Verdict.GUESS:
-            parts.append("Lost to bad luck: the losing guess was as safe as any.")
-        elif lost_on is Verdict.RISKY:
-            parts.append("Lost on a risky guess: a safer cell existed.")
-        elif lost_on is Verdict.AVOIDABLE:
-            parts.append("Lost on an avoidable guess: a certainly safe cell existed.")
+        elif not guesses:
+            parts.append("No guesses.")
+        else:
+            included = ", the losing one included" if losing is not None and losing.is_guess else ""
+            parts.append(f"{_plural(guesses, 'guess', 'guesses')}{included}.")
+        if second := self._second_look():
+            parts.append(f"{second[0].upper()}{second[1:]}.")
+        if self.survived:
+            taken = "taken" if won else "survived before the losing move"
+            parts.append(
+                f"The {_plural(self.survived, 'risk')} {taken} had a {percent(self.luck)} "
+                "chance to all go well."
+            )
+        if losing is not None:
+            parts.append(_lost_on_words(losing))
         rate = self.three_bv_per_second
-        if self.status is GameStatus.LOST:
+        if not won:
             # The board's 3BV against a game cut short says nothing of its pace.
             parts.append(f"The board's 3BV: {self.three_bv}.")
         else:
             speed = "" if rate is None else f", {rate:.2f} 3BV/s"
             parts.append(f"3BV {self.three_bv}, efficiency {float(self.efficiency):.0%}{speed}.")
         return " ".join(parts)
+
+    def _second_look(self) -> str:
+        """ "2 avoidable moves (a certainly safe cell existed) and 1 risky move (a much safer
+        cell existed)", or "" when there are none."""
+        said = []
+        if self.avoidable:
+            said.append(f"{_plural(self.avoidable, 'avoidable move')} ({SAFE_EXISTED})")
+        if self.risky:
+            said.append(f"{_plural(self.risky, 'risky move')} ({SAFER_EXISTED})")
+        return " and ".join(said)
+
+    def figures(self) -> list[tuple[str, str]]:
+        """The game's figures as a table of terms and words (the browser's review shows it)."""
+        won = self.status is GameStatus.WON
+        rate = self.three_bv_per_second
+        return [
+            ("Result", f"{'Won' if won else 'Lost'} in {self.elapsed:.2f} s"),
+            ("3BV", str(self.three_bv)),
+            ("3BV/s", f"{rate:.2f}" if won and rate is not None else NONE),
+            ("Clicks", f"{self.clicks:,} ({self.useful_clicks:,} useful)"),
+            ("Efficiency", f"{float(self.efficiency):.0%}" if won else NONE),
+            ("Guesses", f"{self.guesses:,}"),
+            ("Worth a second look", self._second_look() or "none"),
+            (
+                "Luck",
+                f"{percent(self.luck)} chance that the {_plural(self.survived, 'risk')} "
+                "survived all went well"
+                if self.survived
+                else NONE,
+            ),
+        ]
 
 
 def check_size(rows: int, cols: int, moves: int) -> None:
@@ -618,6 +712,25 @@ def _choice(risk: Fraction, least: Fraction, safe_known: bool) -> Verdict:
     return Verdict.RISKY if risk - least > RISKY_MARGIN else Verdict.GUESS
 
 
+def _lost_on_words(losing: MoveReview) -> str:
+    """The sentence on the move that lost the game, judged as any other move."""
+    choice = losing.choice
+    if losing.risk == 1:
+        what = (
+            "a chord certain to open a mine"
+            if losing.move.kind is MoveKind.CHORD
+            else ("a certain mine")
+        )
+        if choice is Verdict.AVOIDABLE:
+            return f"Lost on {what}, where a certainly safe cell existed."
+        return f"Lost on {what}: the numbers said so."
+    if choice is Verdict.GUESS:
+        return "Lost to bad luck: the losing guess was as safe as any."
+    if choice is Verdict.RISKY:
+        return "Lost on a risky guess: a much safer cell existed."
+    return f"Lost on an avoidable guess: {SAFE_EXISTED}."
+
+
 def _choice_words(
     move: Move, choice: Verdict, risk: Fraction, least: Fraction, first: bool, rule: str
 ) -> str:
@@ -626,6 +739,11 @@ def _choice_words(
         if first:
             return f"The first click: the game's rule ({rule}) keeps it free of a mine."
         return "A chord that opened only certainly safe cells." if chord else "Certainly safe."
+    if risk == 1:  # no guess: the numbers said it was a mine
+        what = "A chord certain to open a mine" if chord else "A certain mine"
+        if choice is Verdict.AVOIDABLE:
+            return f"{what}, where a certainly safe cell existed."
+        return f"{what}: the numbers said so, and a {percent(least)} cell existed."
     what = f"A chord that risked {percent(risk)}" if chord else f"A guess at {percent(risk)}"
     if choice is Verdict.AVOIDABLE:
         return f"{what} where a certainly safe cell existed."

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from scipy import ndimage
 
 from mines.errors import EngineLimitError
 from mines.grid import EIGHT_CONNECTED, Flat, neighbours
@@ -54,6 +53,8 @@ class SqueezedBoard:
         )
         for t, lft, b, r in squeezed:
             free[t:b, lft:r] = False
+        from scipy import ndimage  # on first use: see `mines.dense._ndimage`
+
         labels, count = ndimage.label(free, structure=EIGHT_CONNECTED)
         self._labels: npt.NDArray[np.int32] = labels
         self.count = int(count)

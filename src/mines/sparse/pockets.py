@@ -17,9 +17,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy import ndimage
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 
 from mines.grid import EIGHT_CONNECTED, Flat
 from mines.sparse.cells import (
@@ -86,6 +83,10 @@ def find_pockets(rows: int, cols: int, obstacles: Flat) -> Pockets | None:
 
 def _clusters(row: Flat, col: Flat, cols: int) -> Flat:
     """A cluster number per obstacle: obstacles in touching grid squares share one."""
+    # scipy on first use, not at import (see `mines.dense._ndimage`).
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
     across = cols // BUCKET + 1
     square_row, square_col = row // BUCKET, col // BUCKET
     squares, square_of = distinct_with_inverse(square_row * across + square_col)
@@ -143,6 +144,8 @@ def _label_boxes(
     free = ~contains(obstacles, cell)
     canvas = np.zeros(canvas_height * canvas_width, dtype=bool)
     canvas[spot] = free
+    from scipy import ndimage  # on first use: see `mines.dense._ndimage`
+
     labels, _ = ndimage.label(canvas.reshape(canvas_height, canvas_width), EIGHT_CONNECTED)
     cell_label = labels.reshape(-1)[spot].astype(np.int64)
     # A box side is open unless it is the board's edge; what touches it may reach the sea.

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import importlib
 import textwrap
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -20,12 +21,9 @@ from textual.widgets import Footer, Static
 from mines.errors import MinesError
 from mines.moves import Move
 from mines.presets import preset, preset_of
-from mines.solver import Hint, Search
-from mines.solver import find_undecided as solver_find
-from mines.solver import hint as solver_hint
 from mines.status import GameStatus
 from mines.tui.autosave import Autosave, resume
-from mines.tui.board import STILL_WORKING, Board
+from mines.tui.board import GAME_OVER, STILL_WORKING, Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
 from mines.tui.keyline import KeyLine
@@ -33,7 +31,6 @@ from mines.tui.layout import MIN_HEIGHT, MIN_WIDTH, Layout
 from mines.tui.played import PlayedGame, local
 from mines.tui.remote import RemoteGame
 from mines.tui.resume import ResumeScreen
-from mines.tui.review_screen import ReviewScreen
 from mines.tui.rulers import Minimap
 from mines.tui.stats import Kind, is_new_best, kind_of
 from mines.tui.store import RecordStore, SavedGame, Unfinished
@@ -41,16 +38,28 @@ from mines.tui.themes import THEMES, Theme
 from mines.tui.undo import rebuilt
 from mines.tui.words import board_name, describe, mines_left_shown, state_word, verdict
 
+if TYPE_CHECKING:
+    # The solver (and scipy under it) loads when first asked, for a hint, a search or a
+    # review: the first screen does not wait for it.
+    from mines.solver import Hint, Search
+
 CUT = "… (F1: all of it)"
-HintMaker = Callable[[PlayedGame, tuple[int, int]], Hint]
+HintMaker = Callable[[PlayedGame, tuple[int, int]], "Hint"]
 """The hint for a game near a cell (the cursor): the solver's (the server's for a game played
 there), or a test's stand-in."""
-FinderMaker = Callable[[PlayedGame, tuple[int, int], int], Search]
+FinderMaker = Callable[[PlayedGame, tuple[int, int], int], "Search"]
 """The search for the nearest cell still to decide from a cell, beyond a distance already
 searched: the solver's, or a test's stand-in."""
 WORKING = "Working…"
 THINKING = "Thinking…"
 SEARCHING = "Searching…"
+
+
+def warm_up() -> None:
+    """Load scipy's image module off the UI thread, once the first screen shows: the engine
+    floods a reveal with it (imported on first use, it is most of a second of CPU), and the
+    first screen did not wait for it; the first reveal should not either."""
+    threading.Thread(target=importlib.import_module, args=("scipy.ndimage",), daemon=True).start()
 
 
 def solver_hint_near(game: PlayedGame, near: tuple[int, int]) -> Hint:
@@ -59,12 +68,16 @@ def solver_hint_near(game: PlayedGame, near: tuple[int, int]) -> Hint:
     server does not know of)."""
     if isinstance(game, RemoteGame):
         return game.hint()
-    return solver_hint(local(game), near=near)
+    from mines.solver import hint
+
+    return hint(local(game), near=near)
 
 
 def solver_find_from(game: PlayedGame, near: tuple[int, int], beyond: int) -> Search:
     """The solver's search for the nearest cell still to decide, past `beyond` cells away."""
-    return solver_find(local(game), near, beyond=beyond, skip=near)
+    from mines.solver import find_undecided
+
+    return find_undecided(local(game), near, beyond=beyond, skip=near)
 
 
 GameMaker = Callable[[int, int, int], PlayedGame]
@@ -80,6 +93,8 @@ NOT_ON_A_SERVER = {
 
 SIZES = Binding.Group("Size", compact=True)
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
+OVER = frozenset({"hint", "find", "pause"})
+"""Actions of a game still going: a finished game's footer does not list them."""
 PRACTICE = frozenset({"undo", "redo"})
 """Actions of practice games only: elsewhere `u` says what undo is for."""
 MONO_THEME = TextualTheme(
@@ -273,6 +288,7 @@ class MinesApp(App[None]):
         self.set_interval(0.1, self.update_status)
         self._fit(self.size.width, self.size.height)
         self._offer_kept_games()
+        self.call_after_refresh(warm_up)
 
     @property
     def server_game(self) -> RemoteGame | None:
@@ -304,6 +320,7 @@ class MinesApp(App[None]):
         self.query_one("#message").styles.height = layout.message_lines
         self._show_message()
         self._arrange()
+        self._sync_clock()  # the notice hides the board: the time is not the player's
         self._status_shown = ""
         self.update_status()
         if not small and not self._paused and self.screen is self.board.screen:
@@ -394,9 +411,12 @@ class MinesApp(App[None]):
         self._searched = None
         self.board.show_game(game)
         self._fit(self.layout.width, self.layout.height)  # the board's size may have changed
+        self.refresh_bindings()  # what applies to a game going on, or over (an undo's)
 
     def _keep(self) -> Path | None:
-        """Save the game as it stands (`Autosave.keep`); a failure is told, not fatal."""
+        """Save the game as it stands (`Autosave.keep`), the cursor too; a failure is told,
+        not fatal."""
+        self.autosave.cursor = self.board.cursor
         try:
             return self.autosave.keep()
         except OSError as error:
@@ -467,17 +487,16 @@ class MinesApp(App[None]):
             path = self._keep()
         if ended is not None:
             self._finish(ended, path, earlier)
+            self.refresh_bindings()  # a finished game's footer: only the keys that apply
         elif message.error is not None:
-            self.say(
-                "The game is over: n starts a new one."
-                if self.game.status.is_over
-                else message.error
-            )
+            self.say(GAME_OVER if self.game.status.is_over else message.error)
         elif not self.game.status.is_over and not self.message.startswith("Could not save"):
             self.say("")
         self.update_status()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in OVER and self.game.status.is_over:
+            return False
         if action in PRACTICE:
             return self.practice and not self._paused
         if action == "undo_elsewhere":
@@ -552,7 +571,9 @@ class MinesApp(App[None]):
         self._redo.clear()
         self._play(game, autosave)
         last = record.moves[-1].move if record.moves else None
-        if last is not None:
+        if chosen.saved.cursor is not None:  # where it was when the game was left
+            self.board.move_cursor(*chosen.saved.cursor)
+        elif last is not None:  # a file from before the cursor was kept
             self.board.move_cursor(last.row, last.col)
         self.refresh_bindings()
         self.say("Resumed: the timer goes on from where it stood.")
@@ -600,7 +621,7 @@ class MinesApp(App[None]):
             self.say(STILL_WORKING if self.busy == WORKING else f"Still busy: {self.busy}")
             return False
         if self.game.status.is_over:
-            self.say("The game is over: n starts a new one.")
+            self.say(GAME_OVER)
             return False
         self.say(said)
         self.busy = kind
@@ -643,9 +664,10 @@ class MinesApp(App[None]):
             self._sync_clock()
 
     def _sync_clock(self) -> None:
-        """The clock stands still while the player pauses, while the solver thinks and while
-        a long move works: the machine's time is not the player's."""
-        if self._paused or self.busy:
+        """The clock stands still while the player pauses, while the terminal is too small to
+        show the board, while the solver thinks and while a long move works: the machine's
+        time is not the player's."""
+        if self._paused or self.busy or self.layout.small:
             self.clock.pause()
         else:
             self.clock.resume()
@@ -668,11 +690,12 @@ class MinesApp(App[None]):
         )
 
     def _show_hint(self, hint: Hint) -> None:
+        self.board.move_cursor(hint.row, hint.col)
+        self.autosave.cursor = self.board.cursor
         try:
             self.autosave.hinted()
         except OSError as error:
             self.say(f"Could not save the game: {error}.")
-        self.board.move_cursor(hint.row, hint.col)
         self.say(f"Hint: {hint.reason}")
 
     def action_not_on_a_server(self, name: str) -> None:
@@ -738,9 +761,12 @@ class MinesApp(App[None]):
         self._redo.append(undone.move)
         self._play(game)
         try:
-            self.autosave.follow(game, kept)
+            withdrawn = self.autosave.follow(game, kept)
         except OSError as error:
             self.say(f"Could not save the game: {error}.")
+        else:
+            if withdrawn is not None and str(withdrawn) in self.saved:
+                self.saved.remove(str(withdrawn))
         move = undone.move
         self.board.move_cursor(move.row, move.col)
         again = "" if kept else " The board is dealt again at the next first click."
@@ -772,6 +798,8 @@ class MinesApp(App[None]):
         except MinesError as error:
             self.say(f"No review: {error}.")
             return
+        from mines.tui.review_screen import ReviewScreen  # with the solver: on first use
+
         self.push_screen(ReviewScreen(record, self._theme))
 
     def action_next_theme(self) -> None:

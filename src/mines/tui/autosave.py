@@ -86,7 +86,8 @@ class Autosave:
     """Keeps one game on disk as it is played: after every move while it goes on (in a file
     of its own among the games in progress), and its whole record once it ends.
 
-    The game may change under it (an undo rebuilds it) and stays the same game on disk.
+    The game may change under it (an undo rebuilds it) and stays the same game on disk:
+    one record once it ends, of its last outcome (an outcome undone is withdrawn).
     """
 
     def __init__(
@@ -105,6 +106,10 @@ class Autosave:
         self.hints = hints
         self.journal = Journal(game, moves)
         self._claim = claim
+        self.finished: Path | None = None
+        """The record of the game's outcome, while that outcome stands."""
+        self.cursor: tuple[int, int] | None = None
+        """Where the player's cursor is, kept with a game in progress (the app sets it)."""
 
     @property
     def game(self) -> PlayedGame:
@@ -119,11 +124,16 @@ class Autosave:
         """After a move was tried: True when it changed the game (then `keep` it)."""
         return self.journal.note(move, at)
 
-    def follow(self, game: PlayedGame, moves: Sequence[TimedMove]) -> None:
-        """Go on with a rebuilt copy of the game (an undo), made by `moves`, and keep it."""
+    def follow(self, game: PlayedGame, moves: Sequence[TimedMove]) -> Path | None:
+        """Go on with a rebuilt copy of the game (an undo), made by `moves`, and keep it.
+        An outcome undone is no outcome: its record is deleted, and its file returned."""
         self.journal.close()
         self.journal = Journal(game, moves)
+        withdrawn, self.finished = self.finished, None
+        if withdrawn is not None and self.store is not None:
+            self.store.withdraw(withdrawn)
         self.keep()
+        return withdrawn
 
     def hinted(self) -> None:
         self.hints += 1
@@ -137,7 +147,7 @@ class Autosave:
             return None
         game = local(self.game)
         if game.status.is_over:
-            path = self.store.save(game, practice=self.practice, hints=self.hints)
+            path = self.finished = self.store.save(game, practice=self.practice, hints=self.hints)
             self._forget()
             return path
         if not game.started:
@@ -146,7 +156,9 @@ class Autosave:
         record = self.journal.record()
         if self._claim is None:
             self._claim = self.store.claim_new(record)
-        self.store.keep(self._claim, record, practice=self.practice, hints=self.hints)
+        self.store.keep(
+            self._claim, record, practice=self.practice, hints=self.hints, cursor=self.cursor
+        )
         return None
 
     def _forget(self) -> None:

@@ -30,6 +30,7 @@ MOVES = frozenset({"open", "flag", "chord"})
 LONG_MOVE_CELLS = 1_000_000
 """On boards of more cells, reveals and chords run off the UI thread (a flood may be long)."""
 STILL_WORKING = "Still working on the last move: a moment, please."
+GAME_OVER = "The game is over: n starts a new one."
 _HIDDEN = ord(Cell.HIDDEN.value)
 
 
@@ -52,6 +53,9 @@ class Board(ScrollView, can_focus=True):
         Binding("end", "edge(1)", "Last column", show=False),
         Binding("space,enter", "open", "Reveal", tooltip="Reveal; on a number, chord"),
         Binding("f", "flag", "Flag", tooltip="Flag or unflag"),
+        # Once the game is over the footer drops Reveal and Flag; the keys still answer, saying
+        # so (as u does where undo is not offered).
+        Binding("space,enter,f", "game_over", "Reveal", show=False),
         # Not in the footer: space chords a number too. The help lists it.
         Binding(
             "c",
@@ -379,7 +383,15 @@ class Board(ScrollView, can_focus=True):
     # --- moves -------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return not (self.read_only and action in MOVES)
+        over = self._game.status.is_over
+        if action == "game_over":
+            return over and not self.read_only
+        if self.read_only and action in MOVES:
+            return False
+        return not (over and action in ("open", "flag"))
+
+    def action_game_over(self) -> None:
+        self.post_message(self.Moved(GAME_OVER))
 
     def _cursor_cell(self) -> Cell:
         row, col = self.cursor

@@ -6,7 +6,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -17,10 +17,12 @@ from mines.errors import GameInProgressError, IllegalMoveError, MinesError
 from mines.gameid import GameId
 from mines.moves import Move, MoveKind
 from mines.record import GameRecord
-from mines.solver import Hint
 from mines.status import GameStatus
 from mines.symbols import Cell
 from mines.view import BoardView
+
+if TYPE_CHECKING:  # the solver loads when first asked (a hint), not as the game starts
+    from mines.solver import Hint
 
 _HIDDEN, _FLAG = ord(Cell.HIDDEN.value), ord(Cell.FLAG.value)
 _PEOPLES_CELL = re.compile(r"\(row (\d+), column (\d+)\)")
@@ -299,6 +301,8 @@ class RemoteGame:
         reason = _PEOPLES_CELL.sub(
             lambda cell: f"({int(cell[1]) - 1}, {int(cell[2]) - 1})", str(found["reason"])
         )
+        from mines.solver import Hint
+
         return Hint(found["row"], found["col"], found["safe"], chance, reason)
 
     def summary(self) -> dict[str, Any]:

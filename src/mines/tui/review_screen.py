@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.message import Message
-from textual.screen import Screen
+from textual.screen import ModalScreen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Footer, Static
@@ -22,7 +22,7 @@ from textual.widgets import Footer, Static
 from mines.errors import MinesError
 from mines.moves import MoveKind
 from mines.record import GameRecord
-from mines.solver import MoveReview, Review, Verdict, review
+from mines.solver import MoveReview, Review, review
 from mines.solver.game_review import Chances, percent
 from mines.status import GameStatus
 from mines.symbols import Cell
@@ -38,17 +38,6 @@ SAFE, MINE = "✓", "!"
 MOVED = "◂"
 """Drawn after the glyph of the cell the move was made on."""
 DANGER = Color.parse("#c80000")
-VERDICTS = {
-    Verdict.LOGIC: "certainly safe",
-    Verdict.GUESS: "a guess",
-    Verdict.AVOIDABLE: "an avoidable guess",
-    Verdict.RISKY: "a risky guess",
-    Verdict.FLAG: "a flag on a certain mine",
-    Verdict.WRONG_FLAG: "a flag that was not certain",
-    Verdict.UNFLAG: "a flag taken off",
-    Verdict.LOST: "hit a mine",
-}
-"""Each verdict in a few words, before the solver's own sentence."""
 
 
 def chance_words(chances: Chances | None, board: BoardView, row: int, col: int) -> str:
@@ -68,7 +57,7 @@ def chance_words(chances: Chances | None, board: BoardView, row: int, col: int) 
 
 
 def is_guess(moved: MoveReview) -> bool:
-    """A reveal or chord that took a risk (as `Review.guesses` counts them)."""
+    """A reveal or chord that risked a mine (a guess, or a certain mine): worth a look."""
     return moved.move.kind is not MoveKind.FLAG and moved.risk > 0
 
 
@@ -174,11 +163,14 @@ def shaded(style: Style, chance: Fraction) -> Style:
     return style + Style(bgcolor=background, color=readable)
 
 
-class ReviewScreen(Screen[None]):
-    """Steps through a finished game's review; escape or r goes back to the game."""
+class ReviewScreen(ModalScreen[None]):
+    """Steps through a finished game's review; escape or r goes back to the game.
+
+    Modal: only its own keys work (and its footer lists only them); the game's keys do not
+    reach the game behind it, which the review never changes."""
 
     DEFAULT_CSS = """
-    ReviewScreen { layout: vertical; }
+    ReviewScreen { layout: vertical; background: $background; }
     #review-summary { height: auto; padding: 0 1; background: $primary-background; }
     #review-move { height: auto; min-height: 2; padding: 0 1; text-style: bold; }
     #review-board { height: 1fr; width: 1fr; scrollbar-size: 0 0; }
@@ -255,10 +247,10 @@ class ReviewScreen(Screen[None]):
             return
         moved = found.moves[position]
         board.show(moved.board, moved.chances, (moved.move.row, moved.move.col))
-        text.update(
-            f"Move {position + 1} of {self.length}: {describe(moved.move)}, "
-            f"{VERDICTS[moved.verdict]}. {moved.comment}"
-        )
+        # The solver's sentence says the verdict: its words are the browser's and `mines
+        # review`'s (one source, `mines.solver.game_review`).
+        where = f"Move {position + 1} of {self.length}: {describe(moved.move)}"
+        text.update(f"{where}. {moved.comment}")
 
     def on_review_board_cursor_moved(self, message: ReviewBoard.CursorMoved) -> None:
         board = self.query_one(ReviewBoard)

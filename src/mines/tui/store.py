@@ -38,6 +38,8 @@ class SavedGame:
     three_bv: int | None = None
     saved_at: str = ""
     """When it was saved, as ISO 8601 text ("" for a plain record)."""
+    cursor: tuple[int, int] | None = None
+    """Where the cursor was when a game in progress was last kept (None: not noted)."""
 
 
 @dataclass(frozen=True)
@@ -55,12 +57,16 @@ def read_saved(text: str) -> SavedGame:
     if not isinstance(notes, dict):
         raise InvalidBoardError("the 'saved' notes of a record must be a JSON object")
     three_bv = notes.get("three_bv")
+    cursor = notes.get("cursor")
+    if not (isinstance(cursor, list) and len(cursor) == 2 and all(type(x) is int for x in cursor)):
+        cursor = None  # not noted (or not readable): a note only, the game stands without it
     return SavedGame(
         record=record,
         practice=bool(notes.get("practice", False)),
         hints=int(notes.get("hints", 0)),
         three_bv=None if three_bv is None else int(three_bv),
         saved_at=str(notes.get("at", "")),
+        cursor=None if cursor is None else (cursor[0], cursor[1]),
     )
 
 
@@ -157,6 +163,10 @@ class RecordStore:
         _sync_folder(self.folder)
         return path
 
+    def withdraw(self, path: Path) -> None:
+        """Delete a finished game's record: its outcome was undone (a practice game)."""
+        path.unlink(missing_ok=True)
+
     # --- games in progress ---------------------------------------------------------------
 
     @property
@@ -176,10 +186,20 @@ class RecordStore:
         return None if handle is None else Claim(path, handle)
 
     def keep(
-        self, claim: Claim, record: GameRecord, *, practice: bool = False, hints: int = 0
+        self,
+        claim: Claim,
+        record: GameRecord,
+        *,
+        practice: bool = False,
+        hints: int = 0,
+        cursor: tuple[int, int] | None = None,
     ) -> None:
-        """Write a game in progress over its file, all or nothing (`write_whole`)."""
-        write_whole(claim.path, self._text(record, self._notes(practice, hints, None)))
+        """Write a game in progress over its file, all or nothing (`write_whole`), with where
+        the cursor is (to put it back there when the game is resumed)."""
+        notes = self._notes(practice, hints, None)
+        if cursor is not None:
+            notes["cursor"] = list(cursor)
+        write_whole(claim.path, self._text(record, notes))
 
     def drop(self, claim: Claim) -> None:
         """Forget a game in progress: it ended, or it has no move left to keep."""
@@ -224,7 +244,21 @@ class RecordStore:
             return games, problems
         for path in sorted(self.folder.glob("*.json")):
             try:
-                games.append(read_saved(path.read_text(encoding="utf-8")))
+                text = path.read_text(encoding="utf-8")
+                if not looks_like_a_record(text):
+                    continue  # another part's file in the data folder (servers.json)
+                games.append(read_saved(text))
             except (OSError, ValueError) as error:
                 problems.append(f"{path.name}: {error}")
         return games, problems
+
+
+def looks_like_a_record(text: str) -> bool:
+    """Whether a JSON file in the data folder is meant as a game record (damaged or not): not
+    JSON, or an object with a record's fields. The data folder holds other parts' files too
+    (the sessions of `mines play --server`), which are none of the stats' business."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return True  # a record cut short, say: worth a word
+    return not isinstance(data, dict) or bool({"rows", "moves", "layout"} & data.keys())

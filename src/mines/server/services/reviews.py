@@ -23,9 +23,11 @@ from mines.status import GameStatus
 
 log = logging.getLogger(__name__)
 
-REVIEW_FORMAT = 2
+REVIEW_FORMAT = 3
 """The version of the review's JSON (`Review.to_json`): a stored review in another format is
-worked out again. Raise it whenever that JSON or the verdicts change (2: `final_mines_left`)."""
+worked out again. Raise it whenever that JSON or the verdicts change (2: `final_mines_left`;
+3: each move's `label`, the game's `figures` and `survived`, the losing move counted as any
+other, issue 46)."""
 REVIEW_BUDGET = 30.0
 """Seconds a worker may take over one review. `WORK_LIMIT` keeps an exact review within about
 10 s of CPU; the rest is room for a busy machine (workers run below the server's priority)."""

@@ -17,18 +17,6 @@ import { sayError } from "./words.js";
 /** @type {Partial<Record<Verdict, string>>} */
 export const MARKS = { "wrong-flag": "?!", risky: "?", avoidable: "??", lost: "✗" };
 
-/** @type {Record<Verdict, string>} */
-const VERDICTS = {
-  logic: "certainly safe",
-  guess: "a guess",
-  avoidable: "an avoidable guess",
-  risky: "a risky guess",
-  flag: "a flag on a certain mine",
-  "wrong-flag": "a flag that was not certain",
-  unflag: "a flag taken off",
-  lost: "hit a mine",
-};
-
 const KINDS = { open: "reveal", flag: "flag", chord: "chord" };
 
 /** The most rows and columns drawn at once: a bigger board is shown around the chosen move. */
@@ -106,19 +94,9 @@ class ReviewPage {
   }
 
   showSummary() {
-    const data = this.data;
-    const rate = data.three_bv_per_second;
-    const rows = [
-      ["Result", `${data.status === "WON" ? "Won" : "Lost"} in ${data.elapsed.toFixed(2)} s`],
-      ["3BV", String(data.three_bv)],
-      ["3BV/s", rate === null || data.status !== "WON" ? "–" : rate.toFixed(2)],
-      ["Clicks", `${data.clicks} (${data.useful_clicks} useful)`],
-      ["Efficiency", data.status === "WON" ? `${Math.round(data.efficiency * 100)}%` : "–"],
-      ["Guesses", `${data.guesses} (${data.avoidable} avoidable, ${data.risky} risky)`],
-      ["Luck", data.guesses ? `${percent(data.luck)} chance that every risk survived went well` : "–"],
-    ];
-    fillTerms($("figures"), rows);
-    $("summary-text").textContent = data.summary;
+    // The words are the server's (`Review.figures` and `summary`), as in the terminal.
+    fillTerms($("figures"), this.data.figures);
+    $("summary-text").textContent = this.data.summary;
     $("summary").hidden = false;
   }
 
@@ -127,7 +105,7 @@ class ReviewPage {
     const items = this.data.moves.map((move, index) => {
       const mark = MARKS[move.verdict];
       const risk = move.risk > 0 && move.kind !== "flag" ? ` ${percent(move.risk)}` : "";
-      return this.item(index, `${index + 1}. ${moveWords(move)}${risk}`, mark, VERDICTS[move.verdict], move.verdict);
+      return this.item(index, `${index + 1}. ${moveWords(move)}${risk}`, mark, move.label, move.verdict);
     });
     items.push(this.item(this.length, `End: ${this.data.status === "WON" ? "won" : "lost"}`, undefined, "", "end"));
     list.replaceChildren(...items.map((button) => {

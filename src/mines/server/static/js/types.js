@@ -140,6 +140,7 @@
  * @property {number} risk
  * @property {number} least_risk
  * @property {boolean} safe_known
+ * @property {string} label  the verdict in a few words, for the list of moves
  * @property {string} comment
  * @property {{others: number | null, cells: [number, number, number][]}} chances  the undecided cells' chances before it
  * @property {[number, number, "safe" | "mine"][]} proved  cells certain before it, not before the move ahead of it
@@ -161,8 +162,10 @@
  * @property {number} guesses
  * @property {number} avoidable
  * @property {number} risky
+ * @property {number} survived  risks taken and survived
  * @property {number} luck
  * @property {string} summary
+ * @property {[string, string][]} figures  the game's figures as terms and words
  * @property {string[]} start  the board before the first move
  * @property {number} final_mines_left
  * @property {ReviewMove[]} moves
