@@ -82,6 +82,7 @@ class Bot:
         endgame_positions: int = BUDGET,
         fifty_fifty_credit: float = 0.9,
         living_checks: int = 6,
+        native: bool = True,
     ):
         self.seed = seed
         self.first_click = first_click
@@ -105,8 +106,11 @@ class Bot:
         those arrangements end in a coin flip anyway (0: none)."""
         self.living_checks = living_checks
         """The lookahead looks for the safest living next cell among at most this many."""
+        self.native = native
+        """Count with the compiled path when it is available (`mines.solver.native`; the
+        same moves either way, `MINES_NATIVE=0` turns it off everywhere)."""
         self._rng = random.Random(seed)
-        self._counter = Counter()
+        self._counter = Counter(native=native)
         self.guesses = 0
         """Moves so far whose cell was not certainly safe (the first click aside)."""
 

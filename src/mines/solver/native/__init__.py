@@ -1,0 +1,208 @@
+"""The solver's compiled path: `count.c` built by the system C compiler, loaded with ctypes.
+
+The C source ships inside the package; the first use builds it with `$CC` (else the
+compiler Python was built with, else `cc`) into the cache folder (`$MINES_CACHE_DIR`, else
+`$XDG_CACHE_HOME/mines`, else `~/.cache/mines`), under a name that carries a hash of the
+source and the flags, so an upgrade rebuilds it and never loads a stale library. Nothing
+needs a compiler: without one, or with `MINES_NATIVE=0`, every count runs in Python and the
+results are the same exact integers. `MINES_NATIVE=1` makes a missing compiler an error
+instead. `python -m mines.solver.native` builds it and says which path runs, and why.
+
+ctypes, not an extension module: it is in the standard library (the core's dependencies
+stay numpy and scipy), the library does not depend on the Python version, and the package
+keeps its pure-Python build (flit_core), so `pip install -e .` stays instant.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import platform
+import shlex
+import subprocess
+import sysconfig
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from mines.errors import MinesError
+
+NATIVE_VARIABLE = "MINES_NATIVE"
+"""`0` forces the Python path, `1` requires the compiled one, unset or `auto` uses it when
+it builds."""
+CFLAGS_VARIABLE = "MINES_NATIVE_CFLAGS"
+"""Extra compiler flags, for example sanitizers (docs/solver.md shows the command)."""
+CACHE_VARIABLE = "MINES_CACHE_DIR"
+LIMBS = 8
+"""64-bit limbs of the C code's fixed-width integers (MINES_LIMBS in count.c)."""
+SOURCE = Path(__file__).with_name("count.c")
+_OK, _NO_ARRANGEMENT, _FALL_BACK = 0, 1, 2
+
+
+class NativeUnavailableError(MinesError):
+    """The compiled path was required (`MINES_NATIVE=1`) but cannot be built or loaded."""
+
+
+def cache_dir(environ: Mapping[str, str] = os.environ) -> Path:
+    """`$MINES_CACHE_DIR`, else `$XDG_CACHE_HOME/mines`, else `~/.cache/mines`."""
+    if folder := environ.get(CACHE_VARIABLE):
+        return Path(folder).expanduser()
+    if xdg := environ.get("XDG_CACHE_HOME"):
+        return Path(xdg).expanduser() / "mines"
+    return Path.home() / ".cache" / "mines"
+
+
+def _compiler(environ: Mapping[str, str]) -> list[str]:
+    found = environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    return shlex.split(str(found))
+
+
+def _flags(environ: Mapping[str, str]) -> list[str]:
+    base = ["-O2", "-std=gnu11", "-shared", "-fPIC", "-fvisibility=default"]
+    return base + shlex.split(environ.get(CFLAGS_VARIABLE, ""))
+
+
+def library_path(environ: Mapping[str, str] = os.environ) -> Path:
+    """Where the library built from this source with these flags is kept."""
+    digest = hashlib.sha256(SOURCE.read_bytes())
+    digest.update(" ".join(_compiler(environ) + _flags(environ)).encode())
+    name = f"mines-count-{digest.hexdigest()[:16]}-{platform.machine() or 'any'}.so"
+    return cache_dir(environ) / name
+
+
+def build(environ: Mapping[str, str] = os.environ) -> Path:
+    """Compile `count.c` into the cache folder (when not there already); returns its path.
+
+    Raises `NativeUnavailableError` saying why when there is no compiler or it fails.
+    """
+    target = library_path(environ)
+    if target.exists():
+        return target
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # Built under a temporary name, then renamed: processes building at once never
+        # load a half-written library.
+        handle, temporary = tempfile.mkstemp(suffix=".so", dir=target.parent)
+        os.close(handle)
+        command = [*_compiler(environ), *_flags(environ), "-o", temporary, str(SOURCE)]
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode:
+            os.unlink(temporary)
+            raise NativeUnavailableError(
+                f"the C compiler failed ({' '.join(command)}): {done.stderr.strip()[:2000]}"
+            )
+        os.replace(temporary, target)
+    except OSError as error:
+        raise NativeUnavailableError(
+            f"cannot build the compiled solver in {target.parent}: {error} (a C compiler "
+            f"such as gcc is needed; {NATIVE_VARIABLE}=0 uses the Python path)"
+        ) from None
+    return target
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """Which path the solver's counting takes, and why."""
+
+    native: bool
+    reason: str
+
+
+@cache
+def _load() -> tuple[ctypes.CDLL | None, str]:
+    choice = os.environ.get(NATIVE_VARIABLE, "auto").strip().lower()
+    if choice in ("0", "no", "off", "false"):
+        return None, f"{NATIVE_VARIABLE}={choice}: the Python path was chosen"
+    if choice not in ("", "auto", "1", "yes", "on", "true"):
+        raise NativeUnavailableError(
+            f"{NATIVE_VARIABLE} must be 0 (Python), 1 (compiled, or an error) or auto, "
+            f"got {choice!r}"
+        )
+    try:
+        path = build()
+        library = ctypes.CDLL(str(path))
+    except (NativeUnavailableError, OSError) as error:
+        if choice in ("1", "yes", "on", "true"):
+            raise NativeUnavailableError(f"{NATIVE_VARIABLE}={choice}: {error}") from None
+        return None, f"the compiled path is unavailable, so Python counts: {error}"
+    function = library.mines_count
+    function.restype = ctypes.c_int
+    return library, f"compiled: {path}"
+
+
+def status() -> Status:
+    """Whether the compiled path runs, and why (the library's path, or what stopped it)."""
+    library, reason = _load()
+    return Status(library is not None, reason)
+
+
+def available() -> bool:
+    """Whether counts run compiled (building the library on the first call)."""
+    return _load()[0] is not None
+
+
+_IntArray = ctypes.c_int * 1
+
+
+def count(
+    constraints: Iterable[tuple[tuple[int, ...], int]], off_cells: int, mines_left: int
+) -> tuple[int, dict[int, int], int, tuple[int, ...]] | None:
+    """`Counter.count`'s numbers, compiled: (total, weight per frontier cell in the
+    reference's order, weight of one cell away from the numbers, the mines those cells can
+    hold), `(0, {}, 0, ())` when no arrangement fits, None when the caller must count in
+    Python (no library, or a count too large for the fixed-width integers)."""
+    library = _load()[0]
+    if library is None:
+        return None
+    # The reference iterates the set of the keys: the same order gives the same components.
+    keys = list(set(constraints))
+    starts = [0]
+    cells: list[int] = []
+    values: list[int] = []
+    for key_cells, value in keys:
+        cells.extend(key_cells)
+        starts.append(len(cells))
+        values.append(value)
+    size = len(cells)
+    c_int = ctypes.c_int
+    out_cells = (c_int * max(size, 1))()
+    out_weights = (ctypes.c_uint64 * (max(size, 1) * LIMBS))()
+    total = (ctypes.c_uint64 * LIMBS)()
+    off_weight = (ctypes.c_uint64 * LIMBS)()
+    off_mines = (c_int * (max(mines_left, 0) + 1))()
+    ncells = c_int()
+    noff = c_int()
+    code = library.mines_count(
+        c_int(len(keys)),
+        (c_int * len(starts))(*starts),
+        (c_int * max(size, 1))(*cells),
+        (c_int * max(len(values), 1))(*values),
+        c_int(off_cells),
+        c_int(mines_left),
+        ctypes.byref(ncells),
+        out_cells,
+        out_weights,
+        total,
+        off_weight,
+        ctypes.byref(noff),
+        off_mines,
+    )
+    if code == _NO_ARRANGEMENT:
+        return 0, {}, 0, ()
+    if code != _OK:
+        return None
+    width = 8 * LIMBS
+    raw = bytes(out_weights)
+    weights = {
+        out_cells[i]: int.from_bytes(raw[i * width : (i + 1) * width], "little")
+        for i in range(ncells.value)
+    }
+    return (
+        int.from_bytes(bytes(total), "little"),
+        weights,
+        int.from_bytes(bytes(off_weight), "little"),
+        tuple(off_mines[: noff.value]),
+    )

@@ -1,0 +1,178 @@
+"""The compiled path (`mines.solver.native`): the same exact counts and the same moves as
+the Python reference, the Python path when the compiled one is off or cannot be built,
+and native code that survives sanitizers."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from mines.game import Game
+from mines.placement import RandomPlacer
+from mines.solver import native
+from mines.solver.bot import Bot
+from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
+from mines.status import GameStatus
+from tests.solver.brute import random_position, solved_position
+
+HARNESS = Path(__file__).with_name("native_fuzz.c")
+
+
+@pytest.fixture
+def compiled() -> None:
+    if not native.available():
+        pytest.skip(f"no compiled path here: {native.status().reason}")
+
+
+@pytest.fixture
+def fresh_load(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[pytest.MonkeyPatch]:
+    """A clean slate for `native`'s choice, in a cache folder of the test's own."""
+    monkeypatch.setenv(native.CACHE_VARIABLE, str(tmp_path / "cache"))
+    native._load.cache_clear()
+    yield monkeypatch
+    native._load.cache_clear()
+
+
+def as_tuple(counts: Counts) -> tuple[object, ...]:
+    return (
+        counts.total,
+        list(counts.cell_weight.items()),
+        counts.off_weight,
+        counts.off_cells,
+        counts.off_mines,
+    )
+
+
+def both(keys: list[ConstraintKey], off: int, mines: int) -> tuple[object, object]:
+    """The count of each path, or the error message when no arrangement fits."""
+    found: list[object] = []
+    for path in (False, True):
+        try:
+            found.append(as_tuple(Counter(native=path).count(keys, off, mines)))
+        except NoArrangementError as error:
+            found.append(str(error))
+    return found[0], found[1]
+
+
+@pytest.mark.usefixtures("compiled")
+def test_counts_are_the_reference_integers_in_the_reference_order() -> None:
+    rng = random.Random(41)
+    checked = 0
+    while checked < 300:
+        lines, mines = random_position(rng, 7, 9)
+        try:
+            solved = solved_position(lines, mines)
+        except NoArrangementError:
+            continue
+        assert solved.counts is not None
+        keys = list(solved.keys)
+        python, compiled = both(keys, solved.counts.off_cells, solved.free_mines)
+        assert compiled == python, lines
+        # a number one higher somewhere: often no arrangement, with the same message
+        cells, value = keys[0] if keys else ((0,), 0)
+        python, compiled = both([*keys, (cells, value + 1)], solved.counts.off_cells, mines)
+        assert compiled == python, lines
+        checked += 1
+
+
+@pytest.mark.usefixtures("compiled")
+def test_an_impossible_count_raises_the_reference_error() -> None:
+    with pytest.raises(NoArrangementError, match="no arrangement of 3 undecided mine") as error:
+        Counter(native=True).count([((0, 1), 2), ((1, 2), 0)], 0, 3)
+    assert str(error.value) == both([((0, 1), 2), ((1, 2), 0)], 0, 3)[0]
+
+
+def moves_hash(seed: int, *, native_path: bool, condition: str = "safe") -> tuple[str, str]:
+    """A hash of every cell the bot opens in one seeded Expert game, and how it ended."""
+    game = Game(16, 30, 99, placer=RandomPlacer(seed, condition))
+    bot = Bot(seed, first_click=(0, 0) if condition == "safe" else None, native=native_path)
+    digest = hashlib.sha256()
+    reveal = game.reveal
+
+    def recorded(row: int, col: int) -> GameStatus:
+        digest.update(f"{row},{col};".encode())
+        return reveal(row, col)
+
+    game.reveal = recorded  # type: ignore[method-assign]
+    status = bot.play(game)
+    return digest.hexdigest(), status.value
+
+
+@pytest.mark.usefixtures("compiled")
+@pytest.mark.parametrize("condition", ["safe", "opening"])
+def test_seeded_games_make_the_same_moves_on_both_paths(condition: str) -> None:
+    for seed in range(4):
+        python = moves_hash(seed, native_path=False, condition=condition)
+        assert moves_hash(seed, native_path=True, condition=condition) == python, seed
+
+
+def test_native_0_chooses_the_python_path_with_the_same_moves(
+    fresh_load: pytest.MonkeyPatch,
+) -> None:
+    fresh_load.setenv(native.NATIVE_VARIABLE, "0")
+    assert native.status() == native.Status(False, "MINES_NATIVE=0: the Python path was chosen")
+    assert native.count([((0, 1), 1)], 3, 2) is None
+    assert moves_hash(1, native_path=True) == moves_hash(1, native_path=False)
+
+
+def test_without_a_compiler_the_python_path_runs_and_says_why(
+    fresh_load: pytest.MonkeyPatch,
+) -> None:
+    fresh_load.setenv("CC", "/nonexistent/cc")
+    fresh_load.delenv(native.NATIVE_VARIABLE, raising=False)
+    state = native.status()
+    assert not state.native
+    assert "compiled path is unavailable" in state.reason
+    assert "/nonexistent/cc" in state.reason
+    assert moves_hash(2, native_path=True) == moves_hash(2, native_path=False)
+
+
+def test_native_1_makes_a_missing_compiler_an_error(fresh_load: pytest.MonkeyPatch) -> None:
+    fresh_load.setenv("CC", "/nonexistent/cc")
+    fresh_load.setenv(native.NATIVE_VARIABLE, "1")
+    with pytest.raises(native.NativeUnavailableError, match="MINES_NATIVE=1: cannot build"):
+        native.available()
+
+
+def test_a_bad_choice_is_refused_with_the_choices(fresh_load: pytest.MonkeyPatch) -> None:
+    fresh_load.setenv(native.NATIVE_VARIABLE, "fast")
+    with pytest.raises(native.NativeUnavailableError, match=r"must be 0 \(Python\), 1"):
+        native.available()
+
+
+def test_the_library_is_named_by_its_source_and_flags(fresh_load: pytest.MonkeyPatch) -> None:
+    plain = native.library_path()
+    fresh_load.setenv(native.CFLAGS_VARIABLE, "-g")
+    assert native.library_path() != plain
+    assert native.library_path().parent == plain.parent
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+def test_the_counting_code_is_clean_under_address_and_undefined_behaviour_sanitizers(
+    tmp_path: Path,
+) -> None:
+    """The fuzzer of docs/solver.md, briefly: random and malformed inputs, no error, no leak."""
+    binary = tmp_path / "fuzz"
+    flags = ["-O1", "-g", "-std=gnu11", "-fsanitize=address,undefined", "-fno-sanitize-recover"]
+    built = subprocess.run(
+        ["gcc", *flags, "-o", str(binary), str(HARNESS), str(native.SOURCE)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if built.returncode and "libasan" in built.stderr:
+        pytest.skip(f"gcc has no sanitizer runtime here: {built.stderr[:200]}")
+    assert built.returncode == 0, built.stderr
+    env = {**os.environ, "ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0"}
+    ran = subprocess.run(
+        [str(binary), "3000", "7"], capture_output=True, text=True, check=False, env=env
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    assert "runs: 3000" in ran.stdout
