@@ -10,15 +10,20 @@ import random
 import shutil
 import subprocess
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
+from mines import BoardView
+from mines.errors import InvalidBoardError
 from mines.game import Game
 from mines.placement import RandomPlacer
 from mines.solver import native
-from mines.solver.bot import Bot
+from mines.solver.analysis import Position, Solved, analysis_of, solve
+from mines.solver.bot import Bot, Guess
 from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
+from mines.solver.rules import UNKNOWN
 from mines.status import GameStatus
 from tests.solver.brute import random_position, solved_position
 
@@ -80,6 +85,113 @@ def test_counts_are_the_reference_integers_in_the_reference_order() -> None:
         python, compiled = both([*keys, (cells, value + 1)], solved.counts.off_cells, mines)
         assert compiled == python, lines
         checked += 1
+
+
+class Recording(Bot):
+    """A bot on the Python path that keeps every position it guesses in."""
+
+    def __init__(self, seed: int):
+        super().__init__(seed, native=False)
+        self.seen: list[Solved] = []
+
+    def guess(self, solved: Solved) -> Guess:
+        self.seen.append(solved)
+        return super().guess(solved)
+
+
+def stuck_positions(seed: int, count: int, *, expert_games: int = 2) -> Iterator[Solved]:
+    """Random small positions where the local rules stop, then the positions where the bot
+    guessed in a few seeded Expert games."""
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        lines, mines = random_position(rng, 7, 9)
+        try:
+            solved = solved_position(lines, mines)
+        except InvalidBoardError:
+            continue
+        if solved.undecided():
+            found += 1
+            yield solved
+    for game_seed in range(seed, seed + expert_games):
+        bot = Recording(game_seed)
+        bot.play(Game(16, 30, 99, placer=RandomPlacer(game_seed, "safe")))
+        yield from bot.seen
+
+
+@pytest.mark.usefixtures("compiled")
+def test_the_compiled_local_rules_find_the_reference_cells_and_constraints() -> None:
+    for solved in stuck_positions(7, 150):
+        position = solved.position
+        fast = native.deduce(position.rows, position.cols, position.values)
+        assert fast is not None
+        known, keys = fast
+        assert known == {c: solved.known[c] for c in solved.local}
+        assert keys == solved.keys
+
+
+@pytest.mark.usefixtures("compiled")
+def test_contradictory_numbers_fall_back_to_the_reference_error() -> None:
+    view = BoardView.from_strings(["1H", "HH", "H3"])
+    position = Position.from_view(view, 1)
+    assert native.deduce(position.rows, position.cols, position.values) is None
+    for path in (False, True):
+        with pytest.raises(InvalidBoardError, match="no arrangement of mines fits the numbers"):
+            solve(position, Counter(native=path), native=path)
+
+
+@pytest.mark.usefixtures("compiled")
+def test_the_compiled_lookahead_gives_the_reference_floats() -> None:
+    bot = Bot()
+    for solved in stuck_positions(11, 60):
+        cells = solved.undecided()[:12]
+        position = solved.position
+        local = solved.local
+        hidden = [c for c, v in enumerate(position.values) if v == UNKNOWN and c not in local]
+        fast = native.lookahead(
+            position.rows,
+            position.cols,
+            solved.keys,
+            hidden,
+            solved.free_mines,
+            bot.living_checks,
+            cells,
+        )
+        assert fast == {c: bot.lookahead(solved, c) for c in cells}
+
+
+@pytest.mark.usefixtures("compiled")
+def test_probabilities_from_compiled_counts_are_the_exact_fractions() -> None:
+    for solved in stuck_positions(3, 100):
+        counts = solved.counts
+        assert counts is not None
+        fast = native.count(solved.keys, counts.off_cells, solved.free_mines)
+        assert fast is not None
+        total, cell_weight, off_weight, _ = fast
+        exact = analysis_of(solved).probabilities
+        cols = solved.position.cols
+        for cell in solved.undecided():
+            weight = cell_weight.get(cell, off_weight)
+            assert Fraction(weight, total) == exact[divmod(cell, cols)]
+
+
+@pytest.mark.usefixtures("compiled")
+def test_ratios_of_counts_round_as_python_divides() -> None:
+    rng = random.Random(9)
+    cases = [(1, 3), (2, 3), (0, 5), (7, 7), (1 << 200, 3 << 201)]
+    for _ in range(3000):
+        b = rng.getrandbits(rng.randint(1, 500)) + 1
+        a = rng.randrange(b + 1)
+        cases.append((a, b))
+        # a quotient just past a halfway point between two doubles: only the remainder
+        # beyond the quotient's 55 bits tells which way it rounds
+        q = (rng.getrandbits(53) | 1 << 52) * 2 + 1
+        shift = rng.randint(0, 300)
+        b = rng.getrandbits(150) | 1 << 149
+        cases.append(((q << shift) * b + rng.randint(1, b - 1) * (1 << shift) // b, b << shift))
+    for a, b in cases:
+        if a < 1 << 512 and b < 1 << 512:
+            assert native.ratio(a, b) == a / b, (a, b)
 
 
 @pytest.mark.usefixtures("compiled")

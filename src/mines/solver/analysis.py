@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Literal
 
 from mines.errors import InvalidBoardError
+from mines.solver import native as compiled
 from mines.solver.counting import ConstraintKey, Counter, Counts
 from mines.solver.rules import COUNTING, UNKNOWN, DeductionRule, Reason, deduce
 from mines.solver.topology import neighbours
@@ -64,6 +65,8 @@ class Solved:
     position: Position
     known: dict[int, bool]
     reasons: dict[int, Reason]
+    """Why each certain cell is certain (only counting's cells when the compiled local rules
+    ran: they keep no reasons)."""
     keys: frozenset[ConstraintKey]
     """The constraints left undecided by the local rules, which counting works on."""
     local: frozenset[int]
@@ -100,16 +103,23 @@ def solve(
     counter: Counter,
     *,
     count: Counting | Literal["always", "if-stuck"] = Counting.ALWAYS,
+    native: bool = False,
 ) -> Solved:
     """Local rules first, then exact counting, always or only when they found no safe cell.
 
-    `count` is a `Counting`, or its value as a string.
+    `count` is a `Counting`, or its value as a string. `native` runs the local rules
+    compiled when the library is available (`mines.solver.native`): the same cells and
+    constraints, but no reasons (the bot needs none).
     """
     values, cols = position.values, position.cols
-    nbrs = neighbours(position.rows, cols)
-    found = deduce(values, cols, nbrs)
-    known, reasons = found.known, found.reasons
-    keys = frozenset((tuple(sorted(c.cells)), c.value) for c in found.constraints)
+    fast = compiled.deduce(position.rows, cols, values) if native else None
+    if fast is not None:
+        known, keys = fast
+        reasons: dict[int, Reason] = {}
+    else:
+        found = deduce(values, cols, neighbours(position.rows, cols))
+        known, reasons = found.known, found.reasons
+        keys = frozenset((tuple(sorted(c.cells)), c.value) for c in found.constraints)
     local = frozenset(known)
     mines_left = position.mines - sum(known.values())
     if Counting(count) is Counting.IF_STUCK and not all(known.values()):

@@ -11,6 +11,7 @@ from operator import itemgetter
 from typing import Protocol
 
 from mines.errors import InvalidBoardError
+from mines.solver import native as compiled
 from mines.solver.analysis import Counting, Position, Solved, solve
 from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
 from mines.solver.endgame import BUDGET, MAX_CELLS, MAX_LAYOUTS, solve_endgame
@@ -134,7 +135,7 @@ class Bot:
                 return [opening_click(position.rows, cols, position.mines)]
             row, col = self.first_click
             return [(min(row, position.rows - 1), min(col, cols - 1))]
-        solved = solve(position, self._counter, count=Counting.IF_STUCK)
+        solved = solve(position, self._counter, count=Counting.IF_STUCK, native=self.native)
         safe = solved.safe_cells()
         if safe:
             return [divmod(cell, cols) for cell in sorted(safe)]
@@ -163,7 +164,7 @@ class Bot:
         shortlist = [c for c in undecided if chance[c] <= best + self.tolerance]
         shortlist = self._representatives(solved, shortlist, chance)
         factors, pseudo = self._fifty_fifty_factors(solved, shortlist, chance)
-        looks = {c: self.lookahead(solved, c) for c in factors}
+        looks = self._lookaheads(solved, list(factors))
         scored = [Guess(c, chance[c], looks[c][0] * factors[c]) for c in factors]
         # A dead cell (it can show only one number) teaches nothing but its own safety:
         # guess one only when every shortlisted cell is dead. A living cell whose every
@@ -222,6 +223,24 @@ class Bot:
             if cell in shortlist or cell in pseudo or (1 - chance[cell]) * factor > safest:
                 factors[cell] = factor
         return factors, pseudo
+
+    def _lookaheads(self, solved: Solved, cells: list[int]) -> dict[int, tuple[float, int]]:
+        """`lookahead` of each cell, compiled in one call when the library is available."""
+        if self.native:
+            position, local = solved.position, solved.local
+            hidden = [c for c, v in enumerate(position.values) if v == UNKNOWN and c not in local]
+            found = compiled.lookahead(
+                position.rows,
+                position.cols,
+                solved.keys,
+                hidden,
+                solved.free_mines,
+                self.living_checks,
+                cells,
+            )
+            if found is not None:
+                return found
+        return {c: self.lookahead(solved, c) for c in cells}
 
     def lookahead(self, solved: Solved, cell: int) -> tuple[float, int]:
         """The chance to survive opening `cell` and then the following move, counted exactly,

@@ -129,8 +129,11 @@ class Counter:
                 if not total:
                     raise NoArrangementError(_no_arrangement(mines_left, off_cells))
                 return Counts(total, cell_weight, off_weight, off_cells, off_mines)
-        components = [self.component(part) for part in split_components(constraints)]
-        return combine(components, off_cells, mines_left)
+        # Taken in board order (by their smallest cell), not in a set's order: the counts'
+        # cells then come in an order the compiled path reproduces, and ties between equally
+        # safe cells are broken the same way by both.
+        parts = sorted(split_components(constraints), key=_smallest_cell)
+        return combine([self.component(part) for part in parts], off_cells, mines_left)
 
 
 def split_components(constraints: Iterable[ConstraintKey]) -> list[frozenset[ConstraintKey]]:
@@ -154,6 +157,10 @@ def split_components(constraints: Iterable[ConstraintKey]) -> list[frozenset[Con
     for key in unique:
         parts.setdefault(find(key[0][0]), set()).add(key)
     return [frozenset(part) for part in parts.values()]
+
+
+def _smallest_cell(part: frozenset[ConstraintKey]) -> int:
+    return min(min(cells) for cells, _ in part)
 
 
 def _count_component(

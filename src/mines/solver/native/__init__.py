@@ -61,7 +61,9 @@ def _compiler(environ: Mapping[str, str]) -> list[str]:
 
 
 def _flags(environ: Mapping[str, str]) -> list[str]:
-    base = ["-O2", "-std=gnu11", "-shared", "-fPIC", "-fvisibility=default"]
+    # No contraction of a * b + c into one rounding: the lookahead's floats must be
+    # Python's, operation for operation.
+    base = ["-O2", "-std=gnu11", "-ffp-contract=off", "-shared", "-fPIC"]
     return base + shlex.split(environ.get(CFLAGS_VARIABLE, ""))
 
 
@@ -87,7 +89,7 @@ def build(environ: Mapping[str, str] = os.environ) -> Path:
         # load a half-written library.
         handle, temporary = tempfile.mkstemp(suffix=".so", dir=target.parent)
         os.close(handle)
-        command = [*_compiler(environ), *_flags(environ), "-o", temporary, str(SOURCE)]
+        command = [*_compiler(environ), *_flags(environ), "-o", temporary, str(SOURCE), "-lm"]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode:
             os.unlink(temporary)
@@ -128,8 +130,10 @@ def _load() -> tuple[ctypes.CDLL | None, str]:
         if choice in ("1", "yes", "on", "true"):
             raise NativeUnavailableError(f"{NATIVE_VARIABLE}={choice}: {error}") from None
         return None, f"the compiled path is unavailable, so Python counts: {error}"
-    function = library.mines_count
-    function.restype = ctypes.c_int
+    library.mines_count.restype = ctypes.c_int
+    library.mines_lookahead.restype = ctypes.c_int
+    library.mines_deduce.restype = ctypes.c_int
+    library.mines_ratio.restype = ctypes.c_double
     return library, f"compiled: {path}"
 
 
@@ -144,9 +148,6 @@ def available() -> bool:
     return _load()[0] is not None
 
 
-_IntArray = ctypes.c_int * 1
-
-
 def count(
     constraints: Iterable[tuple[tuple[int, ...], int]], off_cells: int, mines_left: int
 ) -> tuple[int, dict[int, int], int, tuple[int, ...]] | None:
@@ -157,16 +158,7 @@ def count(
     library = _load()[0]
     if library is None:
         return None
-    # The reference iterates the set of the keys: the same order gives the same components.
-    keys = list(set(constraints))
-    starts = [0]
-    cells: list[int] = []
-    values: list[int] = []
-    for key_cells, value in keys:
-        cells.extend(key_cells)
-        starts.append(len(cells))
-        values.append(value)
-    size = len(cells)
+    nkeys, starts, cells, values, size = _keys(constraints)
     c_int = ctypes.c_int
     out_cells = (c_int * max(size, 1))()
     out_weights = (ctypes.c_uint64 * (max(size, 1) * LIMBS))()
@@ -176,10 +168,10 @@ def count(
     ncells = c_int()
     noff = c_int()
     code = library.mines_count(
-        c_int(len(keys)),
-        (c_int * len(starts))(*starts),
-        (c_int * max(size, 1))(*cells),
-        (c_int * max(len(values), 1))(*values),
+        nkeys,
+        starts,
+        cells,
+        values,
         c_int(off_cells),
         c_int(mines_left),
         ctypes.byref(ncells),
@@ -206,3 +198,111 @@ def count(
         int.from_bytes(bytes(off_weight), "little"),
         tuple(off_mines[: noff.value]),
     )
+
+
+_Array = ctypes.Array[ctypes.c_int]
+
+
+def _ints(values: list[int]) -> _Array:
+    return (ctypes.c_int * max(len(values), 1))(*values)
+
+
+def _keys(
+    constraints: Iterable[tuple[tuple[int, ...], int]],
+) -> tuple[ctypes.c_int, _Array, _Array, _Array, int]:
+    """The keys as C arrays: how many, the offset of each one's cells, the cells, the values."""
+    starts = [0]
+    cells: list[int] = []
+    values: list[int] = []
+    for key_cells, value in set(constraints):
+        cells.extend(key_cells)
+        starts.append(len(cells))
+        values.append(value)
+    return ctypes.c_int(len(values)), _ints(starts), _ints(cells), _ints(values), len(cells)
+
+
+def lookahead(
+    rows: int,
+    cols: int,
+    constraints: Iterable[tuple[tuple[int, ...], int]],
+    hidden: list[int],
+    free_mines: int,
+    living_checks: int,
+    cells: list[int],
+) -> dict[int, tuple[float, int]] | None:
+    """`Bot.lookahead` for every cell of `cells` in one call: (chance to survive it and the
+    next move, numbers it could show) per cell, the same floats as the Python path; None
+    when the caller must run the Python path."""
+    library = _load()[0]
+    if library is None or not cells:
+        return None
+    nkeys, starts, key_cells, values, _ = _keys(constraints)
+    scores = (ctypes.c_double * len(cells))()
+    shown = (ctypes.c_int * len(cells))()
+    code = library.mines_lookahead(
+        ctypes.c_int(rows),
+        ctypes.c_int(cols),
+        nkeys,
+        starts,
+        key_cells,
+        values,
+        ctypes.c_int(len(hidden)),
+        _ints(hidden),
+        ctypes.c_int(free_mines),
+        ctypes.c_int(living_checks),
+        ctypes.c_int(len(cells)),
+        _ints(cells),
+        scores,
+        shown,
+    )
+    if code != _OK:
+        return None
+    return {cell: (scores[i], shown[i]) for i, cell in enumerate(cells)}
+
+
+def deduce(
+    rows: int, cols: int, values: tuple[int, ...]
+) -> tuple[dict[int, bool], frozenset[tuple[tuple[int, ...], int]]] | None:
+    """The local rules' fixpoint, compiled: the cells they decide (True for a mine) and the
+    constraints they leave, as `mines.solver.rules.deduce` finds them; None when the caller
+    must run the Python path (no library, or numbers that contradict each other, for which
+    the reference raises its own error). It keeps no reasons."""
+    library = _load()[0]
+    if library is None:
+        return None
+    size = rows * cols
+    known = (ctypes.c_int * size)()
+    nkeys = ctypes.c_int()
+    starts = (ctypes.c_int * (size + 1))()
+    cells = (ctypes.c_int * (8 * size + 1))()
+    key_values = (ctypes.c_int * (size + 1))()
+    code = library.mines_deduce(
+        ctypes.c_int(rows),
+        ctypes.c_int(cols),
+        (ctypes.c_int * size)(*values),
+        known,
+        ctypes.byref(nkeys),
+        starts,
+        cells,
+        key_values,
+    )
+    if code != _OK:
+        return None
+    decided = {c: bool(k) for c, k in enumerate(known) if k >= 0}
+    flat = cells[: starts[nkeys.value]]
+    bounds = starts[: nkeys.value + 1]
+    keys = frozenset(
+        (tuple(flat[bounds[i] : bounds[i + 1]]), key_values[i]) for i in range(nkeys.value)
+    )
+    return decided, keys
+
+
+def ratio(a: int, b: int) -> float | None:
+    """`a / b` as the compiled path divides its counts (for tests: Python's `a / b` exactly);
+    None without the library or past its integers' width."""
+    library = _load()[0]
+    width = 8 * LIMBS
+    if library is None or not 0 <= a < 1 << 8 * width or not 0 < b < 1 << 8 * width:
+        return None
+    buffers = [ctypes.create_string_buffer(n.to_bytes(width, "little"), width) for n in (a, b)]
+    return float(library.mines_ratio(*buffers))

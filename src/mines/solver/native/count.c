@@ -1,4 +1,5 @@
-/* Exact counts of mine arrangements, the native twin of mines/solver/counting.py.
+/* Exact counts of mine arrangements and the bot's lookahead, the native twin of
+ * mines/solver/counting.py and Bot.lookahead (mines/solver/bot.py).
  *
  * `mines_count` does what `Counter.count` does in one call (split into components,
  * enumerate each component's groups, combine with the cells away from the numbers) and
@@ -9,6 +10,7 @@
  * differently, or memory running out returns MINES_FALL_BACK: the caller then counts in
  * Python. Nothing here keeps state between calls, so calls on several threads are safe.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,11 +48,16 @@ static void *take(ctx_t *cx, size_t count, size_t size) {
     return p;
 }
 
+/* Free the blocks taken since `mark` (0: all of them). */
+static void release_to(ctx_t *cx, size_t mark) {
+    while (cx->nblocks > mark) free(cx->blocks[--cx->nblocks]);
+}
+
 static void release(ctx_t *cx) {
-    for (size_t i = 0; i < cx->nblocks; i++) free(cx->blocks[i]);
+    release_to(cx, 0);
     free(cx->blocks);
     cx->blocks = NULL;
-    cx->nblocks = cx->capblocks = 0;
+    cx->capblocks = 0;
 }
 
 /* ---- fixed-width unsigned integers; any overflow gives up (the caller falls back) ---- */
@@ -252,7 +259,7 @@ static void search(search_t *s, int i, int mines, const big *w) {
 }
 
 /* One component: its keys sorted as Python sorts them, groups in the reference's order. */
-static void count_component(ctx_t *cx, comp_t *comp, mkey_t **keys, int nkeys, int ncells_board,
+static void count_component(ctx_t *cx, comp_t *comp, const mkey_t **keys, int nkeys, int ncells_board,
                             int *touch_count, int *first_seen, int *cell_group) {
     qsort(keys, (size_t)nkeys, sizeof *keys, compare_keys);
     /* cells in first-appearance order; each cell's signature is the keys touching it */
@@ -403,45 +410,40 @@ static int find(int *parent, int cell) {
     return cell;
 }
 
-static void put(uint64_t *out, size_t index, const big *value) {
-    memcpy(&out[index * MINES_LIMBS], value->d, sizeof value->d);
-}
+typedef struct {
+    int ncells;     /* frontier cells, in the reference's order */
+    int *cells;     /* [ncells] */
+    big *weights;   /* [ncells]: arrangements with a mine on cells[i] */
+    int *where;     /* [board cells]: the index of a cell in `cells`, or -1 */
+    big total, off_weight;
+    int off_cells, noff;
+    int *off_mines; /* [noff]: the mines the off_cells can hold, increasing */
+} counts_t;
 
-/*
- * The keys (already free of duplicates, in the order Python iterates their set) are given
- * as key_start[0..nkeys] offsets into key_cells (each key's cells sorted) and key_values.
- * On MINES_OK: out_cells[0..*out_ncells) are the frontier cells in the reference's order,
- * out_weights[i] the arrangements with a mine on out_cells[i]; out_total, out_off_weight;
- * out_off_mines[0..*out_noff) the mines the cells away from the numbers can hold, increasing.
- * out_cells and out_weights hold key_start[nkeys] entries, out_off_mines mines_left + 1.
- */
-int mines_count(int nkeys, const int *key_start, const int *key_cells, const int *key_values,
-                int off_cells, int mines_left, int *out_ncells, int *out_cells,
-                uint64_t *out_weights, uint64_t *out_total, uint64_t *out_off_weight,
-                int *out_noff, int *out_off_mines) {
-    ctx_t cx = {0};
-    if (setjmp(cx.fail)) {
-        release(&cx);
-        return MINES_FALL_BACK;
-    }
+/* Count the arrangements of `mines_left` mines over the keys' cells and `off_cells` more,
+ * as `Counter.count` does; components are taken by their smallest cell. The result is
+ * allocated in `cx` (its scratch is freed before returning). MINES_NO_ARRANGEMENT when
+ * nothing fits; anything the fixed-width integers cannot hold gives up through `cx`. */
+static int count_keys(ctx_t *cx, const mkey_t *keys, int nkeys, int off_cells, int mines_left,
+                      int ncells_board, counts_t *res) {
     init_small_choose();
-    if (nkeys < 0 || off_cells < 0 || mines_left < 0) give_up(&cx);
-    int ncells_board = 0;
+    if (nkeys < 0 || off_cells < 0 || mines_left < 0) give_up(cx);
+    int refs = 0;
     for (int k = 0; k < nkeys; k++) {
-        if (key_start[k + 1] <= key_start[k]) give_up(&cx); /* the reference needs cells */
-        for (int j = key_start[k]; j < key_start[k + 1]; j++) {
-            if (key_cells[j] < 0) give_up(&cx);
-            if (key_cells[j] >= ncells_board) ncells_board = key_cells[j] + 1;
-        }
+        if (keys[k].ncells <= 0) give_up(cx); /* the reference needs cells */
+        refs += keys[k].ncells;
+        for (int j = 0; j < keys[k].ncells; j++)
+            if (keys[k].cells[j] < 0 || keys[k].cells[j] >= ncells_board) give_up(cx);
     }
-    mkey_t *keys = take(&cx, (size_t)nkeys, sizeof(mkey_t));
-    for (int k = 0; k < nkeys; k++) {
-        keys[k].cells = &key_cells[key_start[k]];
-        keys[k].ncells = key_start[k + 1] - key_start[k];
-        keys[k].value = key_values[k];
-    }
-    /* components, in the order their first key comes */
-    int *parent = take(&cx, (size_t)ncells_board + 1, sizeof(int));
+    res->cells = take(cx, (size_t)refs + 1, sizeof(int));
+    res->weights = take(cx, (size_t)refs + 1, sizeof(big));
+    res->where = take(cx, (size_t)ncells_board + 1, sizeof(int));
+    res->off_mines = take(cx, (size_t)mines_left + 1, sizeof(int));
+    res->off_cells = off_cells;
+    size_t mark = cx->nblocks;
+    for (int c = 0; c < ncells_board; c++) res->where[c] = -1;
+    /* components, by their smallest cell */
+    int *parent = take(cx, (size_t)ncells_board + 1, sizeof(int));
     for (int c = 0; c < ncells_board; c++) parent[c] = c;
     for (int k = 0; k < nkeys; k++) {
         int first = find(parent, keys[k].cells[0]);
@@ -450,35 +452,41 @@ int mines_count(int nkeys, const int *key_start, const int *key_cells, const int
             if (root != first) parent[root] = first;
         }
     }
-    int *comp_of_root = take(&cx, (size_t)ncells_board + 1, sizeof(int));
-    for (int c = 0; c < ncells_board; c++) comp_of_root[c] = -1;
+    int *smallest = take(cx, (size_t)ncells_board + 1, sizeof(int));
+    for (int c = 0; c < ncells_board; c++) smallest[c] = ncells_board;
+    for (int k = 0; k < nkeys; k++)
+        for (int j = 0; j < keys[k].ncells; j++) {
+            int root = find(parent, keys[k].cells[j]);
+            if (keys[k].cells[j] < smallest[root]) smallest[root] = keys[k].cells[j];
+        }
+    /* number the components in the order of their smallest cells */
+    int *comp_of_root = take(cx, (size_t)ncells_board + 1, sizeof(int));
+    char *is_smallest = take(cx, (size_t)ncells_board + 1, 1);
+    for (int c = 0; c < ncells_board; c++)
+        if (smallest[c] < ncells_board) is_smallest[smallest[c]] = 1;
     int ncomps = 0;
-    int *key_comp = take(&cx, (size_t)nkeys + 1, sizeof(int));
-    int *comp_keys = take(&cx, (size_t)nkeys + 1, sizeof(int));
-    for (int k = 0; k < nkeys; k++) {
-        int root = find(parent, keys[k].cells[0]);
-        if (comp_of_root[root] < 0) comp_of_root[root] = ncomps++;
-        key_comp[k] = comp_of_root[root];
-        comp_keys[key_comp[k] + 1]++;
-    }
+    for (int c = 0; c < ncells_board; c++)
+        if (is_smallest[c]) comp_of_root[find(parent, c)] = ncomps++;
+    int *comp_keys = take(cx, (size_t)ncomps + 2, sizeof(int));
+    for (int k = 0; k < nkeys; k++) comp_keys[comp_of_root[find(parent, keys[k].cells[0])] + 1]++;
     for (int i = 0; i < ncomps; i++) comp_keys[i + 1] += comp_keys[i];
-    mkey_t **by_comp = take(&cx, (size_t)nkeys + 1, sizeof(mkey_t *));
-    int *comp_fill = take(&cx, (size_t)ncomps + 1, sizeof(int));
+    const mkey_t **by_comp = take(cx, (size_t)nkeys + 1, sizeof(mkey_t *));
+    int *comp_fill = take(cx, (size_t)ncomps + 1, sizeof(int));
     for (int k = 0; k < nkeys; k++) {
-        int i = key_comp[k];
+        int i = comp_of_root[find(parent, keys[k].cells[0])];
         by_comp[comp_keys[i] + comp_fill[i]++] = &keys[k];
     }
-    comp_t *comps = take(&cx, (size_t)ncomps + 1, sizeof(comp_t));
-    int *touch_count = take(&cx, (size_t)ncells_board + 1, sizeof(int));
-    int *first_seen = take(&cx, (size_t)ncells_board + 1, sizeof(int));
-    int *cell_group = take(&cx, (size_t)ncells_board + 1, sizeof(int));
+    comp_t *comps = take(cx, (size_t)ncomps + 1, sizeof(comp_t));
+    int *touch_count = take(cx, (size_t)ncells_board + 1, sizeof(int));
+    int *first_seen = take(cx, (size_t)ncells_board + 1, sizeof(int));
+    int *cell_group = take(cx, (size_t)ncells_board + 1, sizeof(int));
     for (int i = 0; i < ncomps; i++)
-        count_component(&cx, &comps[i], &by_comp[comp_keys[i]], comp_keys[i + 1] - comp_keys[i],
+        count_component(cx, &comps[i], &by_comp[comp_keys[i]], comp_keys[i + 1] - comp_keys[i],
                         ncells_board, touch_count, first_seen, cell_group);
     /* everything together, and all but one component (prefix times suffix) */
-    poly_t *prefix = take(&cx, (size_t)ncomps + 1, sizeof(poly_t));
-    poly_t *suffix = take(&cx, (size_t)ncomps + 1, sizeof(poly_t));
-    poly_t *weights = take(&cx, (size_t)ncomps + 1, sizeof(poly_t));
+    poly_t *prefix = take(cx, (size_t)ncomps + 1, sizeof(poly_t));
+    poly_t *suffix = take(cx, (size_t)ncomps + 1, sizeof(poly_t));
+    poly_t *weights = take(cx, (size_t)ncomps + 1, sizeof(poly_t));
     big unit;
     big_set(&unit, 1);
     for (int i = 0; i < ncomps; i++) {
@@ -486,64 +494,614 @@ int mines_count(int nkeys, const int *key_start, const int *key_cells, const int
         while (lo <= hi && !comps[i].has[lo]) lo++;
         while (hi >= lo && !comps[i].has[hi]) hi--;
         if (lo > hi) { /* no arrangement fits this component */
-            release(&cx);
+            release_to(cx, mark);
             return MINES_NO_ARRANGEMENT;
         }
         weights[i] = (poly_t){lo, hi, &comps[i].weights[lo]};
     }
     prefix[0] = suffix[ncomps] = (poly_t){0, 0, &unit};
-    for (int i = 0; i < ncomps; i++) prefix[i + 1] = convolve(&cx, prefix[i], weights[i]);
-    for (int i = ncomps - 1; i >= 0; i--) suffix[i] = convolve(&cx, weights[i], suffix[i + 1]);
+    for (int i = 0; i < ncomps; i++) prefix[i + 1] = convolve(cx, prefix[i], weights[i]);
+    for (int i = ncomps - 1; i >= 0; i--) suffix[i] = convolve(cx, weights[i], suffix[i + 1]);
     poly_t everything = prefix[ncomps];
-    big *row = choose_row(&cx, off_cells), *row1 = choose_row(&cx, off_cells - 1);
-    big total, off_weight;
-    big_set(&total, 0);
-    big_set(&off_weight, 0);
+    big *row = choose_row(cx, off_cells), *row1 = choose_row(cx, off_cells - 1);
+    big_set(&res->total, 0);
+    big_set(&res->off_weight, 0);
     for (int t = everything.lo; t <= everything.hi; t++) {
         const big *ways = choose_at(row, off_cells, mines_left - t);
-        if (ways) big_add_mul(&cx, &total, &everything.c[t - everything.lo], ways);
+        if (ways) big_add_mul(cx, &res->total, &everything.c[t - everything.lo], ways);
         ways = choose_at(row1, off_cells - 1, mines_left - t - 1);
-        if (ways) big_add_mul(&cx, &off_weight, &everything.c[t - everything.lo], ways);
+        if (ways) big_add_mul(cx, &res->off_weight, &everything.c[t - everything.lo], ways);
     }
-    if (big_is_zero(&total)) {
-        release(&cx);
+    if (big_is_zero(&res->total)) {
+        release_to(cx, mark);
         return MINES_NO_ARRANGEMENT;
     }
     int out = 0;
     for (int i = 0; i < ncomps; i++) {
         comp_t *c = &comps[i];
-        poly_t others = convolve(&cx, prefix[i], suffix[i + 1]);
-        big *cell_sum = take(&cx, (size_t)c->ngroups + 1, sizeof(big));
+        poly_t others = convolve(cx, prefix[i], suffix[i + 1]);
+        big *cell_sum = take(cx, (size_t)c->ngroups + 1, sizeof(big));
         for (int m = 0; m <= c->maxm; m++) {
             if (!c->has[m]) continue;
             big rest;
             big_set(&rest, 0);
             for (int t = others.lo; t <= others.hi; t++) {
                 const big *ways = choose_at(row, off_cells, mines_left - m - t);
-                if (ways) big_add_mul(&cx, &rest, &others.c[t - others.lo], ways);
+                if (ways) big_add_mul(cx, &rest, &others.c[t - others.lo], ways);
             }
             if (big_is_zero(&rest)) continue;
             for (int g = 0; g < c->ngroups; g++) {
                 big per_cell = c->rows[(size_t)m * c->ngroups + g];
                 big_div_small(&per_cell, (uint64_t)(c->group_start[g + 1] - c->group_start[g]));
-                big_add_mul(&cx, &cell_sum[g], &per_cell, &rest);
+                big_add_mul(cx, &cell_sum[g], &per_cell, &rest);
             }
         }
         for (int g = 0; g < c->ngroups; g++)
             for (int j = c->group_start[g]; j < c->group_start[g + 1]; j++) {
-                out_cells[out] = c->group_cells[j];
-                put(out_weights, (size_t)out, &cell_sum[g]);
+                res->cells[out] = c->group_cells[j];
+                res->where[c->group_cells[j]] = out;
+                res->weights[out] = cell_sum[g];
                 out++;
             }
     }
-    *out_ncells = out;
-    put(out_total, 0, &total);
-    put(out_off_weight, 0, &off_weight);
-    int noff = 0;
+    res->ncells = out;
+    res->noff = 0;
     for (int t = everything.hi; t >= everything.lo; t--)
-        if (choose_at(row, off_cells, mines_left - t))
-            out_off_mines[noff++] = mines_left - t;
-    *out_noff = noff;
-    release(&cx);
+        if (choose_at(row, off_cells, mines_left - t)) res->off_mines[res->noff++] = mines_left - t;
+    release_to(cx, mark);
     return MINES_OK;
+}
+
+static ctx_t *ctx_new(void) { return calloc(1, sizeof(ctx_t)); }
+
+static void ctx_free(ctx_t *cx) {
+    release(cx);
+    free(cx);
+}
+
+/* The keys given as key_start[0..nkeys] offsets into key_cells and key_values. */
+static mkey_t *read_keys(ctx_t *cx, int nkeys, const int *key_start, const int *key_cells,
+                         const int *key_values, int *ncells_board) {
+    if (nkeys < 0) give_up(cx);
+    mkey_t *keys = take(cx, (size_t)nkeys + 1, sizeof(mkey_t));
+    for (int k = 0; k < nkeys; k++) {
+        keys[k].cells = &key_cells[key_start[k]];
+        keys[k].ncells = key_start[k + 1] - key_start[k];
+        keys[k].value = key_values[k];
+        for (int j = 0; j < keys[k].ncells; j++)
+            if (key_cells[key_start[k] + j] >= *ncells_board)
+                *ncells_board = key_cells[key_start[k] + j] + 1;
+    }
+    return keys;
+}
+
+static void put(uint64_t *out, size_t index, const big *value) {
+    memcpy(&out[index * MINES_LIMBS], value->d, sizeof value->d);
+}
+
+/*
+ * `Counter.count` for Python: the keys as key_start[0..nkeys] offsets into key_cells (each
+ * key's cells sorted) and key_values. On MINES_OK: out_cells[0..*out_ncells) are the
+ * frontier cells in the reference's order, out_weights[i] the arrangements with a mine on
+ * out_cells[i]; out_total, out_off_weight; out_off_mines[0..*out_noff) the mines the cells
+ * away from the numbers can hold, increasing. out_cells and out_weights hold
+ * key_start[nkeys] entries, out_off_mines mines_left + 1.
+ */
+int mines_count(int nkeys, const int *key_start, const int *key_cells, const int *key_values,
+                int off_cells, int mines_left, int *out_ncells, int *out_cells,
+                uint64_t *out_weights, uint64_t *out_total, uint64_t *out_off_weight,
+                int *out_noff, int *out_off_mines) {
+    ctx_t *cx = ctx_new();
+    if (!cx) return MINES_FALL_BACK;
+    if (setjmp(cx->fail)) {
+        ctx_free(cx);
+        return MINES_FALL_BACK;
+    }
+    int ncells_board = 0;
+    mkey_t *keys = read_keys(cx, nkeys, key_start, key_cells, key_values, &ncells_board);
+    counts_t res;
+    int code = count_keys(cx, keys, nkeys, off_cells, mines_left, ncells_board, &res);
+    if (code == MINES_OK) {
+        *out_ncells = res.ncells;
+        for (int i = 0; i < res.ncells; i++) {
+            out_cells[i] = res.cells[i];
+            put(out_weights, (size_t)i, &res.weights[i]);
+        }
+        put(out_total, 0, &res.total);
+        put(out_off_weight, 0, &res.off_weight);
+        *out_noff = res.noff;
+        memcpy(out_off_mines, res.off_mines, (size_t)res.noff * sizeof(int));
+    }
+    ctx_free(cx);
+    return code;
+}
+
+/* ---- the bot's lookahead (mines/solver/bot.py: Bot.lookahead and what it calls) ---- */
+
+/* a / b correctly rounded to a double (b > 0), as Python's int / int: the quotient to 55 or
+ * 56 bits with a sticky bit for the rest, which the conversion to double rounds to even */
+static int big_bits(const big *a) {
+    int n = big_top(a);
+    return n ? (n - 1) * 64 + 64 - __builtin_clzll(a->d[n - 1]) : 0;
+}
+
+#define WIDE (MINES_LIMBS + 2)
+typedef struct {
+    uint64_t d[WIDE];
+} wide;
+
+static void wide_shift_left(wide *r, const big *a, int shift) {
+    memset(r, 0, sizeof *r);
+    int limbs = shift / 64, bits = shift % 64;
+    for (int i = MINES_LIMBS - 1; i >= 0; i--) {
+        if (i + limbs + 1 < WIDE && bits) r->d[i + limbs + 1] |= a->d[i] >> (64 - bits);
+        if (i + limbs < WIDE) r->d[i + limbs] |= a->d[i] << bits;
+    }
+}
+
+static int wide_geq(const wide *a, const wide *b) {
+    for (int i = WIDE - 1; i >= 0; i--)
+        if (a->d[i] != b->d[i]) return a->d[i] > b->d[i];
+    return 1;
+}
+
+static void wide_sub(wide *a, const wide *b) {
+    uint64_t borrow = 0;
+    for (int i = 0; i < WIDE; i++) {
+        uint64_t x = a->d[i], y = b->d[i];
+        a->d[i] = x - y - borrow;
+        borrow = (x < y) || (x - y < borrow);
+    }
+}
+
+static void wide_shift_right1(wide *a) {
+    for (int i = 0; i < WIDE; i++) a->d[i] = (a->d[i] >> 1) | (i + 1 < WIDE ? a->d[i + 1] << 63 : 0);
+}
+
+static double big_ratio(const big *a, const big *b) {
+    int na = big_bits(a), nb = big_bits(b);
+    if (!na) return 0.0;
+    if (na <= 53 && nb <= 53) return (double)a->d[0] / (double)b->d[0];
+    int shift = nb - na + 55; /* a * 2^shift / b lies in [2^54, 2^56) */
+    wide num, den;
+    uint64_t sticky = 0;
+    if (shift >= 0) {
+        wide_shift_left(&num, a, shift);
+    } else {
+        /* a >> -shift, remembering whether any bit shifted out was set */
+        big low = *a;
+        int drop = -shift;
+        for (int i = 0; i < MINES_LIMBS; i++) {
+            int from = i * 64;
+            if (from + 64 <= drop) sticky |= low.d[i];
+            else if (from < drop) sticky |= low.d[i] & ((1ULL << (drop - from)) - 1);
+        }
+        big moved;
+        memset(&moved, 0, sizeof moved);
+        int limbs = drop / 64, bits = drop % 64;
+        for (int i = 0; i + limbs < MINES_LIMBS; i++) {
+            moved.d[i] = low.d[i + limbs] >> bits;
+            if (bits && i + limbs + 1 < MINES_LIMBS) moved.d[i] |= low.d[i + limbs + 1] << (64 - bits);
+        }
+        wide_shift_left(&num, &moved, 0);
+    }
+    wide_shift_left(&den, b, 56);
+    uint64_t q = 0;
+    for (int bit = 56; bit >= 0; bit--) {
+        if (wide_geq(&num, &den)) {
+            wide_sub(&num, &den);
+            q |= 1ULL << bit;
+        }
+        wide_shift_right1(&den);
+    }
+    for (int i = 0; i < WIDE; i++) sticky |= num.d[i];
+    return ldexp((double)(q | (sticky != 0)), -shift);
+}
+
+typedef struct {
+    ctx_t *cx;
+    int rows, cols, ncells_board, free_mines, living_checks;
+    int *stamp, clock; /* marks for sets of cells: stamp[c] == clock */
+} board_t;
+
+static int around_of(const board_t *b, int cell, int out[8]) {
+    int r = cell / b->cols, c = cell % b->cols, n = 0;
+    for (int dr = -1; dr <= 1; dr++)
+        for (int dc = -1; dc <= 1; dc++) {
+            int rr = r + dr, cc = c + dc;
+            if ((dr || dc) && rr >= 0 && rr < b->rows && cc >= 0 && cc < b->cols)
+                out[n++] = rr * b->cols + cc;
+        }
+    return n;
+}
+
+static const big *mine_weight(const counts_t *c, int cell) {
+    return c->where[cell] >= 0 ? &c->weights[c->where[cell]] : &c->off_weight;
+}
+
+static int big_equal(const big *a, const big *b) { return !memcmp(a->d, b->d, sizeof a->d); }
+
+static int big_compare(const big *a, const big *b) {
+    for (int i = MINES_LIMBS - 1; i >= 0; i--)
+        if (a->d[i] != b->d[i]) return a->d[i] < b->d[i] ? -1 : 1;
+    return 0;
+}
+
+typedef struct {
+    mkey_t *keys;
+    int nkeys;
+} keylist_t;
+
+typedef int (*visit_t)(void *arg, const keylist_t *keys, const counts_t *after);
+
+/* Bot._outcomes: for each number `cell` could show once opened, where `hidden` (a set given
+ * by `in_hidden`) are the unrevealed cells outside the local rules' and `counts` counts
+ * them, the constraints and counts after it; `visit` returns nonzero to stop. Returns the
+ * outcomes visited. */
+static int outcomes(board_t *b, const keylist_t *keys, const counts_t *counts,
+                    const char *in_hidden, int nhidden, int cell, visit_t visit, void *arg) {
+    ctx_t *cx = b->cx;
+    int unopened = nhidden - (in_hidden[cell] != 0);
+    int nbrs[8], around[8], naround = 0;
+    int n = around_of(b, cell, nbrs);
+    for (int i = 0; i < n; i++)
+        if (in_hidden[nbrs[i]] && nbrs[i] != cell) around[naround++] = nbrs[i];
+    keylist_t after = {take(cx, (size_t)keys->nkeys + 2, sizeof(mkey_t)), 0};
+    b->clock++;
+    int frontier = 0;
+    for (int k = 0; k < keys->nkeys; k++) {
+        const mkey_t *key = &keys->keys[k];
+        int *cells = take(cx, (size_t)key->ncells + 1, sizeof(int)), m = 0;
+        for (int j = 0; j < key->ncells; j++)
+            if (key->cells[j] != cell) cells[m++] = key->cells[j];
+        if (!m) continue;
+        for (int j = 0; j < m; j++)
+            if (b->stamp[cells[j]] != b->clock) b->stamp[cells[j]] = b->clock, frontier++;
+        after.keys[after.nkeys++] = (mkey_t){cells, m, key->value};
+    }
+    for (int i = 0; i < naround; i++)
+        if (b->stamp[around[i]] != b->clock) b->stamp[around[i]] = b->clock, frontier++;
+    int off = unopened - frontier;
+    int fewest = 0, zero = 0;
+    for (int i = 0; i < naround; i++) {
+        const big *w = mine_weight(counts, around[i]);
+        fewest += big_equal(w, &counts->total);
+        zero += big_is_zero(w);
+    }
+    int *around_cells = take(cx, 8, sizeof(int));
+    memcpy(around_cells, around, sizeof around);
+    int base = after.nkeys, visited = 0;
+    for (int extra = fewest; extra <= naround - zero; extra++) {
+        after.nkeys = base;
+        if (naround) after.keys[after.nkeys++] = (mkey_t){around_cells, naround, extra};
+        size_t mark = cx->nblocks;
+        counts_t next;
+        int code = count_keys(cx, after.keys, after.nkeys, off, b->free_mines, b->ncells_board, &next);
+        if (code == MINES_NO_ARRANGEMENT) { /* the cell cannot show this number */
+            release_to(cx, mark);
+            continue;
+        }
+        visited++;
+        int stop = visit(arg, &after, &next);
+        release_to(cx, mark);
+        if (stop) break;
+    }
+    return visited;
+}
+
+/* _living_by_off_swap: whether moving one mine among the cells away from the numbers can
+ * change what `cell` would show (no recount needed) */
+static int living_by_off_swap(board_t *b, const char *in_hidden, const counts_t *counts, int cell) {
+    const big *weight = counts->where[cell] >= 0 ? &counts->weights[counts->where[cell]] : NULL;
+    if (weight && big_equal(weight, &counts->total)) return 0;
+    int nbrs[8], n = around_of(b, cell, nbrs), beside = 0;
+    for (int i = 0; i < n; i++) beside += in_hidden[nbrs[i]] && counts->where[nbrs[i]] < 0;
+    int spaces = counts->off_cells - (weight == NULL);
+    if (!(0 < beside && beside < spaces)) return 0;
+    int every = weight && !big_is_zero(weight); /* all arrangements must qualify, else any */
+    for (int i = 0; i < counts->noff; i++) {
+        int fits = 0 < counts->off_mines[i] && counts->off_mines[i] < spaces;
+        if (every && !fits) return 0;
+        if (!every && fits) return 1;
+    }
+    return every;
+}
+
+static int count_two(void *arg, const keylist_t *keys, const counts_t *after) {
+    (void)keys;
+    (void)after;
+    return ++*(int *)arg >= 2;
+}
+
+/* _is_living: whether `cell` could show two numbers or more, once opened in that position */
+static int is_living(board_t *b, const keylist_t *keys, const char *in_hidden, int nhidden,
+                     const counts_t *counts, int cell) {
+    if (living_by_off_swap(b, in_hidden, counts, cell)) return 1;
+    int seen = 0;
+    size_t mark = b->cx->nblocks;
+    outcomes(b, keys, counts, in_hidden, nhidden, cell, count_two, &seen);
+    release_to(b->cx, mark);
+    return seen >= 2;
+}
+
+typedef struct {
+    int cell;
+    const big *weight;
+} ranked_t;
+
+/* _safest_living: the mine weight of the safest cell among `hidden` that can show two
+ * numbers or more (checking at most living_checks cells, safest first), as a pointer */
+static const big *safest_living(board_t *b, const keylist_t *keys, const int *hidden,
+                                int nhidden, const counts_t *counts) {
+    static const big zero_weight;
+    if (!nhidden) return &zero_weight;
+    ctx_t *cx = b->cx;
+    int want = b->living_checks + 1;
+    /* the frontier cells sorted by weight, stable (the reference's sorted()), merged with
+     * the cells away from the numbers (all of off_weight), frontier first on ties */
+    int *order = take(cx, (size_t)counts->ncells + 1, sizeof(int));
+    for (int i = 0; i < counts->ncells; i++) {
+        int j = i;
+        while (j > 0 && big_compare(&counts->weights[order[j - 1]], &counts->weights[i]) > 0) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = i;
+    }
+    ranked_t *ranked = take(cx, (size_t)want + 1, sizeof(ranked_t));
+    int nranked = 0, fi = 0, hi = 0;
+    while (nranked < want) {
+        while (hi < nhidden && counts->where[hidden[hi]] >= 0) hi++;
+        int have_f = fi < counts->ncells, have_o = hi < nhidden;
+        if (!have_f && !have_o) break;
+        if (have_f && (!have_o || big_compare(&counts->weights[order[fi]], &counts->off_weight) <= 0)) {
+            ranked[nranked++] = (ranked_t){counts->cells[order[fi]], &counts->weights[order[fi]]};
+            fi++;
+        } else {
+            ranked[nranked++] = (ranked_t){hidden[hi], &counts->off_weight};
+            hi++;
+        }
+    }
+    char *in_hidden = take(cx, (size_t)b->ncells_board + 1, 1);
+    for (int i = 0; i < nhidden; i++) in_hidden[hidden[i]] = 1;
+    int checks = nranked < b->living_checks ? nranked : b->living_checks;
+    for (int i = 0; i < checks; i++)
+        if (is_living(b, keys, in_hidden, nhidden, counts, ranked[i].cell)) return ranked[i].weight;
+    return nranked > b->living_checks ? ranked[b->living_checks].weight : ranked[0].weight;
+}
+
+typedef struct {
+    board_t *b;
+    const counts_t *before;
+    const int *others;
+    int nothers;
+    double score;
+    int shown;
+} look_t;
+
+static int score_outcome(void *arg, const keylist_t *keys, const counts_t *after) {
+    look_t *look = arg;
+    const big *weight = safest_living(look->b, keys, look->others, look->nothers, after);
+    double next_safety = 1.0 - big_ratio(weight, &after->total);
+    look->score += big_ratio(&after->total, &look->before->total) * next_safety;
+    look->shown++;
+    return 0;
+}
+
+/*
+ * Bot.lookahead for each of the ncand cells in cand: out_score[i] the chance to survive
+ * opening it and then the following move, out_shown[i] how many numbers it could show.
+ * The position: the keys (as for mines_count), the nhidden unrevealed cells outside the
+ * local rules' (increasing), the mines among them and the keys' cells (free_mines), on a
+ * rows x cols board. MINES_FALL_BACK when the Python path must do it.
+ */
+int mines_lookahead(int rows, int cols, int nkeys, const int *key_start, const int *key_cells,
+                    const int *key_values, int nhidden, const int *hidden, int free_mines,
+                    int living_checks, int ncand, const int *cand, double *out_score,
+                    int *out_shown) {
+    ctx_t *cx = ctx_new();
+    if (!cx) return MINES_FALL_BACK;
+    if (setjmp(cx->fail)) {
+        ctx_free(cx);
+        return MINES_FALL_BACK;
+    }
+    if (rows <= 0 || cols <= 0 || rows > 4096 || cols > 4096 || nhidden < 0 || ncand < 0 ||
+        living_checks < 0)
+        give_up(cx);
+    board_t b = {cx, rows, cols, rows * cols, free_mines, living_checks, NULL, 0};
+    int ncells_board = b.ncells_board;
+    keylist_t keys = {read_keys(cx, nkeys, key_start, key_cells, key_values, &ncells_board), nkeys};
+    if (ncells_board > b.ncells_board) give_up(cx);
+    b.stamp = take(cx, (size_t)b.ncells_board + 1, sizeof(int));
+    char *in_hidden = take(cx, (size_t)b.ncells_board + 1, 1);
+    for (int i = 0; i < nhidden; i++) {
+        if (hidden[i] < 0 || hidden[i] >= b.ncells_board) give_up(cx);
+        in_hidden[hidden[i]] = 1;
+    }
+    b.clock++;
+    int frontier = 0;
+    for (int k = 0; k < nkeys; k++)
+        for (int j = 0; j < keys.keys[k].ncells; j++) {
+            int c = keys.keys[k].cells[j];
+            if (b.stamp[c] != b.clock) b.stamp[c] = b.clock, frontier++;
+        }
+    counts_t before;
+    if (count_keys(cx, keys.keys, nkeys, nhidden - frontier, free_mines, b.ncells_board, &before) !=
+        MINES_OK)
+        give_up(cx);
+    int *others = take(cx, (size_t)nhidden + 1, sizeof(int));
+    for (int i = 0; i < ncand; i++) {
+        if (cand[i] < 0 || cand[i] >= b.ncells_board || !in_hidden[cand[i]]) give_up(cx);
+        int nothers = 0;
+        for (int j = 0; j < nhidden; j++)
+            if (hidden[j] != cand[i]) others[nothers++] = hidden[j];
+        look_t look = {&b, &before, others, nothers, 0.0, 0};
+        size_t mark = cx->nblocks;
+        outcomes(&b, &keys, &before, in_hidden, nhidden, cand[i], score_outcome, &look);
+        release_to(cx, mark);
+        out_score[i] = look.score;
+        out_shown[i] = look.shown;
+    }
+    ctx_free(cx);
+    return MINES_OK;
+}
+
+/* ---- the local rules (mines/solver/rules.py: deduce) ---- */
+
+/*
+ * The single-number rule to a fixpoint, then the overlapping-pair rule, until neither finds
+ * anything, on a rows x cols board whose values are -1 (unknown) or the number shown.
+ * On a board whose numbers agree, that fixpoint is the same whatever the order the rules
+ * run in, so it is the reference's. out_known[c] is -1 (undecided or revealed), 0 (safe)
+ * or 1 (a mine); the live constraints come as for mines_count (cells increasing), at most
+ * one per revealed cell. MINES_FALL_BACK on contradictory numbers (the reference then
+ * raises its own error) or bad sizes.
+ */
+int mines_deduce(int rows, int cols, const int *values, int *out_known, int *out_nkeys,
+                 int *out_key_start, int *out_key_cells, int *out_key_values) {
+    ctx_t *cx = ctx_new();
+    if (!cx) return MINES_FALL_BACK;
+    if (setjmp(cx->fail)) {
+        ctx_free(cx);
+        return MINES_FALL_BACK;
+    }
+    if (rows <= 0 || cols <= 0 || rows > 4096 || cols > 4096) give_up(cx);
+    board_t b = {cx, rows, cols, rows * cols, 0, 0, NULL, 0};
+    int n = b.ncells_board;
+    int *source = take(cx, (size_t)n + 1, sizeof(int));
+    int *cells = take(cx, (size_t)n * 8 + 1, sizeof(int)); /* constraint i: cells[8i..8i+ncells) */
+    int *ncells = take(cx, (size_t)n + 1, sizeof(int));
+    int *need = take(cx, (size_t)n + 1, sizeof(int));
+    int *by_cell = take(cx, (size_t)n * 8 + 1, sizeof(int)); /* constraints of cell c */
+    int *nby = take(cx, (size_t)n + 1, sizeof(int));
+    int *known = out_known;
+    int ncons = 0;
+    for (int c = 0; c < n; c++) {
+        known[c] = -1;
+        if (values[c] < -1 || values[c] > 8) give_up(cx);
+    }
+    for (int c = 0; c < n; c++) {
+        if (values[c] < 0) continue;
+        int nbrs[8], m = around_of(&b, c, nbrs), k = 0;
+        for (int i = 0; i < m; i++)
+            if (values[nbrs[i]] < 0) cells[ncons * 8 + k++] = nbrs[i];
+        if (!k) {
+            if (values[c]) give_up(cx);
+            continue;
+        }
+        source[ncons] = c;
+        ncells[ncons] = k;
+        need[ncons] = values[c];
+        for (int i = 0; i < k; i++) {
+            int cell = cells[ncons * 8 + i];
+            by_cell[cell * 8 + nby[cell]++] = ncons;
+        }
+        ncons++;
+    }
+    int *work = take(cx, (size_t)ncons * 80 + 1, sizeof(int)), nwork = 0;
+    char *queued = take(cx, (size_t)ncons + 1, 1);
+    for (int i = ncons - 1; i >= 0; i--) work[nwork++] = i, queued[i] = 1;
+/* undecided cells and mines still needed of constraint i */
+#define ROOM(i, room, left)                                                                    \
+    do {                                                                                       \
+        room = 0;                                                                              \
+        left = need[i];                                                                        \
+        for (int q_ = 0; q_ < ncells[i]; q_++) {                                               \
+            int k_ = known[cells[(i) * 8 + q_]];                                               \
+            room += k_ < 0;                                                                    \
+            left -= k_ == 1;                                                                   \
+        }                                                                                      \
+    } while (0)
+#define SETTLE(cell, mine)                                                                     \
+    do {                                                                                       \
+        known[cell] = (mine);                                                                  \
+        for (int q_ = 0; q_ < nby[cell]; q_++) {                                               \
+            int j_ = by_cell[(cell) * 8 + q_];                                                 \
+            if (!queued[j_]) queued[j_] = 1, work[nwork++] = j_;                               \
+        }                                                                                      \
+    } while (0)
+    for (;;) {
+        while (nwork) {
+            int i = work[--nwork], room, left;
+            queued[i] = 0;
+            ROOM(i, room, left);
+            if (left < 0 || left > room) give_up(cx);
+            if (room && (left == 0 || left == room))
+                for (int q = 0; q < ncells[i]; q++) {
+                    int cell = cells[i * 8 + q];
+                    if (known[cell] < 0) SETTLE(cell, left > 0);
+                }
+        }
+        int found = 0;
+        for (int a = 0; a < ncons && !found; a++) {
+            int room_a, left_a;
+            ROOM(a, room_a, left_a);
+            if (!room_a) continue;
+            for (int q = 0; q < ncells[a] && !found; q++) {
+                int shared = cells[a * 8 + q];
+                if (known[shared] >= 0) continue;
+                for (int r = 0; r < nby[shared] && !found; r++) {
+                    int bb = by_cell[shared * 8 + r], room_b, left_b;
+                    if (bb == a) continue;
+                    ROOM(bb, room_b, left_b);
+                    int only_a = 0, only_b = 0;
+                    for (int x = 0; x < ncells[a]; x++) {
+                        int cell = cells[a * 8 + x], in_b = 0;
+                        if (known[cell] >= 0) continue;
+                        for (int y = 0; y < ncells[bb]; y++) in_b |= cells[bb * 8 + y] == cell;
+                        only_a += !in_b;
+                    }
+                    for (int y = 0; y < ncells[bb]; y++) {
+                        int cell = cells[bb * 8 + y], in_a = 0;
+                        if (known[cell] >= 0) continue;
+                        for (int x = 0; x < ncells[a]; x++) in_a |= cells[a * 8 + x] == cell;
+                        only_b += !in_a;
+                    }
+                    if (left_a - left_b != only_a || !(only_a || only_b)) continue;
+                    found = 1;
+                    int mines_at[8], safe_at[8], nm = 0, ns = 0;
+                    for (int x = 0; x < ncells[a]; x++) {
+                        int cell = cells[a * 8 + x], in_b = 0;
+                        if (known[cell] >= 0) continue;
+                        for (int y = 0; y < ncells[bb]; y++) in_b |= cells[bb * 8 + y] == cell;
+                        if (!in_b) mines_at[nm++] = cell;
+                    }
+                    for (int y = 0; y < ncells[bb]; y++) {
+                        int cell = cells[bb * 8 + y], in_a = 0;
+                        if (known[cell] >= 0) continue;
+                        for (int x = 0; x < ncells[a]; x++) in_a |= cells[a * 8 + x] == cell;
+                        if (!in_a) safe_at[ns++] = cell;
+                    }
+                    for (int x = 0; x < nm; x++) SETTLE(mines_at[x], 1);
+                    for (int y = 0; y < ns; y++) SETTLE(safe_at[y], 0);
+                }
+            }
+        }
+        if (!found) break;
+    }
+    /* the live constraints, reduced by the settled cells */
+    int nkeys = 0, used = 0;
+    out_key_start[0] = 0;
+    for (int i = 0; i < ncons; i++) {
+        int room, left;
+        ROOM(i, room, left);
+        if (!room) continue;
+        for (int q = 0; q < ncells[i]; q++)
+            if (known[cells[i * 8 + q]] < 0) out_key_cells[used++] = cells[i * 8 + q];
+        out_key_values[nkeys] = left;
+        out_key_start[++nkeys] = used;
+    }
+#undef ROOM
+#undef SETTLE
+    *out_nkeys = nkeys;
+    ctx_free(cx);
+    return MINES_OK;
+}
+
+/* a / b correctly rounded, for the tests: a and b as MINES_LIMBS little-endian limbs. */
+double mines_ratio(const uint64_t *a, const uint64_t *b) {
+    big x, y;
+    memcpy(x.d, a, sizeof x.d);
+    memcpy(y.d, b, sizeof y.d);
+    return big_is_zero(&y) ? 0.0 : big_ratio(&x, &y);
 }
