@@ -161,6 +161,14 @@ def test_the_compiled_lookahead_gives_the_reference_floats() -> None:
 
 
 @pytest.mark.usefixtures("compiled")
+def test_the_compiled_fifty_fifty_credit_gives_the_reference_factors() -> None:
+    python, compiled = Bot(native=False), Bot(native=True)
+    for solved in stuck_positions(13, 80):
+        cells = solved.undecided()[:16]
+        assert compiled._credits(solved, cells) == python._credits(solved, cells)
+
+
+@pytest.mark.usefixtures("compiled")
 def test_probabilities_from_compiled_counts_are_the_exact_fractions() -> None:
     for solved in stuck_positions(3, 100):
         counts = solved.counts

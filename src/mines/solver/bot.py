@@ -15,7 +15,7 @@ from mines.solver import native as compiled
 from mines.solver.analysis import Counting, Position, Solved, solve
 from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
 from mines.solver.endgame import BUDGET, MAX_CELLS, MAX_LAYOUTS, solve_endgame
-from mines.solver.fifty import enabling_weight, trap_weights
+from mines.solver.fifty import enabling_weight, trap_table, trap_weights
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import neighbours
 from mines.status import GameStatus
@@ -208,21 +208,49 @@ class Bot:
         assert counts is not None
         if not self.fifty_fifty_credit:
             return dict.fromkeys(shortlist, 1.0), set()
-        counter = self._counter
         safest = 1 - min(chance.values())
+        cells = list(dict.fromkeys(shortlist + [c for c in counts.cell_weight if c in chance]))
+        credits = self._credits(solved, cells)
         factors: dict[int, float] = {}
         pseudo: set[int] = set()
-        for cell in dict.fromkeys(shortlist + [c for c in counts.cell_weight if c in chance]):
-            mine = solved.mine_weight(cell)
-            safe = counts.total - mine
-            traps = trap_weights(solved, cell, counter)
-            if max(traps.values()) == mine:
+        for cell in cells:
+            factor, is_pseudo = credits[cell]
+            if is_pseudo:
                 pseudo.add(cell)
-            credited = sum(traps.values()) + enabling_weight(solved, cell, counter)
-            factor = 1 + self.fifty_fifty_credit * min(credited, mine, safe) / safe
             if cell in shortlist or cell in pseudo or (1 - chance[cell]) * factor > safest:
                 factors[cell] = factor
         return factors, pseudo
+
+    def _credits(self, solved: Solved, cells: list[int]) -> dict[int, tuple[float, bool]]:
+        """For each cell, the factor its 50/50 credit multiplies its score by, and whether it
+        is a mine only inside a 50/50; compiled in one call when the library is available."""
+        counts = solved.counts
+        assert counts is not None
+        if self.native:
+            position = solved.position
+            found = compiled.fifty(
+                position.rows,
+                position.cols,
+                solved.keys,
+                position.values,
+                solved.known,
+                counts.off_cells,
+                solved.free_mines,
+                trap_table(),
+                self.fifty_fifty_credit,
+                cells,
+            )
+            if found is not None:
+                return found
+        credits: dict[int, tuple[float, bool]] = {}
+        for cell in cells:
+            mine = solved.mine_weight(cell)
+            safe = counts.total - mine
+            traps = trap_weights(solved, cell, self._counter)
+            credited = sum(traps.values()) + enabling_weight(solved, cell, self._counter)
+            factor = 1 + self.fifty_fifty_credit * min(credited, mine, safe) / safe
+            credits[cell] = factor, max(traps.values()) == mine
+        return credits
 
     def _lookaheads(self, solved: Solved, cells: list[int]) -> dict[int, tuple[float, int]]:
         """`lookahead` of each cell, compiled in one call when the library is available."""

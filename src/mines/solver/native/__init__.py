@@ -134,6 +134,7 @@ def _load() -> tuple[ctypes.CDLL | None, str]:
     library.mines_lookahead.restype = ctypes.c_int
     library.mines_deduce.restype = ctypes.c_int
     library.mines_ratio.restype = ctypes.c_double
+    library.mines_fifty.restype = ctypes.c_int
     return library, f"compiled: {path}"
 
 
@@ -306,3 +307,55 @@ def ratio(a: int, b: int) -> float | None:
         return None
     buffers = [ctypes.create_string_buffer(n.to_bytes(width, "little"), width) for n in (a, b)]
     return float(library.mines_ratio(*buffers))
+
+
+def fifty(
+    rows: int,
+    cols: int,
+    constraints: Iterable[tuple[tuple[int, ...], int]],
+    values: tuple[int, ...],
+    known: Mapping[int, bool],
+    off_cells: int,
+    free_mines: int,
+    traps: tuple[tuple[int, ...], tuple[int, ...], int],
+    credit: float,
+    cells: list[int],
+) -> dict[int, tuple[float, bool]] | None:
+    """The bot's 50/50 credit of every cell of `cells` in one call: (the factor it
+    multiplies the cell's score by, whether the cell is a mine only inside a 50/50), the
+    same floats as the Python path; `traps` is `mines.solver.fifty.trap_table()`. None
+    when the caller must run the Python path."""
+    library = _load()[0]
+    if library is None or not cells:
+        return None
+    nkeys, starts, key_cells, key_values, _ = _keys(constraints)
+    decided = [-1] * (rows * cols)
+    for cell, mine in known.items():
+        decided[cell] = int(mine)
+    info, offsets, families = traps
+    factors = (ctypes.c_double * len(cells))()
+    pseudo = (ctypes.c_int * len(cells))()
+    code = library.mines_fifty(
+        ctypes.c_int(rows),
+        ctypes.c_int(cols),
+        nkeys,
+        starts,
+        key_cells,
+        key_values,
+        _ints(list(values)),
+        _ints(decided),
+        ctypes.c_int(off_cells),
+        ctypes.c_int(free_mines),
+        ctypes.c_int(len(info) // 5),
+        _ints(list(info)),
+        _ints(list(offsets)),
+        ctypes.c_int(families),
+        ctypes.c_double(credit),
+        ctypes.c_int(len(cells)),
+        _ints(cells),
+        factors,
+        pseudo,
+    )
+    if code != _OK:
+        return None
+    return {cell: (factors[i], bool(pseudo[i])) for i, cell in enumerate(cells)}

@@ -1105,3 +1105,166 @@ double mines_ratio(const uint64_t *a, const uint64_t *b) {
     memcpy(y.d, b, sizeof y.d);
     return big_is_zero(&y) ? 0.0 : big_ratio(&x, &y);
 }
+
+/* ---- the bot's 50/50 credit (mines/solver/bot.py: Bot._fifty_fifty_factors) ---- */
+
+static void big_sub(big *a, const big *b) { /* a -= b, a >= b */
+    uint64_t borrow = 0;
+    for (int i = 0; i < MINES_LIMBS; i++) {
+        uint64_t x = a->d[i], y = b->d[i];
+        a->d[i] = x - y - borrow;
+        borrow = (x < y) || (x - y < borrow);
+    }
+}
+
+/* float(a) as Python converts an int: correctly rounded */
+static double big_to_double(const big *a) {
+    big one;
+    big_set(&one, 1);
+    return big_ratio(a, &one);
+}
+
+typedef struct {
+    int family; /* the family whose best trap counts, or -1: summed (a trap it would close) */
+    int nmines, nsafe, nwalls, max_open;
+    const int *offsets; /* (row, col) pairs: mines, then safe, then walls */
+} trap_t;
+
+/* _trap_weight: arrangements with a mine on `cell` and `trap` around it, walls and all */
+static void trap_weight(ctx_t *cx, const board_t *b, const mkey_t *keys, int nkeys,
+                        const counts_t *counts, const int *values, const int *known, int cell,
+                        const trap_t *trap, big *out) {
+    big_set(out, 0);
+    int row = cell / b->cols, col = cell % b->cols;
+    int fixed[32], mine[32], nfixed = 0;
+    const int *o = trap->offsets;
+    for (int i = 0; i < trap->nmines + trap->nsafe; i++) {
+        int r = row + o[2 * i], c = col + o[2 * i + 1];
+        if (r < 0 || r >= b->rows || c < 0 || c >= b->cols) return;
+        int at = r * b->cols + c;
+        if (values[at] != -1 || known[at] >= 0) return;
+        fixed[nfixed] = at;
+        mine[nfixed++] = i < trap->nmines;
+    }
+    int first_wall = nfixed, open = 0;
+    for (int i = 0; i < trap->nwalls; i++) {
+        int k = trap->nmines + trap->nsafe + i;
+        int r = row + o[2 * k], c = col + o[2 * k + 1];
+        if (r < 0 || r >= b->rows || c < 0 || c >= b->cols) continue; /* the edge: a mine */
+        int at = r * b->cols + c;
+        if (values[at] != -1 || known[at] == 0) return;
+        if (known[at] < 0) {
+            fixed[nfixed] = at;
+            mine[nfixed++] = 1;
+            open++;
+        }
+    }
+    if (open > trap->max_open) return;
+    (void)first_wall;
+    /* the cell itself is a mine too; a cell named twice keeps its last meaning, as the
+     * reference's dict does (mines and walls first, then the safe cells) */
+    mkey_t *all = take(cx, (size_t)nkeys + 34, sizeof(mkey_t));
+    memcpy(all, keys, (size_t)nkeys * sizeof(mkey_t));
+    int n = nkeys, off = counts->off_cells;
+    int order[33], norder = 0;
+    order[norder++] = -1; /* the cell */
+    for (int i = 0; i < nfixed; i++)
+        if (mine[i]) order[norder++] = i;
+    for (int i = 0; i < nfixed; i++)
+        if (!mine[i]) order[norder++] = i;
+    int *singles = take(cx, 34, sizeof(int));
+    int *seen_at = take(cx, 34, sizeof(int)), nseen = 0;
+    for (int j = 0; j < norder; j++) {
+        int at = order[j] < 0 ? cell : fixed[order[j]];
+        int is_mine = order[j] < 0 ? 1 : mine[order[j]];
+        int dup = -1;
+        for (int s = 0; s < nseen; s++)
+            if (seen_at[s] == at) dup = s;
+        if (dup >= 0) {
+            all[nkeys + dup].value = is_mine;
+            continue;
+        }
+        seen_at[nseen] = at;
+        singles[nseen] = at;
+        all[n++] = (mkey_t){&singles[nseen], 1, is_mine};
+        nseen++;
+        if (counts->where[at] < 0) off--;
+    }
+    counts_t after;
+    size_t mark = cx->nblocks;
+    if (count_keys(cx, all, n, off, b->free_mines, b->ncells_board, &after) == MINES_OK)
+        *out = after.total;
+    release_to(cx, mark);
+}
+
+/*
+ * For each of the ncand cells: out_factor[i], what the bot's 50/50 credit multiplies its
+ * score by, and out_pseudo[i], whether its mine lies only inside a 50/50 (a pseudo 50/50).
+ * The traps come from mines/solver/fifty.py (its TRAPS, family 0.., and its ENABLED,
+ * family -1) as trap_info[5 i..] = (family, mines, safe, walls, most open walls) and their
+ * offsets in order; values are -1 for unrevealed cells, known -1 (undecided), 0 or 1 for
+ * every cell, off_cells the undecided cells away from the keys.
+ */
+int mines_fifty(int rows, int cols, int nkeys, const int *key_start, const int *key_cells,
+                const int *key_values, const int *values, const int *known, int off_cells,
+                int free_mines, int ntraps, const int *trap_info, const int *trap_offsets,
+                int nfamilies, double credit, int ncand, const int *cand, double *out_factor,
+                int *out_pseudo) {
+    ctx_t *cx = ctx_new();
+    if (!cx) return MINES_FALL_BACK;
+    if (setjmp(cx->fail)) {
+        ctx_free(cx);
+        return MINES_FALL_BACK;
+    }
+    if (rows <= 0 || cols <= 0 || rows > 4096 || cols > 4096 || ntraps < 0 || ncand < 0 ||
+        nfamilies < 0 || nfamilies > 16)
+        give_up(cx);
+    board_t b = {cx, rows, cols, rows * cols, free_mines, 0, NULL, 0};
+    int ncells_board = b.ncells_board;
+    mkey_t *keys = read_keys(cx, nkeys, key_start, key_cells, key_values, &ncells_board);
+    if (ncells_board > b.ncells_board) give_up(cx);
+    trap_t *traps = take(cx, (size_t)ntraps + 1, sizeof(trap_t));
+    const int *offsets = trap_offsets;
+    for (int t = 0; t < ntraps; t++) {
+        const int *info = &trap_info[5 * t];
+        traps[t] = (trap_t){info[0], info[1], info[2], info[3], info[4], offsets};
+        if (info[0] >= nfamilies || info[1] < 0 || info[2] < 0 || info[3] < 0 ||
+            info[1] + info[2] + info[3] > 31)
+            give_up(cx);
+        offsets += 2 * (info[1] + info[2] + info[3]);
+    }
+    counts_t before;
+    if (count_keys(cx, keys, nkeys, off_cells, free_mines, b.ncells_board, &before) != MINES_OK)
+        give_up(cx);
+    for (int i = 0; i < ncand; i++) {
+        int cell = cand[i];
+        if (cell < 0 || cell >= b.ncells_board || values[cell] != -1 || known[cell] >= 0)
+            give_up(cx);
+        big best[16], credited, weight;
+        for (int f = 0; f < nfamilies; f++) big_set(&best[f], 0);
+        big_set(&credited, 0);
+        for (int t = 0; t < ntraps; t++) {
+            trap_weight(cx, &b, keys, nkeys, &before, values, known, cell, &traps[t], &weight);
+            if (traps[t].family < 0)
+                big_add(cx, &credited, &weight);
+            else if (big_compare(&weight, &best[traps[t].family]) > 0)
+                best[traps[t].family] = weight;
+        }
+        const big *mine = mine_weight(&before, cell);
+        big top, safe = before.total;
+        big_set(&top, 0);
+        for (int f = 0; f < nfamilies; f++) {
+            big_add(cx, &credited, &best[f]);
+            if (big_compare(&best[f], &top) > 0) top = best[f];
+        }
+        big_sub(&safe, mine);
+        if (big_is_zero(&safe)) give_up(cx);
+        out_pseudo[i] = nfamilies > 0 && big_equal(&top, mine);
+        const big *least = &credited;
+        if (big_compare(mine, least) < 0) least = mine;
+        if (big_compare(&safe, least) < 0) least = &safe;
+        out_factor[i] = 1.0 + credit * big_to_double(least) / big_to_double(&safe);
+    }
+    ctx_free(cx);
+    return MINES_OK;
+}
