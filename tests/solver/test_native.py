@@ -23,6 +23,7 @@ from mines.solver import native
 from mines.solver.analysis import Position, Solved, analysis_of, solve
 from mines.solver.bot import Bot, Guess
 from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
+from mines.solver.endgame import solve_endgame
 from mines.solver.rules import UNKNOWN
 from mines.status import GameStatus
 from tests.solver.brute import random_position, solved_position
@@ -166,6 +167,17 @@ def test_the_compiled_fifty_fifty_credit_gives_the_reference_factors() -> None:
     for solved in stuck_positions(13, 80):
         cells = solved.undecided()[:16]
         assert compiled._credits(solved, cells) == python._credits(solved, cells)
+
+
+@pytest.mark.usefixtures("compiled")
+@pytest.mark.parametrize("budget", [60_000, 40])
+def test_the_compiled_endgame_search_finds_the_reference_move(budget: int) -> None:
+    searched = 0
+    for solved in stuck_positions(17, 120):
+        python = solve_endgame(solved, budget=budget)
+        assert solve_endgame(solved, budget=budget, native=True) == python
+        searched += python is not None
+    assert searched >= 20  # enough positions were small enough to search
 
 
 @pytest.mark.usefixtures("compiled")

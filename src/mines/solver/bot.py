@@ -152,6 +152,7 @@ class Bot:
                 max_cells=self.endgame_cells,
                 max_layouts=self.endgame_layouts,
                 budget=self.endgame_positions,
+                native=self.native,
             )
             if found is not None:
                 weight = solved.mine_weight(found.cell)

@@ -135,6 +135,7 @@ def _load() -> tuple[ctypes.CDLL | None, str]:
     library.mines_deduce.restype = ctypes.c_int
     library.mines_ratio.restype = ctypes.c_double
     library.mines_fifty.restype = ctypes.c_int
+    library.mines_endgame.restype = ctypes.c_int
     return library, f"compiled: {path}"
 
 
@@ -359,3 +360,46 @@ def fifty(
     if code != _OK:
         return None
     return {cell: (factors[i], bool(pseudo[i])) for i, cell in enumerate(cells)}
+
+
+def endgame(
+    rows: int,
+    cols: int,
+    values: tuple[int, ...],
+    known: Mapping[int, bool],
+    mines: int,
+    undecided: list[int],
+    max_layouts: int,
+    budget: int,
+    listing_steps: int,
+) -> tuple[bool, tuple[int, float] | None]:
+    """`mines.solver.endgame.solve_endgame`'s search past its size checks, compiled:
+    (True, (cell, chance to win)) or (True, None) as the reference finds them, or (False,
+    None) when the caller must run the Python path."""
+    library = _load()[0]
+    if library is None:
+        return False, None
+    decided = [-1] * (rows * cols)
+    for cell, mine in known.items():
+        decided[cell] = int(mine)
+    index = ctypes.c_int()
+    value = ctypes.c_double()
+    code = library.mines_endgame(
+        ctypes.c_int(rows),
+        ctypes.c_int(cols),
+        _ints(list(values)),
+        _ints(decided),
+        ctypes.c_int(mines),
+        ctypes.c_int(len(undecided)),
+        _ints(undecided),
+        ctypes.c_int(max_layouts),
+        ctypes.c_int(budget),
+        ctypes.c_long(listing_steps),
+        ctypes.byref(index),
+        ctypes.byref(value),
+    )
+    if code == _NO_ARRANGEMENT:
+        return True, None
+    if code != _OK:
+        return False, None
+    return True, (undecided[index.value], value.value)

@@ -1268,3 +1268,354 @@ int mines_fifty(int rows, int cols, int nkeys, const int *key_start, const int *
     ctx_free(cx);
     return MINES_OK;
 }
+
+/* ---- exhaustive endgames (mines/solver/endgame.py: solve_endgame) ---- */
+
+#define MAX_WORDS 64 /* layouts as bit sets of at most 4096 bits */
+
+typedef struct {
+    int words, ncells, budget;
+    const uint64_t *mine_in;  /* [cell * words]: layouts where the cell is a mine */
+    uint64_t **showing;       /* [cell]: the layouts where it shows each number, in turn */
+    int *nshowing;
+    /* memo: open addressing over `cap` slots of `words` words and a value */
+    uint64_t *keys;
+    double *vals;
+    char *used;
+    size_t cap, size;
+    ctx_t *cx;
+    jmp_buf *over; /* jumped to when the memo reaches the budget */
+} search_eg_t;
+
+static int set_count(const uint64_t *a, int w) {
+    int n = 0;
+    for (int i = 0; i < w; i++) n += __builtin_popcountll(a[i]);
+    return n;
+}
+
+static int set_any(const uint64_t *a, int w) {
+    for (int i = 0; i < w; i++)
+        if (a[i]) return 1;
+    return 0;
+}
+
+static int set_lowest(const uint64_t *a, int w) {
+    for (int i = 0; i < w; i++)
+        if (a[i]) return i * 64 + __builtin_ctzll(a[i]);
+    return w * 64;
+}
+
+static uint64_t set_hash(const uint64_t *a, int w) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL;
+    for (int i = 0; i < w; i++) h = (h ^ a[i]) * 0xff51afd7ed558ccdULL, h ^= h >> 32;
+    return h;
+}
+
+static double *memo_find(search_eg_t *s, const uint64_t *part) {
+    size_t at = set_hash(part, s->words) & (s->cap - 1);
+    while (s->used[at]) {
+        if (!memcmp(&s->keys[at * s->words], part, (size_t)s->words * 8)) return &s->vals[at];
+        at = (at + 1) & (s->cap - 1);
+    }
+    return NULL;
+}
+
+static void memo_put(search_eg_t *s, const uint64_t *part, double value) {
+    size_t at = set_hash(part, s->words) & (s->cap - 1);
+    while (s->used[at]) at = (at + 1) & (s->cap - 1);
+    s->used[at] = 1;
+    memcpy(&s->keys[at * s->words], part, (size_t)s->words * 8);
+    s->vals[at] = value;
+    s->size++;
+}
+
+typedef struct {
+    uint64_t *sets; /* [n * words] */
+    int n;
+} parts_t;
+
+/* _Search.split: `part` grouped by the numbers `cells` show, lowest first layout first */
+static parts_t split(search_eg_t *s, const uint64_t *part, const int *cells, int ncells) {
+    int w = s->words;
+    parts_t now = {take(s->cx, (size_t)w, 8), 1};
+    memcpy(now.sets, part, (size_t)w * 8);
+    for (int q = 0; q < ncells; q++) {
+        int i = cells[q];
+        parts_t next = {take(s->cx, (size_t)(now.n * s->nshowing[i]) * w + 1, 8), 0};
+        for (int p = 0; p < now.n; p++)
+            for (int k = 0; k < s->nshowing[i]; k++) {
+                uint64_t *dst = &next.sets[next.n * w];
+                int any = 0;
+                for (int j = 0; j < w; j++) any |= (dst[j] = now.sets[p * w + j] & s->showing[i][k * w + j]) != 0;
+                if (any) next.n++;
+            }
+        now = next;
+    }
+    /* by lowest layout: the pieces are disjoint, so no two share it */
+    int *lowest = take(s->cx, (size_t)now.n + 1, sizeof(int));
+    int *order = take(s->cx, (size_t)now.n + 1, sizeof(int));
+    for (int p = 0; p < now.n; p++) {
+        lowest[p] = set_lowest(&now.sets[p * w], w);
+        int q = p;
+        while (q > 0 && lowest[order[q - 1]] > lowest[p]) {
+            order[q] = order[q - 1];
+            q--;
+        }
+        order[q] = p;
+    }
+    parts_t sorted = {take(s->cx, (size_t)now.n * w + 1, 8), now.n};
+    for (int p = 0; p < now.n; p++)
+        memcpy(&sorted.sets[p * w], &now.sets[order[p] * w], (size_t)w * 8);
+    return sorted;
+}
+
+static double win(search_eg_t *s, const uint64_t *part);
+static double best_guess(search_eg_t *s, const uint64_t *part, int *best_cell);
+
+static double parts_value(search_eg_t *s, parts_t parts, int out_of) {
+    double sum = 0.0;
+    for (int p = 0; p < parts.n; p++) {
+        const uint64_t *piece = &parts.sets[p * s->words];
+        sum += (double)set_count(piece, s->words) * win(s, piece);
+    }
+    return sum / out_of;
+}
+
+static int varies(search_eg_t *s, int cell, const uint64_t *part) {
+    for (int k = 0; k < s->nshowing[cell]; k++) {
+        int same = 1;
+        for (int j = 0; j < s->words && same; j++)
+            same = (part[j] & s->showing[cell][k * s->words + j]) == part[j];
+        if (same) return 0;
+    }
+    return 1;
+}
+
+static double win(search_eg_t *s, const uint64_t *part) {
+    int w = s->words;
+    if (set_count(part, w) <= 1) return 1.0;
+    double *found = memo_find(s, part);
+    if (found) return *found;
+    if (s->size >= (size_t)s->budget) longjmp(*s->over, 1);
+    size_t mark = s->cx->nblocks;
+    int *free_cells = take(s->cx, (size_t)s->ncells + 1, sizeof(int)), nfree = 0;
+    for (int i = 0; i < s->ncells; i++) {
+        int mine = 0;
+        for (int j = 0; j < w && !mine; j++) mine = (part[j] & s->mine_in[i * w + j]) != 0;
+        if (!mine && varies(s, i, part)) free_cells[nfree++] = i;
+    }
+    double result;
+    if (nfree) {
+        parts_t parts = split(s, part, free_cells, nfree);
+        result = parts_value(s, parts, set_count(part, w));
+    } else {
+        int cell;
+        result = best_guess(s, part, &cell);
+    }
+    release_to(s->cx, mark);
+    memo_put(s, part, result);
+    return result;
+}
+
+typedef struct {
+    int safe, index;
+} risky_t;
+
+static int compare_risky(const void *a, const void *b) {
+    const risky_t *x = a, *y = b;
+    if (x->safe != y->safe) return x->safe > y->safe ? -1 : 1; /* safest first */
+    return (x->index > y->index) - (x->index < y->index);       /* then the first cell */
+}
+
+static double best_guess(search_eg_t *s, const uint64_t *part, int *best_cell) {
+    int w = s->words, size = set_count(part, w);
+    size_t mark = s->cx->nblocks;
+    risky_t *risky = take(s->cx, (size_t)s->ncells + 1, sizeof(risky_t));
+    uint64_t *survivors = take(s->cx, (size_t)s->ncells * w + 1, 8);
+    int nrisky = 0;
+    for (int i = 0; i < s->ncells; i++) {
+        uint64_t *left = &survivors[i * w];
+        int changed = 0;
+        for (int j = 0; j < w; j++) {
+            left[j] = part[j] & ~s->mine_in[i * w + j];
+            changed |= left[j] != part[j];
+        }
+        if (set_any(left, w) && changed) risky[nrisky++] = (risky_t){set_count(left, w), i};
+    }
+    qsort(risky, (size_t)nrisky, sizeof *risky, compare_risky);
+    double best_value = -1.0;
+    int best_safe = 0, best_index = 1; /* the reference's (-1.0, 0, -1) */
+    for (int r = 0; r < nrisky; r++) {
+        if ((double)risky[r].safe < best_value * size) break;
+        int cell = risky[r].index;
+        parts_t parts = split(s, &survivors[cell * w], &cell, 1);
+        double value = parts_value(s, parts, size);
+        /* max over (value, safe, -index) */
+        if (value > best_value || (value == best_value && (risky[r].safe > best_safe ||
+                                   (risky[r].safe == best_safe && cell < best_index)))) {
+            best_value = value;
+            best_safe = risky[r].safe;
+            best_index = cell;
+        }
+    }
+    release_to(s->cx, mark);
+    *best_cell = best_index;
+    return best_value;
+}
+
+/* _layouts: every layout of the remaining mines on the undecided cells */
+typedef struct {
+    int count, limit, nfound, left;
+    long steps, taken;
+    int **touching, *ntouching, *need, *free_;
+    uint64_t *found; /* [limit + 1][words] */
+    int words;
+    uint64_t *layout;
+    jmp_buf *over;
+} place_t;
+
+static void place(place_t *p, int i, int left) {
+    if (++p->taken > p->steps) longjmp(*p->over, 1);
+    if (left < 0 || left > p->count - i) return;
+    if (i == p->count) {
+        memcpy(&p->found[(size_t)p->nfound * p->words], p->layout, (size_t)p->words * 8);
+        if (++p->nfound > p->limit) longjmp(*p->over, 1);
+        return;
+    }
+    const int *cons = p->touching[i];
+    int n = p->ntouching[i], ok = 1;
+    for (int c = 0; c < n; c++) p->free_[cons[c]]--;
+    for (int c = 0; c < n && ok; c++) ok = p->need[cons[c]] <= p->free_[cons[c]];
+    if (ok) place(p, i + 1, left);
+    ok = 1;
+    for (int c = 0; c < n && ok; c++) ok = p->need[cons[c]] > 0;
+    if (ok) {
+        for (int c = 0; c < n; c++) p->need[cons[c]]--;
+        p->layout[i / 64] |= 1ULL << (i % 64);
+        place(p, i + 1, left - 1);
+        p->layout[i / 64] &= ~(1ULL << (i % 64));
+        for (int c = 0; c < n; c++) p->need[cons[c]]++;
+    }
+    for (int c = 0; c < n; c++) p->free_[cons[c]]++;
+}
+
+/*
+ * solve_endgame's search, once its size checks passed: the nund undecided cells
+ * (increasing), every cell's value (-1 unrevealed) and known state (-1, 0, 1), the mine
+ * total. MINES_OK with *out_index (into undecided) and *out_value (the chance to win);
+ * MINES_NO_ARRANGEMENT when the reference returns None (fewer than two layouts, too many,
+ * or a search past its budget); MINES_FALL_BACK on bad input.
+ */
+int mines_endgame(int rows, int cols, const int *values, const int *known, int mines, int nund,
+                  const int *undecided, int max_layouts, int budget, long listing_steps,
+                  int *out_index, double *out_value) {
+    ctx_t *cx = ctx_new();
+    if (!cx) return MINES_FALL_BACK;
+    jmp_buf over;
+    if (setjmp(cx->fail)) {
+        ctx_free(cx);
+        return MINES_FALL_BACK;
+    }
+    if (rows <= 0 || cols <= 0 || rows > 4096 || cols > 4096 || nund < 0 || nund > 4096 ||
+        max_layouts < 0 || max_layouts >= 64 * MAX_WORDS || budget < 0)
+        give_up(cx);
+    board_t b = {cx, rows, cols, rows * cols, 0, 0, NULL, 0};
+    int n = b.ncells_board;
+    int *index = take(cx, (size_t)n, sizeof(int));
+    for (int c = 0; c < n; c++) index[c] = -1;
+    for (int i = 0; i < nund; i++) {
+        if (undecided[i] < 0 || undecided[i] >= n) give_up(cx);
+        index[undecided[i]] = i;
+    }
+    /* the constraints of the revealed numbers on the undecided cells */
+    place_t p = {0};
+    p.count = nund;
+    p.limit = max_layouts;
+    p.steps = listing_steps;
+    p.words = (nund + 63) / 64 ? (nund + 63) / 64 : 1;
+    p.touching = take(cx, (size_t)nund + 1, sizeof(int *));
+    p.ntouching = take(cx, (size_t)nund + 1, sizeof(int));
+    for (int i = 0; i < nund; i++) p.touching[i] = take(cx, 8, sizeof(int));
+    p.need = take(cx, (size_t)n + 1, sizeof(int));
+    p.free_ = take(cx, (size_t)n + 1, sizeof(int));
+    int ncons = 0;
+    p.left = mines;
+    for (int c = 0; c < n; c++) p.left -= known[c] == 1;
+    for (int c = 0; c < n; c++) {
+        if (values[c] == -1) continue;
+        int nbrs[8], m = around_of(&b, c, nbrs), around = 0, mines_known = 0;
+        for (int q = 0; q < m; q++) {
+            if (index[nbrs[q]] >= 0) {
+                int i = index[nbrs[q]];
+                if (p.ntouching[i] >= 8) give_up(cx);
+                p.touching[i][p.ntouching[i]++] = ncons;
+                around++;
+            }
+            mines_known += known[nbrs[q]] == 1;
+        }
+        if (!around) continue;
+        p.need[ncons] = values[c] - mines_known;
+        p.free_[ncons] = around;
+        ncons++;
+    }
+    int lw = (max_layouts + 1 + 63) / 64; /* words of a set of layouts */
+    p.found = take(cx, (size_t)(max_layouts + 2) * p.words, 8);
+    p.layout = take(cx, (size_t)p.words, 8);
+    p.over = &over;
+    if (setjmp(over)) {
+        ctx_free(cx);
+        return MINES_NO_ARRANGEMENT;
+    }
+    place(&p, 0, p.left);
+    int nlayouts = p.nfound;
+    if (nlayouts < 2) {
+        ctx_free(cx);
+        return MINES_NO_ARRANGEMENT;
+    }
+    lw = (nlayouts + 63) / 64;
+    if (lw > MAX_WORDS) give_up(cx);
+    /* per cell: the layouts where it is a mine, and where it shows each number */
+    search_eg_t s = {0};
+    s.words = lw;
+    s.ncells = nund;
+    s.budget = budget;
+    s.cx = cx;
+    s.over = &over;
+    uint64_t *mine_in = take(cx, (size_t)nund * lw + 1, 8);
+    s.mine_in = mine_in;
+    s.showing = take(cx, (size_t)nund + 1, sizeof(uint64_t *));
+    s.nshowing = take(cx, (size_t)nund + 1, sizeof(int));
+    for (int i = 0; i < nund; i++) {
+        int nbrs[8], m = around_of(&b, undecided[i], nbrs), base = 0, near[8], nnear = 0;
+        for (int q = 0; q < m; q++) {
+            base += known[nbrs[q]] == 1;
+            if (index[nbrs[q]] >= 0) near[nnear++] = index[nbrs[q]];
+        }
+        int number_of[9], order = 0;
+        for (int v = 0; v < 9; v++) number_of[v] = -1;
+        s.showing[i] = take(cx, (size_t)9 * lw, 8);
+        for (int k = 0; k < nlayouts; k++) {
+            const uint64_t *layout = &p.found[(size_t)k * p.words];
+            if (layout[i / 64] >> (i % 64) & 1) mine_in[i * lw + k / 64] |= 1ULL << (k % 64);
+            int number = base;
+            for (int q = 0; q < nnear; q++) number += (int)(layout[near[q] / 64] >> (near[q] % 64) & 1);
+            if (number > 8) give_up(cx);
+            if (number_of[number] < 0) number_of[number] = order++;
+            s.showing[i][number_of[number] * lw + k / 64] |= 1ULL << (k % 64);
+        }
+        s.nshowing[i] = order;
+    }
+    s.cap = 1;
+    while (s.cap < 2 * (size_t)budget + 2) s.cap <<= 1;
+    s.keys = take(cx, s.cap * lw, 8);
+    s.vals = take(cx, s.cap, sizeof(double));
+    s.used = take(cx, s.cap, 1);
+    uint64_t *all = take(cx, (size_t)lw, 8);
+    for (int k = 0; k < nlayouts; k++) all[k / 64] |= 1ULL << (k % 64);
+    int best;
+    double value = best_guess(&s, all, &best);
+    *out_index = best;
+    *out_value = value;
+    ctx_free(cx);
+    return MINES_OK;
+}
