@@ -8,6 +8,8 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Literal
 
+import numpy as np
+
 from mines.errors import InvalidBoardError
 from mines.solver import native as compiled
 from mines.solver.counting import ConstraintKey, Counter, Counts
@@ -19,6 +21,11 @@ from mines.view import BoardView
 
 _UNKNOWN_SYMBOLS = {ord(Cell.HIDDEN.value), ord(Cell.FLAG.value)}
 _CODES = {ord(str(n)): n for n in range(9)} | dict.fromkeys(_UNKNOWN_SYMBOLS, UNKNOWN)
+_NOT_A_CODE = 99
+_TABLE = np.full(256, _NOT_A_CODE, dtype=np.int8)
+"""`_CODES` as a table over every byte, so a whole view converts in one step."""
+for _byte, _code in _CODES.items():
+    _TABLE[_byte] = _code
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,13 +48,13 @@ class Position:
         if view.status is not GameStatus.IN_PROGRESS:
             raise InvalidBoardError(f"the game is over ({view.status.value}): nothing to solve")
         data = view.array.tobytes()
-        try:
-            values = tuple(_CODES[byte] for byte in data)
-        except KeyError:
+        codes = _TABLE[np.frombuffer(data, dtype=np.uint8)]
+        if (codes == _NOT_A_CODE).any():
             bad = sorted({chr(b) for b in data if b not in _CODES})
             raise InvalidBoardError(
                 f"cannot analyse symbols {bad}: only H, F and 0-8 appear in a game in progress"
-            ) from None
+            )
+        values = tuple(codes.tolist())
         flags = data.count(ord(Cell.FLAG.value))
         total = view.mines_left + flags if mines is None else mines
         unknown = values.count(UNKNOWN)

@@ -23,6 +23,7 @@ import shlex
 import subprocess
 import sysconfig
 import tempfile
+from array import array
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -273,7 +274,11 @@ def deduce(
     if library is None:
         return None
     size = rows * cols
+    if len(values) != size:
+        return None
     known = (ctypes.c_int * size)()
+    decided = (ctypes.c_int * size)()
+    ndecided = ctypes.c_int()
     nkeys = ctypes.c_int()
     starts = (ctypes.c_int * (size + 1))()
     cells = (ctypes.c_int * (8 * size + 1))()
@@ -281,8 +286,10 @@ def deduce(
     code = library.mines_deduce(
         ctypes.c_int(rows),
         ctypes.c_int(cols),
-        (ctypes.c_int * size)(*values),
+        array("b", values).tobytes(),
         known,
+        ctypes.byref(ndecided),
+        decided,
         ctypes.byref(nkeys),
         starts,
         cells,
@@ -290,13 +297,14 @@ def deduce(
     )
     if code != _OK:
         return None
-    decided = {c: bool(k) for c, k in enumerate(known) if k >= 0}
+    where = decided[: ndecided.value]
+    found = dict(zip(where, map(bool, map(known.__getitem__, where)), strict=True))
     flat = cells[: starts[nkeys.value]]
     bounds = starts[: nkeys.value + 1]
     keys = frozenset(
         (tuple(flat[bounds[i] : bounds[i + 1]]), key_values[i]) for i in range(nkeys.value)
     )
-    return decided, keys
+    return found, keys
 
 
 def ratio(a: int, b: int) -> float | None:

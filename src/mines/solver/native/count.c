@@ -953,12 +953,14 @@ int mines_lookahead(int rows, int cols, int nkeys, const int *key_start, const i
  * anything, on a rows x cols board whose values are -1 (unknown) or the number shown.
  * On a board whose numbers agree, that fixpoint is the same whatever the order the rules
  * run in, so it is the reference's. out_known[c] is -1 (undecided or revealed), 0 (safe)
- * or 1 (a mine); the live constraints come as for mines_count (cells increasing), at most
+ * or 1 (a mine), and out_decided[0..*out_ndecided) lists the decided cells, increasing;
+ * the live constraints come as for mines_count (cells increasing), at most
  * one per revealed cell. MINES_FALL_BACK on contradictory numbers (the reference then
  * raises its own error) or bad sizes.
  */
-int mines_deduce(int rows, int cols, const int *values, int *out_known, int *out_nkeys,
-                 int *out_key_start, int *out_key_cells, int *out_key_values) {
+int mines_deduce(int rows, int cols, const signed char *values, int *out_known,
+                 int *out_ndecided, int *out_decided, int *out_nkeys, int *out_key_start,
+                 int *out_key_cells, int *out_key_values) {
     ctx_t *cx = ctx_new();
     if (!cx) return MINES_FALL_BACK;
     if (setjmp(cx->fail)) {
@@ -1094,6 +1096,10 @@ int mines_deduce(int rows, int cols, const int *values, int *out_known, int *out
 #undef ROOM
 #undef SETTLE
     *out_nkeys = nkeys;
+    int ndecided = 0;
+    for (int c = 0; c < n; c++)
+        if (known[c] >= 0) out_decided[ndecided++] = c;
+    *out_ndecided = ndecided;
     ctx_free(cx);
     return MINES_OK;
 }
