@@ -266,10 +266,22 @@ def test_without_a_compiler_the_python_path_runs_and_says_why(
     assert moves_hash(2, native_path=True) == moves_hash(2, native_path=False)
 
 
+def test_a_failed_build_leaves_nothing_behind(
+    fresh_load: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    fresh_load.setenv(native.CFLAGS_VARIABLE, "-no-such-flag")
+    if shutil.which("gcc") is None:
+        pytest.skip("gcc is not installed")
+    fresh_load.setenv("CC", "gcc")
+    with pytest.raises(native.NativeUnavailableError, match="the C compiler failed"):
+        native.build()
+    assert list((tmp_path / "cache").iterdir()) == []
+
+
 def test_native_1_makes_a_missing_compiler_an_error(fresh_load: pytest.MonkeyPatch) -> None:
     fresh_load.setenv("CC", "/nonexistent/cc")
     fresh_load.setenv(native.NATIVE_VARIABLE, "1")
-    with pytest.raises(native.NativeUnavailableError, match="MINES_NATIVE=1: cannot build"):
+    with pytest.raises(native.NativeUnavailableError, match="MINES_NATIVE=1: no C compiler"):
         native.available()
 
 

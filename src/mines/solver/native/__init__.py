@@ -20,6 +20,7 @@ import hashlib
 import os
 import platform
 import shlex
+import shutil
 import subprocess
 import sysconfig
 import tempfile
@@ -84,25 +85,35 @@ def build(environ: Mapping[str, str] = os.environ) -> Path:
     target = library_path(environ)
     if target.exists():
         return target
+    compiler = _compiler(environ)
+    if not compiler or shutil.which(compiler[0]) is None:
+        raise NativeUnavailableError(
+            f"no C compiler: {compiler[0] if compiler else '(empty CC)'!r} was not found "
+            f"(install gcc or set CC; {NATIVE_VARIABLE}=0 chooses the Python path)"
+        )
+    temporary = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # Built under a temporary name, then renamed: processes building at once never
         # load a half-written library.
         handle, temporary = tempfile.mkstemp(suffix=".so", dir=target.parent)
         os.close(handle)
-        command = [*_compiler(environ), *_flags(environ), "-o", temporary, str(SOURCE), "-lm"]
+        command = [*compiler, *_flags(environ), "-o", temporary, str(SOURCE), "-lm"]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode:
-            os.unlink(temporary)
             raise NativeUnavailableError(
                 f"the C compiler failed ({' '.join(command)}): {done.stderr.strip()[:2000]}"
             )
         os.replace(temporary, target)
+        temporary = None
     except OSError as error:
         raise NativeUnavailableError(
-            f"cannot build the compiled solver in {target.parent}: {error} (a C compiler "
-            f"such as gcc is needed; {NATIVE_VARIABLE}=0 uses the Python path)"
+            f"cannot build the compiled solver in {target.parent}: {error} "
+            f"({NATIVE_VARIABLE}=0 chooses the Python path)"
         ) from None
+    finally:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
     return target
 
 
@@ -130,7 +141,7 @@ def _load() -> tuple[ctypes.CDLL | None, str]:
     except (NativeUnavailableError, OSError) as error:
         if choice in ("1", "yes", "on", "true"):
             raise NativeUnavailableError(f"{NATIVE_VARIABLE}={choice}: {error}") from None
-        return None, f"the compiled path is unavailable, so Python counts: {error}"
+        return None, f"the compiled path is unavailable, so the Python path runs: {error}"
     library.mines_count.restype = ctypes.c_int
     library.mines_lookahead.restype = ctypes.c_int
     library.mines_deduce.restype = ctypes.c_int
