@@ -302,11 +302,12 @@ def test_the_library_is_named_by_its_source_and_flags(fresh_load: pytest.MonkeyP
 def test_the_counting_code_is_clean_under_address_and_undefined_behaviour_sanitizers(
     tmp_path: Path,
 ) -> None:
-    """The fuzzer of docs/solver.md, briefly: random and malformed inputs, no error, no leak."""
+    """The fuzzer of docs/solver.md, briefly: whole decisions on random boards, random and
+    malformed constraints; no sanitizer error, no leak."""
     binary = tmp_path / "fuzz"
     flags = ["-O1", "-g", "-std=gnu11", "-fsanitize=address,undefined", "-fno-sanitize-recover"]
     built = subprocess.run(
-        ["gcc", *flags, "-o", str(binary), str(HARNESS), str(native.SOURCE)],
+        ["gcc", *flags, "-o", str(binary), str(HARNESS), str(native.SOURCE), "-lm"],
         capture_output=True,
         text=True,
         check=False,
