@@ -1,11 +1,16 @@
-"""Solver speed benchmark: counting, the bot and no-guess generation against their targets.
+"""Solver speed benchmark: counting, the bot on both paths and no-guess generation.
 
 Run with `./dev bench solver [--games N] [--boards N]` (under `nice` on a shared machine).
 Every figure is CPU time, so waiting for a core on a busy machine does not count. The
 counting case is a ratio against cell-by-cell enumeration measured in the same run (the
 best of 5 runs against one); the bot must play at least 10 Expert games per CPU second
-over N games (200 by default); no-guess Expert boards must come in a median of 100 ms with
-a 99th percentile under 1 s over N boards (100). The solver's strength is measured by
+over N games (200 by default). The same N Expert games (safe corner, as the records are
+played) are then played by the bot on the Python path and on the compiled path
+(`mines.solver.native`), one seed after the other so that both see the same load: CPU per
+game (mean, median, 99th percentile) of each path, and the compiled path's targets: a mean
+of at most 5 ms, at least 6 times faster than the Python path in the same run, a 99th
+percentile of at most 50 ms. No-guess Expert boards must come in a median of 100 ms with a
+99th percentile under 1 s over N boards (100). The solver's strength is measured by
 `./dev bench winrate` (`mines bench winrate`), which needs many more games than this.
 """
 
@@ -13,16 +18,28 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import random
+import statistics
 import time
 from collections.abc import Callable
 
 from benchmarks import nog
 from benchmarks.checks import Checks
 from mines import BoardView
-from mines.solver import analyze
-from mines.solver.bench import generate, win_rate
+from mines.game import Game
+from mines.placement import FirstClick, RandomPlacer
+from mines.solver import analyze, native
+from mines.solver.bench import first_click, generate, win_rate
+from mines.solver.bot import Bot
 from mines.solver.topology import neighbours
+
+MEAN_MS = 5.0
+"""The compiled path's mean CPU per Expert game (safe corner), at most ..."""
+SPEEDUP = 6.0
+"""... at least this many times faster than the Python path in the same run ..."""
+P99_MS = 50.0
+"""... and its 99th percentile at most this."""
 
 
 def frontier_position(seed: int) -> tuple[list[str], int]:
@@ -59,6 +76,39 @@ def timed(action: Callable[[], object]) -> float:
     return time.process_time() - start
 
 
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
+
+
+def game_seconds(games: int, seed: int = 0) -> dict[bool, list[float]]:
+    """CPU seconds of each of `games` Expert games (safe corner) per path (True: compiled),
+    each seed played by both paths one after the other; the moves must be the same."""
+    rows, cols, mines = 16, 30, 99
+    click = first_click(FirstClick.SAFE, rows, cols, mines)
+    seconds: dict[bool, list[float]] = {False: [], True: []}
+    for game_seed in range(seed, seed + games):
+        ends = []
+        for path in (False, True):
+            game = Game(rows, cols, mines, placer=RandomPlacer(game_seed, FirstClick.SAFE))
+            bot = Bot(game_seed, first_click=click, native=path)
+            start = time.process_time()
+            status = bot.play(game)
+            seconds[path].append(time.process_time() - start)
+            ends.append((status, bot.guesses, game.view().to_strings()))
+        if ends[0] != ends[1]:
+            raise SystemExit(f"seed {game_seed}: the two paths played different games")
+    return seconds
+
+
+def describe(seconds: list[float]) -> str:
+    ms = [s * 1000 for s in seconds]
+    return (
+        f"mean {statistics.fmean(ms):.1f} ms, median {statistics.median(ms):.1f} ms, "
+        f"p99 {percentile(ms, 0.99):.1f} ms, {len(ms) / sum(seconds):.1f} games per CPU second"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -89,6 +139,25 @@ def main() -> int:
         f"{speed:.1f} games per CPU second over {played.games} games, "
         f"won {played.wins} (target >= 10 games/s per core)",
     )
+
+    state = native.status()
+    print(f"compiled path: {state.reason}", flush=True)
+    if state.native:
+        seconds = game_seconds(args.games)
+        python, compiled = seconds[False], seconds[True]
+        print(f"Python path, {len(python)} Expert games (safe corner): {describe(python)}")
+        print(f"compiled path, the same games and moves: {describe(compiled)}", flush=True)
+        mean = statistics.fmean(compiled) * 1000
+        ratio = sum(python) / sum(compiled)
+        p99 = percentile(compiled, 0.99) * 1000
+        report(
+            "compiled bot on Expert",
+            mean <= MEAN_MS and ratio >= SPEEDUP and p99 <= P99_MS,
+            f"mean {mean:.1f} ms (target <= {MEAN_MS:g}), {ratio:.2f}x the Python path "
+            f"(target >= {SPEEDUP:g}x), p99 {p99:.1f} ms (target <= {P99_MS:g}), CPU time",
+        )
+    else:
+        report("compiled bot on Expert", False, "the compiled path is unavailable")
 
     made = generate(16, 30, 99, boards=args.boards, clock=time.process_time)
     median, p99 = made.percentile(0.5), made.percentile(0.99)

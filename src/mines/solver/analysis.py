@@ -8,7 +8,10 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Literal
 
+import numpy as np
+
 from mines.errors import InvalidBoardError
+from mines.solver import native as compiled
 from mines.solver.counting import ConstraintKey, Counter, Counts
 from mines.solver.rules import COUNTING, UNKNOWN, DeductionRule, Reason, deduce
 from mines.solver.topology import neighbours
@@ -18,6 +21,11 @@ from mines.view import BoardView
 
 _UNKNOWN_SYMBOLS = {ord(Cell.HIDDEN.value), ord(Cell.FLAG.value)}
 _CODES = {ord(str(n)): n for n in range(9)} | dict.fromkeys(_UNKNOWN_SYMBOLS, UNKNOWN)
+_NOT_A_CODE = 99
+_TABLE = np.full(256, _NOT_A_CODE, dtype=np.int8)
+"""`_CODES` as a table over every byte, so a whole view converts in one step."""
+for _byte, _code in _CODES.items():
+    _TABLE[_byte] = _code
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,13 +48,13 @@ class Position:
         if view.status is not GameStatus.IN_PROGRESS:
             raise InvalidBoardError(f"the game is over ({view.status.value}): nothing to solve")
         data = view.array.tobytes()
-        try:
-            values = tuple(_CODES[byte] for byte in data)
-        except KeyError:
+        codes = _TABLE[np.frombuffer(data, dtype=np.uint8)]
+        if (codes == _NOT_A_CODE).any():
             bad = sorted({chr(b) for b in data if b not in _CODES})
             raise InvalidBoardError(
                 f"cannot analyse symbols {bad}: only H, F and 0-8 appear in a game in progress"
-            ) from None
+            )
+        values = tuple(codes.tolist())
         flags = data.count(ord(Cell.FLAG.value))
         total = view.mines_left + flags if mines is None else mines
         unknown = values.count(UNKNOWN)
@@ -64,6 +72,8 @@ class Solved:
     position: Position
     known: dict[int, bool]
     reasons: dict[int, Reason]
+    """Why each certain cell is certain (only counting's cells when the compiled local rules
+    ran: they keep no reasons)."""
     keys: frozenset[ConstraintKey]
     """The constraints left undecided by the local rules, which counting works on."""
     local: frozenset[int]
@@ -100,16 +110,23 @@ def solve(
     counter: Counter,
     *,
     count: Counting | Literal["always", "if-stuck"] = Counting.ALWAYS,
+    native: bool = False,
 ) -> Solved:
     """Local rules first, then exact counting, always or only when they found no safe cell.
 
-    `count` is a `Counting`, or its value as a string.
+    `count` is a `Counting`, or its value as a string. `native` runs the local rules
+    compiled when the library is available (`mines.solver.native`): the same cells and
+    constraints, but no reasons (the bot needs none).
     """
     values, cols = position.values, position.cols
-    nbrs = neighbours(position.rows, cols)
-    found = deduce(values, cols, nbrs)
-    known, reasons = found.known, found.reasons
-    keys = frozenset((tuple(sorted(c.cells)), c.value) for c in found.constraints)
+    fast = compiled.deduce(position.rows, cols, values) if native else None
+    if fast is not None:
+        known, keys = fast
+        reasons: dict[int, Reason] = {}
+    else:
+        found = deduce(values, cols, neighbours(position.rows, cols))
+        known, reasons = found.known, found.reasons
+        keys = frozenset((tuple(sorted(c.cells)), c.value) for c in found.constraints)
     local = frozenset(known)
     mines_left = position.mines - sum(known.values())
     if Counting(count) is Counting.IF_STUCK and not all(known.values()):

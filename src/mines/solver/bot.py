@@ -11,10 +11,11 @@ from operator import itemgetter
 from typing import Protocol
 
 from mines.errors import InvalidBoardError
+from mines.solver import native as compiled
 from mines.solver.analysis import Counting, Position, Solved, solve
 from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
 from mines.solver.endgame import BUDGET, MAX_CELLS, MAX_LAYOUTS, solve_endgame
-from mines.solver.fifty import enabling_weight, trap_weights
+from mines.solver.fifty import enabling_weight, trap_table, trap_weights
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import neighbours
 from mines.status import GameStatus
@@ -82,6 +83,7 @@ class Bot:
         endgame_positions: int = BUDGET,
         fifty_fifty_credit: float = 0.9,
         living_checks: int = 6,
+        native: bool = True,
     ):
         self.seed = seed
         self.first_click = first_click
@@ -105,8 +107,11 @@ class Bot:
         those arrangements end in a coin flip anyway (0: none)."""
         self.living_checks = living_checks
         """The lookahead looks for the safest living next cell among at most this many."""
+        self.native = native
+        """Count with the compiled path when it is available (`mines.solver.native`; the
+        same moves either way, `MINES_NATIVE=0` turns it off everywhere)."""
         self._rng = random.Random(seed)
-        self._counter = Counter()
+        self._counter = Counter(native=native)
         self.guesses = 0
         """Moves so far whose cell was not certainly safe (the first click aside)."""
 
@@ -130,7 +135,7 @@ class Bot:
                 return [opening_click(position.rows, cols, position.mines)]
             row, col = self.first_click
             return [(min(row, position.rows - 1), min(col, cols - 1))]
-        solved = solve(position, self._counter, count=Counting.IF_STUCK)
+        solved = solve(position, self._counter, count=Counting.IF_STUCK, native=self.native)
         safe = solved.safe_cells()
         if safe:
             return [divmod(cell, cols) for cell in sorted(safe)]
@@ -147,6 +152,7 @@ class Bot:
                 max_cells=self.endgame_cells,
                 max_layouts=self.endgame_layouts,
                 budget=self.endgame_positions,
+                native=self.native,
             )
             if found is not None:
                 weight = solved.mine_weight(found.cell)
@@ -159,7 +165,7 @@ class Bot:
         shortlist = [c for c in undecided if chance[c] <= best + self.tolerance]
         shortlist = self._representatives(solved, shortlist, chance)
         factors, pseudo = self._fifty_fifty_factors(solved, shortlist, chance)
-        looks = {c: self.lookahead(solved, c) for c in factors}
+        looks = self._lookaheads(solved, list(factors))
         scored = [Guess(c, chance[c], looks[c][0] * factors[c]) for c in factors]
         # A dead cell (it can show only one number) teaches nothing but its own safety:
         # guess one only when every shortlisted cell is dead. A living cell whose every
@@ -203,21 +209,67 @@ class Bot:
         assert counts is not None
         if not self.fifty_fifty_credit:
             return dict.fromkeys(shortlist, 1.0), set()
-        counter = self._counter
         safest = 1 - min(chance.values())
+        cells = list(dict.fromkeys(shortlist + [c for c in counts.cell_weight if c in chance]))
+        credits = self._credits(solved, cells)
         factors: dict[int, float] = {}
         pseudo: set[int] = set()
-        for cell in dict.fromkeys(shortlist + [c for c in counts.cell_weight if c in chance]):
-            mine = solved.mine_weight(cell)
-            safe = counts.total - mine
-            traps = trap_weights(solved, cell, counter)
-            if max(traps.values()) == mine:
+        for cell in cells:
+            factor, is_pseudo = credits[cell]
+            if is_pseudo:
                 pseudo.add(cell)
-            credited = sum(traps.values()) + enabling_weight(solved, cell, counter)
-            factor = 1 + self.fifty_fifty_credit * min(credited, mine, safe) / safe
             if cell in shortlist or cell in pseudo or (1 - chance[cell]) * factor > safest:
                 factors[cell] = factor
         return factors, pseudo
+
+    def _credits(self, solved: Solved, cells: list[int]) -> dict[int, tuple[float, bool]]:
+        """For each cell, the factor its 50/50 credit multiplies its score by, and whether it
+        is a mine only inside a 50/50; compiled in one call when the library is available."""
+        counts = solved.counts
+        assert counts is not None
+        if self.native:
+            position = solved.position
+            found = compiled.fifty(
+                position.rows,
+                position.cols,
+                solved.keys,
+                position.values,
+                solved.known,
+                counts.off_cells,
+                solved.free_mines,
+                trap_table(),
+                self.fifty_fifty_credit,
+                cells,
+            )
+            if found is not None:
+                return found
+        credits: dict[int, tuple[float, bool]] = {}
+        for cell in cells:
+            mine = solved.mine_weight(cell)
+            safe = counts.total - mine
+            traps = trap_weights(solved, cell, self._counter)
+            credited = sum(traps.values()) + enabling_weight(solved, cell, self._counter)
+            factor = 1 + self.fifty_fifty_credit * min(credited, mine, safe) / safe
+            credits[cell] = factor, max(traps.values()) == mine
+        return credits
+
+    def _lookaheads(self, solved: Solved, cells: list[int]) -> dict[int, tuple[float, int]]:
+        """`lookahead` of each cell, compiled in one call when the library is available."""
+        if self.native:
+            position, local = solved.position, solved.local
+            hidden = [c for c, v in enumerate(position.values) if v == UNKNOWN and c not in local]
+            found = compiled.lookahead(
+                position.rows,
+                position.cols,
+                solved.keys,
+                hidden,
+                solved.free_mines,
+                self.living_checks,
+                cells,
+            )
+            if found is not None:
+                return found
+        return {c: self.lookahead(solved, c) for c in cells}
 
     def lookahead(self, solved: Solved, cell: int) -> tuple[float, int]:
         """The chance to survive opening `cell` and then the following move, counted exactly,

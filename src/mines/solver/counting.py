@@ -12,6 +12,7 @@ from functools import lru_cache
 from math import comb
 
 from mines.errors import InvalidBoardError, MinesError
+from mines.solver import native as compiled
 
 ConstraintKey = tuple[tuple[int, ...], int]
 """A constraint as (sorted unknown cells, mines among them)."""
@@ -97,12 +98,17 @@ class Counts:
 class Counter:
     """Counts components, remembering each one, so a position that changes a little is cheap."""
 
-    def __init__(self, cache_size: int = 2048, budget: Budget | None = None):
+    def __init__(
+        self, cache_size: int = 2048, budget: Budget | None = None, *, native: bool = False
+    ):
         self._cache: dict[frozenset[ConstraintKey], Component] = {}
         self._cache_size = cache_size
         self.budget = budget
         """When given, every search this counter runs spends from it (a cached component
         costs nothing), and a count past it raises `BudgetExceededError`."""
+        self.native = native and budget is None
+        """Whether whole counts run compiled when the library is available
+        (`mines.solver.native`): the same exact integers, in the same order."""
 
     def component(self, constraints: frozenset[ConstraintKey]) -> Component:
         found = self._cache.get(constraints)
@@ -116,8 +122,18 @@ class Counter:
         self, constraints: Iterable[ConstraintKey], off_cells: int, mines_left: int
     ) -> Counts:
         """Count the arrangements of `mines_left` mines over the frontier and `off_cells` more."""
-        components = [self.component(part) for part in split_components(constraints)]
-        return combine(components, off_cells, mines_left)
+        if self.native:
+            found = compiled.count(constraints, off_cells, mines_left)
+            if found is not None:
+                total, cell_weight, off_weight, off_mines = found
+                if not total:
+                    raise NoArrangementError(_no_arrangement(mines_left, off_cells))
+                return Counts(total, cell_weight, off_weight, off_cells, off_mines)
+        # Taken in board order (by their smallest cell), not in a set's order: the counts'
+        # cells then come in an order the compiled path reproduces, and ties between equally
+        # safe cells are broken the same way by both.
+        parts = sorted(split_components(constraints), key=_smallest_cell)
+        return combine([self.component(part) for part in parts], off_cells, mines_left)
 
 
 def split_components(constraints: Iterable[ConstraintKey]) -> list[frozenset[ConstraintKey]]:
@@ -141,6 +157,10 @@ def split_components(constraints: Iterable[ConstraintKey]) -> list[frozenset[Con
     for key in unique:
         parts.setdefault(find(key[0][0]), set()).add(key)
     return [frozenset(part) for part in parts.values()]
+
+
+def _smallest_cell(part: frozenset[ConstraintKey]) -> int:
+    return min(min(cells) for cells, _ in part)
 
 
 def _count_component(
@@ -270,10 +290,7 @@ def combine(components: list[Component], off_cells: int, mines_left: int) -> Cou
         everything = convolve(everything, component.weights)
     total = sum(w * choose(off_cells, mines_left - t) for t, w in everything.items())
     if total == 0:
-        raise NoArrangementError(
-            f"no arrangement of {mines_left} undecided mine(s) fits the numbers "
-            f"and the {off_cells} cell(s) away from them"
-        )
+        raise NoArrangementError(_no_arrangement(mines_left, off_cells))
     off_weight = sum(w * choose(off_cells - 1, mines_left - t - 1) for t, w in everything.items())
     cell_weight = {c: 0 for component in components for group in component.groups for c in group}
     for index, component in enumerate(components):
@@ -291,3 +308,10 @@ def combine(components: list[Component], off_cells: int, mines_left: int) -> Cou
                     cell_weight[cell] += share
     off_mines = sorted(mines_left - t for t in everything if choose(off_cells, mines_left - t))
     return Counts(total, cell_weight, off_weight, off_cells, tuple(off_mines))
+
+
+def _no_arrangement(mines_left: int, off_cells: int) -> str:
+    return (
+        f"no arrangement of {mines_left} undecided mine(s) fits the numbers "
+        f"and the {off_cells} cell(s) away from them"
+    )

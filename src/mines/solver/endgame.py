@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mines.solver import native as compiled
 from mines.solver.analysis import Solved
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import neighbours
@@ -38,16 +39,33 @@ def solve_endgame(
     max_layouts: int = MAX_LAYOUTS,
     budget: int = BUDGET,
     listing_steps: int = LISTING_STEPS,
+    native: bool = False,
 ) -> EndgameMove | None:
     """Search every line of play when few cells are undecided; None when it is too big.
 
-    Floods are ignored, which can only understate the chance to win.
+    Floods are ignored, which can only understate the chance to win. `native` searches
+    compiled when the library is available (`mines.solver.native`): the same move.
     """
     undecided = solved.undecided()
     counts = solved.counts
     # The exact count already says how many layouts there are: no need to list them first.
     if not 1 < len(undecided) <= max_cells or (counts and counts.total > max_layouts):
         return None
+    if native:
+        position = solved.position
+        done, found = compiled.endgame(
+            position.rows,
+            position.cols,
+            position.values,
+            solved.known,
+            position.mines,
+            undecided,
+            max_layouts,
+            budget,
+            listing_steps,
+        )
+        if done:
+            return EndgameMove(*found) if found is not None else None
     layouts = _layouts(solved, undecided, max_layouts, listing_steps)
     if layouts is None or len(layouts) < 2:
         return None

@@ -12,6 +12,7 @@ strongest published solvers do.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from mines.solver.analysis import Solved
 from mines.solver.counting import Counter, NoArrangementError
@@ -82,10 +83,30 @@ ENABLED: tuple[Trap, ...] = tuple(
     seen for trap in (_pair(0, 1), _pair(1, 0), _block(0, 0)) for seen in _seen_from_walls(trap)
 )
 """Every 50/50 a cell could complete as a wall, each with one of its two mine layouts."""
+MAX_OPEN_WALLS = 3
+"""Traps with more undecided walls than this are too unlikely to be worth counting."""
+
+
+@cache
+def trap_table() -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """`TRAPS` and `ENABLED` as the compiled path reads them (`mines.solver.native.fifty`):
+    per trap (family number, or -1 for `ENABLED`'s, which are summed; its mines, safe
+    cells and walls; the most open walls counted), their offsets in that order, and the
+    number of families. The tables above stay their one definition."""
+    families = list(dict.fromkeys(trap.family for trap in TRAPS))
+    info: list[int] = []
+    offsets: list[int] = []
+    for trap, family, most in [
+        *((t, families.index(t.family), MAX_OPEN_WALLS) for t in TRAPS),
+        *((t, -1, 0) for t in ENABLED),
+    ]:
+        info += [family, len(trap.mines), len(trap.safe), len(trap.walls), most]
+        offsets += [x for offset in (*trap.mines, *trap.safe, *trap.walls) for x in offset]
+    return tuple(info), tuple(offsets), len(families)
 
 
 def trap_weights(
-    solved: Solved, cell: int, counter: Counter, *, max_open_walls: int = 3
+    solved: Solved, cell: int, counter: Counter, *, max_open_walls: int = MAX_OPEN_WALLS
 ) -> dict[str, int]:
     """For each family of traps, the arrangements with a mine on `cell` inside its most
     likely trap of that family around `cell`.
