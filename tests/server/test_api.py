@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from mines.server.common.errors import STORAGE_UNAVAILABLE
 from mines.server.common.settings import Settings
+from mines.server.web.handlers import STORAGE_UNAVAILABLE
 from tests.server.conftest import FakeClock, Server, layout, safe_cells
 
 
@@ -400,7 +400,7 @@ def test_a_failing_database_is_503_in_the_servers_words_and_the_log_has_why(
     broken = Server(sqlite_url, clock)
     game = broken.create()
     broken.close()
-    with caplog.at_level(logging.WARNING, logger="mines.server.common.errors"):
+    with caplog.at_level(logging.WARNING, logger="mines.server.web.handlers"):
         answer = broken.move(game, "flag", 0, 0)
     assert answer.status_code == 503
     # No driver text ("Cannot operate on a closed database."), host or port.

@@ -32,7 +32,6 @@ from mines.server.api import (
 )
 from mines.server.api.sockets import SocketCounts
 from mines.server.common.auth import MISSING_TOKEN, NotAuthenticatedError
-from mines.server.common.errors import install_handlers
 from mines.server.common.metrics import Live, networks, registry
 from mines.server.db.race_store import ANNOUNCE_PREFIX
 from mines.server.db.storage import Storage
@@ -45,6 +44,7 @@ from mines.server.services.reviews import ReviewService
 from mines.server.services.rooms import RoomService
 from mines.server.web.assets import Assets
 from mines.server.web.favicon import favicon
+from mines.server.web.handlers import install_handlers
 from mines.server.web.middleware import BodyLimit, CrossSite, HeadAsGet, JsonOnly, SecurityHeaders
 from mines.server.web.observe import Observe
 from mines.server.web.ratelimit import Authorize, RateLimit, RateLimiter

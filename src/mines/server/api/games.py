@@ -20,15 +20,11 @@ from mines.server.api.readers import ReaderCredentials, check_reader, reader_tok
 from mines.server.api.schemas import CreatedOut, FlagTarget, GameOut, MoveOut, MoveTarget, NewGame
 from mines.server.api.sessions import signed_in_account
 from mines.server.common.auth import MISSING_TOKEN, NotAuthenticatedError
-from mines.server.common.errors import (
-    GameNotFoundError,
-    GameOverError,
-    InvalidRequestError,
-    validation_answer,
-)
+from mines.server.common.errors import GameNotFoundError, GameOverError, InvalidRequestError
 from mines.server.services.finished import Read
 from mines.server.services.games import GameService, GameSpec
 from mines.server.services.present import Window, game_facts, without_cells
+from mines.server.web.handlers import validation_answer
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")

@@ -6,8 +6,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
-from mines.server.common.errors import error
 from mines.server.common.metrics import Network, allowed
+from mines.server.web.handlers import error
 
 router = APIRouter()
 

@@ -12,7 +12,6 @@ from typing import Any
 from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from mines.server.common.errors import error
 from mines.server.common.logs import REQUEST_ID, access_line
 from mines.server.common.metrics import (
     DURATION,
@@ -22,6 +21,7 @@ from mines.server.common.metrics import (
     allowed,
     method_label,
 )
+from mines.server.web.handlers import error
 
 log = logging.getLogger(__name__)
 
