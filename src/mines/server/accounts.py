@@ -113,16 +113,17 @@ class AccountService:
             self.storage.set_password_hash(account.id, self._hasher.hash(password))
         return self._start(account, old_token)
 
-    def change_password(self, token: str, password: str, new_password: str) -> int:
+    def change_password(self, token: str | None, password: str, new_password: str) -> int:
         """Set the signed-in account's password, confirmed by its current one, and end every
         other session it has; the number ended. `WrongPasswordError` changes nothing."""
         account = self.account(token)
+        assert token is not None  # `account` found it
         self._confirm(account, password)
         return self.storage.change_password(
             account.id, self._hasher.hash(new_password), hash_token(token)
         )
 
-    def delete(self, token: str, password: str) -> AccountRow:
+    def delete(self, token: str | None, password: str) -> AccountRow:
         """Delete the signed-in account, confirmed by its password: the account, its
         sessions, its imported statistics go; its games stay as an anonymous player's."""
         account = self.account(token)
@@ -130,7 +131,7 @@ class AccountService:
         self.storage.delete_account(account.id)
         return account
 
-    def export(self, token: str) -> dict[str, Any]:
+    def export(self, token: str | None) -> dict[str, Any]:
         """Everything the database keeps about the signed-in account (GDPR articles 15, 20)."""
         account = self.account(token)
         found = self.storage.account_export(account.id)

@@ -78,7 +78,9 @@ def register_moderation(commands: Any, database: dict[str, str]) -> list[Any]:
     block = commands.add_parser("block", help="refuse every request from an address or network")
     unblock = commands.add_parser("unblock", help="serve an address or network blocked before")
     for command in (block, unblock):
-        command.add_argument("network", help="an address or CIDR network: 203.0.113.7, 2001:db8::/32")
+        command.add_argument(
+            "network", help="an address or CIDR network: 203.0.113.7, 2001:db8::/32"
+        )
     for command in (account, block, unblock):
         command.add_argument("--db", **database)
         command.add_argument("--by", **who)

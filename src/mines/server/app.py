@@ -18,12 +18,12 @@ import mines
 from mines.server.accounts import AccountService
 from mines.server.assets import Assets
 from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
+from mines.server.blocks import Blocked, BlockList
 from mines.server.errors import install_handlers
 from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.metrics import Live, networks, registry
-from mines.server.blocks import BlockList, Blocked
 from mines.server.middleware import BodyLimit, CrossSite, HeadAsGet, JsonOnly, SecurityHeaders
 from mines.server.names import skeletons
 from mines.server.observe import Observe
@@ -168,7 +168,8 @@ def create_app(
     app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter, authorize=authorizer(service))
     # Before the rates: a blocked address counts against nothing.
-    app.add_middleware(Blocked, blocks=BlockList(service.storage.blocked_networks))
+    app.state.blocks = BlockList(service.storage.blocked_networks)
+    app.add_middleware(Blocked, blocks=app.state.blocks)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)
     trusted = networks(settings.forwarded_allow_ips)

@@ -37,14 +37,14 @@ class BlockList:
         clock: Callable[[], float] = time.monotonic,
     ):
         self._read = read
-        self._refresh = refresh
+        self.refresh = refresh
         self._clock = clock
         self._networks: tuple[Network, ...] = ()
         self._read_at = float("-inf")
 
     async def networks(self) -> tuple[Network, ...]:
         now = self._clock()
-        if now - self._read_at >= self._refresh:
+        if now - self._read_at >= self.refresh:
             self._read_at = now  # one read at once; the others use the list they have
             try:
                 texts = await run_in_threadpool(self._read)

@@ -46,7 +46,8 @@ class Moderator:
         """Suspend (signed out everywhere, no sign-in, no rank), restore, hide (off the
         leaderboard, profile and races) or show again the account `name` names."""
         if action not in ACCOUNT_ACTIONS:
-            raise InvalidRequestError(f"expected one of {', '.join(ACCOUNT_ACTIONS)}, got {action!r}")
+            allowed = ", ".join(ACCOUNT_ACTIONS)
+            raise InvalidRequestError(f"expected one of {allowed}, got {action!r}")
         account = self.account(name)
         self.storage.moderate(
             Moderation(self._wall(), actor, action, account.name, reason, account.id)

@@ -202,7 +202,8 @@ SELECT game_id, preset, no_guess, player, time, finished_at, account_id FROM (
         r.account_id,
         ROW_NUMBER() OVER (PARTITION BY r.account_id ORDER BY r.time, r.finished_at) AS place
     FROM results r JOIN games g ON g.id = r.game_id JOIN accounts a ON a.id = r.account_id
-    WHERE a.suspended_at IS NULL AND NOT a.hidden AND r.preset = ? AND r.no_guess = ? AND NOT g.assisted AND COALESCE(r.daily, '') = ?
+    WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted AND COALESCE(r.daily, '') = ?
+        AND a.suspended_at IS NULL AND NOT a.hidden
         AND r.finished_at >= ?
 ) best
 WHERE place = 1 ORDER BY time, finished_at LIMIT ?
@@ -754,7 +755,9 @@ class SqlStorage(ABC):
                 # The games stay (boards, replays, reviews), under no name and no account:
                 # an anonymous player's, which never rank.
                 cursor.execute(
-                    self.sql(f"UPDATE {table} SET account_id = NULL, player = ? WHERE account_id = ?"),
+                    self.sql(
+                        f"UPDATE {table} SET account_id = NULL, player = ? WHERE account_id = ?"
+                    ),
                     (ANONYMOUS, account_id),
                 )
             for table in ("sessions", "imported_stats"):
