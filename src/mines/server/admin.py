@@ -139,6 +139,7 @@ def moderate(args: argparse.Namespace, storage: Storage) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from mines.server.database import open_storage
+    from mines.server.logs import masked
     from mines.server.sqlite import SqliteStorage
     from mines.server.storage import StorageError
 
@@ -159,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
             source.close()
         storage = open_storage(args.db)  # brings an older backup up to this schema version
         storage.close()
-        print(f"restored {args.file} into {args.db}")
+        print(f"restored {args.file} into {masked(args.db)}")
         return 0
     url = args.db or default_database()
     storage = open_storage(url)
@@ -170,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
             if not isinstance(storage, SqliteStorage):
                 raise StorageError(f"backup copies SQLite databases; for PostgreSQL use {PG_DUMP}")
             storage.backup(args.file)
-            print(f"backed up {url} to {args.file}")
+            print(f"backed up {masked(url)} to {args.file}")
             return 0
         before = time.time() - args.older_than
         count = storage.prune(before, dry_run=args.dry_run)

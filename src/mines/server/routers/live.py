@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.concurrency import run_in_threadpool
 
 from mines.errors import MinesError
@@ -17,6 +18,8 @@ from mines.server.errors import classify
 from mines.server.present import Box, in_window
 from mines.server.routers.readers import check_reader
 from mines.server.settings import SOCKETS
+
+log = logging.getLogger(__name__)
 
 router = APIRouter(tags=["live"])
 
@@ -82,11 +85,16 @@ async def admitted(websocket: WebSocket) -> AsyncIterator[bool]:
     address = websocket.client.host if websocket.client else "unknown"
     refused = counts.refusal(address)
     with counts.hold(address) as room:
-        await websocket.accept()
-        if not room:
-            code, reason = refused or (CLOSE_TOO_MANY, "no room for another live socket")
-            await websocket.close(code=code, reason=reason)
-        yield room
+        try:
+            await websocket.accept()
+            if not room:
+                code, reason = refused or (CLOSE_TOO_MANY, "no room for another live socket")
+                await websocket.close(code=code, reason=reason)
+            yield room
+        except WebSocketDisconnect as gone:
+            # A client that leaves (a closed tab, a lost network) before a frame was sent to
+            # it is no error of the server's: one INFO line, no traceback.
+            log.info("live socket %s: the client left (code %s)", websocket.url.path, gone.code)
 
 
 @router.websocket("/api/games/{game_id}/live")
