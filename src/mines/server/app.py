@@ -19,6 +19,7 @@ from mines.server.accounts import AccountService
 from mines.server.assets import Assets
 from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
 from mines.server.blocks import Blocked, BlockList
+from mines.server.drain import CloseWhileDraining, Drain
 from mines.server.errors import install_handlers
 from mines.server.favicon import favicon
 from mines.server.games import GameService
@@ -87,6 +88,7 @@ def create_app(
     rooms: RoomService | None = None,
     *,
     account_service: AccountService | None = None,
+    drain: Drain | None = None,
 ) -> FastAPI:
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
@@ -171,6 +173,8 @@ def create_app(
     app.state.blocks = BlockList(service.storage.blocked_networks)
     app.add_middleware(Blocked, blocks=app.state.blocks)
     app.add_middleware(SecurityHeaders)
+    app.state.drain = drain or Drain()
+    app.add_middleware(CloseWhileDraining, drain=app.state.drain)
     app.add_middleware(HeadAsGet)
     trusted = networks(settings.forwarded_allow_ips)
     # The client's address from a trusted proxy's X-Forwarded-For, for every middleware below

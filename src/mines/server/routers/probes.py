@@ -42,6 +42,10 @@ async def healthz() -> JSONResponse:
 )
 async def readyz(request: Request) -> JSONResponse:
     readiness: Readiness = request.app.state.readiness
+    if request.app.state.drain.draining:
+        detail = "not ready: this process is draining before it stops"
+        body = {"code": "unready", "detail": detail, "status": "unready", "failing": ["draining"]}
+        return JSONResponse({**body, "checks": {}}, status_code=503, headers=NO_STORE)
     checks = await readiness.check()
     failing = [name for name, state in checks.items() if state != "ok" and name in ESSENTIAL]
     degraded = [name for name, state in checks.items() if state != "ok" and name not in ESSENTIAL]
