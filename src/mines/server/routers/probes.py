@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
@@ -44,8 +46,9 @@ async def readyz(request: Request) -> JSONResponse:
     readiness: Readiness = request.app.state.readiness
     if request.app.state.drain.draining:
         detail = "not ready: this process is draining before it stops"
-        body = {"code": "unready", "detail": detail, "status": "unready", "failing": ["draining"]}
-        return JSONResponse({**body, "checks": {}}, status_code=503, headers=NO_STORE)
+        body: dict[str, Any] = {"code": "unready", "detail": detail, "status": "unready"}
+        body.update(failing=["draining"], checks={})
+        return JSONResponse(body, status_code=503, headers=NO_STORE)
     checks = await readiness.check()
     failing = [name for name, state in checks.items() if state != "ok" and name in ESSENTIAL]
     degraded = [name for name, state in checks.items() if state != "ok" and name not in ESSENTIAL]
