@@ -12,7 +12,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import Server
@@ -65,8 +64,7 @@ def test_the_alert_rules_pass_promtool() -> None:
 
 def test_the_rules_and_the_dashboard_name_only_metrics_that_exist(server: Server) -> None:
     names = exported(server)
-    rules = yaml.safe_load(RULES.read_text())
-    expressions = [rule["expr"] for group in rules["groups"] for rule in group["rules"]]
+    expressions = [RULES.read_text()]  # promtool checks its shape; its metrics are read here
     dashboard = json.loads(DASHBOARD.read_text())
     expressions += [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
     used = {family(name) for expr in expressions for name in METRIC.findall(expr)}
@@ -101,14 +99,16 @@ def test_the_timers_and_their_services_are_systemd_units() -> None:
 
 
 def test_the_compose_file_runs_the_shipped_site_and_two_processes() -> None:
-    compose = yaml.safe_load((DEPLOY / "container" / "compose.yaml").read_text())
-    services = compose["services"]
+    compose = (DEPLOY / "container" / "compose.yaml").read_text()
+    services = re.findall(r"^  ([a-z0-9-]+):$", compose, re.M)
     assert {"mines-8001", "mines-8002", "postgres", "redis", "nginx"} <= set(services)
-    site = [v for v in services["nginx"]["volumes"] if "mines.conf" in v]
-    assert site
-    assert (DEPLOY / "container" / site[0].split(":")[0]).resolve() == (
-        DEPLOY / "nginx" / "mines.conf"
-    )
+    site = re.search(r"- (\S+mines\.conf):/etc/nginx/conf\.d/default\.conf:ro", compose)
+    assert site is not None
+    assert (DEPLOY / "container" / site[1]).resolve() == DEPLOY / "nginx" / "mines.conf"
+    shipped = (DEPLOY / "nginx" / "mines.conf").read_text()
     for port in ("8001", "8002"):
-        assert services[f"mines-{port}"]["environment"]["MINES_PORT"] == port
-        assert f"127.0.0.1:{port}" in (DEPLOY / "nginx" / "mines.conf").read_text()
+        assert f'MINES_PORT: "{port}"' in compose
+        assert f"127.0.0.1:{port}" in shipped
+    # Every service on the host's network (the two processes through the x-mines anchor):
+    # the shipped site's 127.0.0.1 is the processes.
+    assert compose.count("network_mode: host") == 4
