@@ -3,15 +3,14 @@ table, its games kept anonymous), everything exported, expired sessions pruned."
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from fastapi.testclient import TestClient
 
 from mines.server.accounts import SESSION_SECONDS
 from mines.server.routers.accounts import COOKIE
+from mines.server.sql import SqlStorage
+from mines.server.sqlite import SqliteStorage
 from tests.server.conftest import PASSWORD, FakeClock, Server, sign_up
 from tests.server.test_leaderboard import entries, win
 
@@ -19,14 +18,23 @@ NEW_PASSWORD = "a new and longer passphrase"
 
 
 def all_rows(server: Server) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table of a test server's SQLite database."""
-    path = Path(urlsplit(server.database).path)
-    with sqlite3.connect(path) as database:
-        tables = [
-            name
-            for (name,) in database.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        ]
-        return {table: database.execute(f"SELECT * FROM {table}").fetchall() for table in tables}
+    """Every row of every table of a test server's database (SQLite, or its PostgreSQL schema)."""
+    storage = server.service.storage
+    assert isinstance(storage, SqlStorage)
+    with storage.transaction(write=False) as cursor:
+        if isinstance(storage, SqliteStorage):
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        else:
+            cursor.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = current_schema()"
+            )
+        tables = [str(name) for (name,) in cursor.fetchall()]
+        found = {}
+        for table in tables:
+            cursor.execute(f"SELECT * FROM {table}")
+            found[table] = [tuple(row) for row in cursor.fetchall()]
+        return found
 
 
 def test_a_password_change_signs_out_every_other_session(server: Server) -> None:
@@ -73,7 +81,10 @@ def test_leaving_needs_a_session(server: Server) -> None:
     assert short.status_code == 422
 
 
-def test_a_deleted_accounts_data_is_gone_from_every_table(server: Server, clock: FakeClock) -> None:
+def test_a_deleted_accounts_data_is_gone_from_every_table(
+    any_server: Server, clock: FakeClock
+) -> None:
+    server = any_server
     server.sign_up("Zelda Quux")
     game = win(server, clock, 30.0)
     server.client.post(

@@ -28,8 +28,9 @@ def sign_in(server: Server, name: str = "Ann") -> TestClient:
 
 
 @pytest.fixture
-def ranked(server: Server, clock: FakeClock) -> Server:
-    """Ann signed in with a ranked win of 30 s."""
+def ranked(any_server: Server, clock: FakeClock) -> Server:
+    """Ann signed in with a ranked win of 30 s (on SQLite, and again on PostgreSQL)."""
+    server = any_server
     server.sign_up("Ann")
     win(server, clock, 30.0)
     return server
