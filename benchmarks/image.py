@@ -25,6 +25,9 @@ CONTAINER = ROOT / "deploy" / "container"
 BASE = "localhost/debian:bookworm"
 IMAGE = "localhost/mines-bench"
 TOOLS = ("mmdebstrap", "podman", "buildah")
+ISOLATION = "chroot"
+"""buildah's isolation: chroot needs no OCI runtime or cgroups (this sandbox's crun refuses
+cgroups in hybrid mode); `--isolation oci` elsewhere."""
 READY_SECONDS = 120.0
 
 
@@ -49,6 +52,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog=sys.argv[0], description=__doc__)
     parser.add_argument("--mirror", default="http://deb.debian.org/debian")
     parser.add_argument("--port", type=int, default=18080)
+    parser.add_argument("--isolation", default=ISOLATION, help="buildah's (default %(default)s)")
     args = parser.parse_args()
     missing = [tool for tool in TOOLS if shutil.which(tool) is None]
     if missing:
@@ -65,8 +69,15 @@ def main() -> int:
         dist = CONTAINER / "dist"
         shutil.rmtree(dist, ignore_errors=True)
         run(sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(ROOT))
+        # A network that inspects TLS (this sandbox's) has its own CA: lent to the build only.
+        cert = os.environ.get("PIP_CERT") or os.environ.get("SSL_CERT_FILE")
+        lent = []
+        if cert and Path(cert).is_file():
+            lent = ["--volume", f"{cert}:/run/host-ca.crt:ro", "--build-arg",
+                    "PIP_CERT=/run/host-ca.crt"]  # fmt: skip
         run(
-            "buildah", "bud", "--format", "docker", "-f", str(CONTAINER / "Containerfile"),
+            "buildah", "bud", "--isolation", args.isolation, "--format", "docker", *lent,
+            "-f", str(CONTAINER / "Containerfile"),
             "-t", IMAGE, str(CONTAINER),
         )  # fmt: skip
         built = time.monotonic() - started
@@ -80,7 +91,8 @@ def main() -> int:
         ).stdout.strip()
         env = {**os.environ}
         server = subprocess.Popen(
-            ["buildah", "run", "--network", "host", "--env", f"MINES_PORT={args.port}",
+            ["buildah", "run", "--isolation", args.isolation, "--network", "host",
+             "--env", f"MINES_PORT={args.port}",
              "--env", "MINES_HOST=127.0.0.1", container, "--", "mines", "serve"],
             env=env,
         )  # fmt: skip
