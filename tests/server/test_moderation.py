@@ -89,13 +89,23 @@ def test_a_renamed_account_shows_its_new_name_everywhere(
     assert "no account" in capsys.readouterr().err
 
 
-def test_a_hidden_name_is_off_the_leaderboard_and_profiles(ranked: Server) -> None:
+def test_a_hidden_name_is_off_the_leaderboard_profiles_and_races(ranked: Server) -> None:
+    room = {"player": "ann", "preset": "beginner"}
+    assert ranked.client.post("/api/races", json=room).status_code == 201
     assert admin(ranked, "account", "hide", "Ann") == 0
     assert entries(ranked) == []
     assert ranked.client.get("/api/players/Ann").status_code == 404
+    refused = ranked.client.post("/api/races", json=room)
+    assert (refused.status_code, refused.json()["code"]) == (409, "join_refused")
+    made = ranked.client.post("/api/races", json={"player": "Bea", "preset": "beginner"})
+    joined = ranked.client.post(
+        f"/api/races/{made.json()['room']['id']}/join", json={"player": "ANN"}
+    )
+    assert joined.status_code == 409
     assert ranked.client.get("/api/me").status_code == 200  # hidden, not suspended
     assert admin(ranked, "account", "show", "Ann") == 0
     assert entries(ranked) == [("Ann", 30.0)]
+    assert ranked.client.post("/api/races", json=room).status_code == 201
     assert ranked.client.get("/api/players/Ann").status_code == 200
 
 

@@ -917,6 +917,19 @@ class SqlStorage(ABC):
             self._log(cursor, Moderation(at, actor, "unblock", network, reason))
             return True
 
+    def name_withheld(self, skeleton: str) -> bool:
+        """Whether an account by this (case-folded) skeleton is hidden or suspended: its name
+        is kept out of race rooms too."""
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    "SELECT 1 FROM accounts WHERE skeleton = ? "
+                    "AND (hidden OR suspended_at IS NOT NULL)"
+                ),
+                (skeleton,),
+            )
+            return cursor.fetchone() is not None
+
     def blocked_networks(self) -> list[str]:
         with self.transaction(write=False) as cursor:
             cursor.execute("SELECT network FROM blocked_networks ORDER BY network")

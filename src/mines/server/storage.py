@@ -346,6 +346,10 @@ class Storage(Protocol):
         """The networks refused, as they were blocked."""
         ...
 
+    def name_withheld(self, skeleton: str) -> bool:
+        """Whether a hidden or suspended account has this (case-folded) skeleton."""
+        ...
+
     def prune(self, before: float, *, dry_run: bool = False) -> int:
         """Delete the games in progress idle since before `before` (wall time), with their
         moves; finished games stay. The number of games (that would be) deleted."""
