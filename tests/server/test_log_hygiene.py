@@ -91,3 +91,13 @@ def test_a_websocket_client_leaving_early_is_info_not_error(tmp_path: Path) -> N
     assert SECRET not in log  # uvicorn's handshake lines would show the query
     assert not [r for r in records if "WebSocket" in r["message"]]
     assert not [r for r in records if r["message"] in ("connection open", "connection closed")]
+
+
+def test_an_unknown_database_url_is_refused_without_its_password() -> None:
+    from mines.server.database import open_storage
+    from mines.server.storage import StorageError
+
+    with pytest.raises(StorageError) as refused:
+        open_storage(f"mysql://mines:{SECRET}@db/mines")
+    assert SECRET not in str(refused.value)
+    assert "mysql://mines:***@db/mines" in str(refused.value)
