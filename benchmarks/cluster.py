@@ -11,7 +11,10 @@ deploy/mines.env on a schema of its own in PostgreSQL and a Redis prefix of its 
 3. plays games through nginx with a WebSocket watcher of each game on both processes, kills
    one process (SIGKILL) a third of the way in, and checks that no answered move is lost (every
    game's stored version is at least its last answered one), that the other process keeps
-   answering moves, and that its watchers keep receiving them.
+   answering moves, and that its watchers keep receiving them;
+4. before that, restarts both processes one after the other as the shipped unit does (each
+   drained by SIGUSR1, then started again and waited for at /readyz) while 6 players create
+   games and flag cells through nginx, and counts the failed requests (target: none).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from benchmarks.checks import Checks
 from benchmarks.load import POSTGRES, RAISED_RATES, Connection, Tally, drive, report
 from tests.server.cluster import nginx, nginx_binary, shipped_settings, site_for_test
 from tests.server.processes import ServerProcess, free_port, server_process
+from tests.server.rolling import rolling_restart
 
 TARGET_SHARE = 0.8
 """Moves/s through nginx against direct, at least."""
@@ -195,6 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             started = time.monotonic()
             asyncio.run(race.race_all(race.fill_rooms([proxy], 4, 2, "beginner"), races))
             race_seconds = time.monotonic() - started
+            rolled = rolling_restart(proxy, processes, database, env, stack, extra=EXTRA)
             kill, killed_at = asyncio.run(kill_run(proxy, processes, 8, args.seconds * 1.5))
     finally:
         import psycopg
@@ -218,6 +223,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         races.moves > 0 and not races.errors,
         f"4 rooms of 2 bots raced to the end through nginx: {races.moves} moves in "
         f"{race_seconds:.1f} s, {len(races.errors)} errors {races.errors[:2]}",
+    )
+    checks.report(
+        "rolling restart through nginx",
+        rolled.requests > 0 and not rolled.failures,
+        f"both processes drained and restarted in turn in {rolled.seconds:.0f} s while 6 "
+        f"players played through nginx: {rolled.requests} requests, {len(rolled.failures)} "
+        f"failed {rolled.failures[:2]} (target: none failed)",
     )
     lost = kill.answered["lost"]
     survivor_frames = sum(1 for t in kill.frames[1] if t > killed_at)

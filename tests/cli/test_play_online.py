@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import getpass
 import io
+import json
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -160,3 +161,32 @@ def test_options_a_server_does_not_take(
 ) -> None:
     assert main(["play", "--plain", *options]) == 2
     assert said in capsys.readouterr().err
+
+
+def test_export_change_password_and_delete_from_the_terminal(
+    serve: ServerProcess,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    data_folder: Path,
+) -> None:
+    new = "a new secret only the player knows"
+    typing(monkeypatch, ["Leaving Lee"], [PASSWORD, PASSWORD], "q\n")
+    assert main(["play", "--server", serve.url, "--sign-up", "--plain"]) == 0
+    capsys.readouterr()
+    exported = data_folder / "lee.json"
+    typing(monkeypatch, [], [PASSWORD, new, new], "")
+    assert (
+        main(["play", "--server", serve.url, "--export", str(exported), "--change-password"]) == 0
+    )
+    out, _ = capsys.readouterr()
+    assert "Password changed" in out
+    assert stat.S_IMODE(exported.stat().st_mode) == 0o600
+    assert json.loads(exported.read_text())["account"]["name"] == "Leaving Lee"
+    typing(monkeypatch, [], ["not it"], "")
+    assert main(["play", "--server", serve.url, "--delete-account"]) == 2
+    assert "wrong_password" in capsys.readouterr().err
+    typing(monkeypatch, [], [new], "")
+    assert main(["play", "--server", serve.url, "--delete-account"]) == 0
+    assert "Deleted Leaving Lee" in capsys.readouterr().out
+    assert Sessions(data_folder).get(serve.url).session is None
+    assert ServerClient(serve.url).sign_up("Leaving Lee", PASSWORD) == "Leaving Lee"

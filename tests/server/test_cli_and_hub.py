@@ -50,7 +50,7 @@ def test_the_mmap_threshold_is_fixed_before_the_server_starts(
         calls.append("serve")
 
     monkeypatch.setattr(cli, "fix_mmap_threshold", share)
-    monkeypatch.setattr(uvicorn, "run", serve)
+    monkeypatch.setattr(uvicorn.Server, "run", serve)
     args = build_parser().parse_args(["serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"])
     assert cli.run(args) == 0
     assert calls == ["threshold", "serve"]
@@ -63,7 +63,7 @@ def test_the_server_starts_with_its_long_lived_objects_frozen(
     import uvicorn
 
     frozen: list[int] = []
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: frozen.append(gc.get_freeze_count()))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda *a, **k: frozen.append(gc.get_freeze_count()))
     args = build_parser().parse_args(["serve", "--db", f"sqlite:///{tmp_path / 'x.sqlite3'}"])
     try:
         assert cli.run(args) == 0

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+import mines
 from mines.errors import MinesError
 from mines.extras import MissingExtraError
 
@@ -25,6 +26,7 @@ COMMAND_MODULES = (
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mines", description="Minesweeper: play, solve, serve.")
+    parser.add_argument("--version", action="version", version=f"mines {mines.__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import json
 import os
 import sys
 from dataclasses import replace
@@ -49,6 +50,22 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
         "--sign-out", action="store_true", help="sign out of the server and forget the session"
     )
     group.add_argument(
+        "--export",
+        metavar="FILE",
+        help="save everything the server keeps about your account to FILE (JSON; - for stdout)",
+    )
+    group.add_argument(
+        "--change-password",
+        action="store_true",
+        help="change your password on the server (your other sessions are signed out)",
+    )
+    group.add_argument(
+        "--delete-account",
+        action="store_true",
+        help="delete your account on the server (asks for the password; your games stay, "
+        "anonymous and unranked)",
+    )
+    group.add_argument(
         "--daily",
         action="store_true",
         help="today's daily board of the preset (beginner unless --preset), with --server",
@@ -67,6 +84,8 @@ def play_online(args: argparse.Namespace, *, lines: bool) -> int:
     try:
         if args.sign_out:
             return sign_out(client, sessions, kept)
+        if args.export or args.change_password or args.delete_account:
+            return manage(args, client, sessions, kept)
         spec = game_spec(args)
         name = client.me()
         if name is None and kept.session is not None:
@@ -95,6 +114,37 @@ def sign_out(client: ServerClient, sessions: Sessions, kept: Kept) -> int:
         say(f"the server did not hear the sign-out ({error}); the session is forgotten here")
     sessions.put(client.url, replace(kept, session=None, name=None))
     print(f"Signed out of {client.host}.")
+    return 0
+
+
+def manage(args: argparse.Namespace, client: ServerClient, sessions: Sessions, kept: Kept) -> int:
+    """Export the account's data, change its password or delete it (signing in first)."""
+    name = client.me() or sign_in(client, sign_up=False)
+    if name is None:
+        raise ServerError(f"that needs an account: sign in to {client.host}")
+    sessions.put(client.url, replace(kept, session=client.session, name=name))
+    if args.export:
+        text = json.dumps(client.export(), indent=2, ensure_ascii=False)
+        if args.export == "-":
+            print(text)
+        else:
+            descriptor = os.open(args.export, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+                out.write(text + "\n")
+            print(f"Saved what {client.host} keeps about {name} to {args.export}.")
+    if args.change_password:
+        password = getpass.getpass("Current password: ")
+        new = getpass.getpass("New password: ")
+        if getpass.getpass("New password again: ") != new:
+            raise ServerError("the two new passwords differ; nothing was changed")
+        ended = client.change_password(password, new)
+        print(f"Password changed on {client.host}; {ended} other session(s) signed out.")
+    if args.delete_account:
+        print(f"Deleting {name} on {client.host}: your games stay there, anonymous and unranked.")
+        password = getpass.getpass("Password (to confirm): ")
+        client.delete_account(password)
+        sessions.put(client.url, replace(kept, session=None, name=None))
+        print(f"Deleted {name} on {client.host}.")
     return 0
 
 

@@ -50,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
         return play_online(args, lines=wants_lines(args))
     if args.sign_up or args.sign_out or args.anonymous or args.daily:
         raise InvalidBoardError("--sign-up, --sign-out, --anonymous and --daily need --server")
+    if args.export or args.change_password or args.delete_account:
+        raise InvalidBoardError("--export, --change-password and --delete-account need --server")
     if wants_lines(args):
         return play_plain(args)
     return play_app(args)

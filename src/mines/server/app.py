@@ -43,6 +43,8 @@ from mines.server.services.readiness import Check, Readiness
 from mines.server.services.reviews import ReviewService
 from mines.server.services.rooms import RoomService
 from mines.server.web.assets import Assets
+from mines.server.web.blocks import Blocked, BlockList
+from mines.server.web.drain import CloseWhileDraining, Drain
 from mines.server.web.favicon import favicon
 from mines.server.web.handlers import install_handlers
 from mines.server.web.middleware import BodyLimit, CrossSite, HeadAsGet, JsonOnly, SecurityHeaders
@@ -87,6 +89,7 @@ def create_app(
     rooms: RoomService | None = None,
     *,
     account_service: AccountService | None = None,
+    drain: Drain | None = None,
 ) -> FastAPI:
     """The ASGI app around a game service; whoever made the service closes it."""
     game_hub = Hub()
@@ -165,7 +168,12 @@ def create_app(
     )
     app.state.limiter = limiter
     app.add_middleware(RateLimit, limiter=limiter, authorize=authorizer(service))
+    # Before the rates: a blocked address counts against nothing.
+    app.state.blocks = BlockList(service.storage.blocked_networks)
+    app.add_middleware(Blocked, blocks=app.state.blocks)
     app.add_middleware(SecurityHeaders)
+    app.state.drain = drain or Drain()
+    app.add_middleware(CloseWhileDraining, drain=app.state.drain)
     app.add_middleware(HeadAsGet)
     trusted = networks(settings.forwarded_allow_ips)
     # The client's address from a trusted proxy's X-Forwarded-For, for every middleware below

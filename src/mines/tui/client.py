@@ -199,6 +199,20 @@ class ServerClient:
         finally:
             self.session = None
 
+    def export(self) -> dict[str, Any]:
+        """Everything the server keeps about the signed-in account (`GET /api/me/export`)."""
+        return self._json("GET", "/api/me/export")
+
+    def change_password(self, password: str, new_password: str) -> int:
+        """A new password, confirmed by the current one; how many other sessions ended."""
+        body = {"password": password, "new_password": new_password}
+        return int(self._json("PUT", "/api/me/password", json=body)["signed_out"])
+
+    def delete_account(self, password: str) -> None:
+        """Delete the signed-in account (confirmed by its password) and forget the session."""
+        self._request("DELETE", "/api/me", json={"password": password})
+        self.session = None
+
     def player(self, name: str) -> dict[str, Any]:
         """A player's public profile (`GET /api/players/{name}`)."""
         return self._json("GET", f"/api/players/{_segment(name)}")

@@ -226,3 +226,87 @@ async def import_stats(body: ImportIn, request: Request) -> dict[str, Any]:
     boards = [ImportedBoard(**board.model_dump()) for board in body.boards]
     answer: dict[str, Any] = await run_in_threadpool(service.import_stats, account, boards)
     return answer
+
+
+class PasswordIn(BaseModel):
+    """The account's password, confirming a change that cannot be undone."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    password: Annotated[str, Field(min_length=1, max_length=PASSWORD_MAX)]
+
+
+class NewPasswordIn(PasswordIn):
+    """The current password, and the new one."""
+
+    new_password: Annotated[
+        str,
+        Field(
+            min_length=PASSWORD_MIN,
+            max_length=PASSWORD_MAX,
+            description=f"{PASSWORD_MIN} to {PASSWORD_MAX} characters",
+        ),
+    ]
+
+
+class PasswordChangedOut(BaseModel):
+    signed_out: int
+    """How many other sessions of the account ended (this one goes on)."""
+
+
+@router.put(
+    "/me/password",
+    response_model=PasswordChangedOut,
+    responses=error_responses(401, 403, 422),
+    summary="Change the password (and sign out every other session)",
+)
+async def change_password(body: NewPasswordIn, request: Request) -> dict[str, Any]:
+    """Confirmed by the current password (`403 wrong_password` else). Every other session of
+    the account ends: a password changed because it leaked also signs out whoever used it."""
+    await check_rate(request, None)
+    ended = await run_in_threadpool(
+        accounts(request).change_password,
+        session_token(request),
+        body.password,
+        body.new_password,
+    )
+    return {"signed_out": ended}
+
+
+@router.delete(
+    "/me",
+    status_code=204,
+    responses=error_responses(401, 403, 422),
+    summary="Delete the account",
+)
+async def delete_account(body: PasswordIn, request: Request) -> Response:
+    """Confirmed by the password (`403 wrong_password` else). The account, its sessions, its
+    imported statistics and its name go at once; its games stay on the server (replays,
+    daily boards) as an anonymous player's, which never rank. The name is free again."""
+    await check_rate(request, None)
+    service = accounts(request)
+    await run_in_threadpool(service.delete, session_token(request), body.password)
+    answer = Response(status_code=204)
+    answer.delete_cookie(
+        COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
+    )
+    return answer
+
+
+@router.get(
+    "/me/export",
+    responses=error_responses(401),
+    summary="Everything the server keeps about the account (JSON)",
+)
+async def export(request: Request) -> JSONResponse:
+    """The account, its sessions (when made and until when, not their tokens), its games
+    with every move, its results, its imported statistics and what operators did to it; the
+    password only as the fact that its hash is kept."""
+    found = await run_in_threadpool(accounts(request).export, session_token(request))
+    return JSONResponse(
+        found,
+        headers={
+            "Content-Disposition": 'attachment; filename="mines-account.json"',
+            "Cache-Control": "no-store",
+        },
+    )

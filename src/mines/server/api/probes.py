@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
@@ -12,6 +14,10 @@ router = APIRouter(tags=["operations"])
 
 NO_STORE = {"Cache-Control": "no-store"}
 """A probe's answer is about this moment: no cache between the prober and the server keeps it."""
+ESSENTIAL = frozenset({"database"})
+"""Dependencies without which the process cannot serve: only these make `/readyz` fail. A
+failing Redis degrades the rate limits to per-process counts, and every process would fail
+together with it: taking them all out of the proxy for it would be an outage, not a fallback."""
 PROBLEMS = {"timeout": f"no answer within {CHECK_TIMEOUT:g} s", "error": "answered with an error"}
 
 
@@ -29,18 +35,26 @@ async def healthz() -> JSONResponse:
 @router.get(
     "/readyz",
     summary="Readiness",
-    description="200 when the database answers a query and, with `--redis`, Redis answers a "
-    f"ping, each within {CHECK_TIMEOUT:g} s; else 503 naming each failing dependency. One "
+    description=f"200 when the database answers a query within {CHECK_TIMEOUT:g} s, else 503 "
+    "naming it. With `--redis`, Redis is pinged too: when it fails the answer is still 200, "
+    "listing it in `degraded` (the rate limits are then counted by each process alone). One "
     "check of each runs at a time, whatever the number of probes.",
     response_model=ReadyOut,
     responses={503: {"model": UnreadyOut, "description": "a dependency is failing"}},
 )
 async def readyz(request: Request) -> JSONResponse:
     readiness: Readiness = request.app.state.readiness
+    if request.app.state.drain.draining:
+        detail = "not ready: this process is draining before it stops"
+        body: dict[str, Any] = {"code": "unready", "detail": detail, "status": "unready"}
+        body.update(failing=["draining"], checks={})
+        return JSONResponse(body, status_code=503, headers=NO_STORE)
     checks = await readiness.check()
-    failing = [name for name, state in checks.items() if state != "ok"]
+    failing = [name for name, state in checks.items() if state != "ok" and name in ESSENTIAL]
+    degraded = [name for name, state in checks.items() if state != "ok" and name not in ESSENTIAL]
     if not failing:
-        return JSONResponse({"status": "ready", "failing": [], "checks": checks}, headers=NO_STORE)
+        body = {"status": "ready", "failing": [], "degraded": degraded, "checks": checks}
+        return JSONResponse(body, headers=NO_STORE)
     detail = "not ready: " + "; ".join(f"{name} {PROBLEMS[checks[name]]}" for name in failing)
     body = {"code": "unready", "detail": detail, "status": "unready", "failing": failing}
     return JSONResponse({**body, "checks": checks}, status_code=503, headers=NO_STORE)

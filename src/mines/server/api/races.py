@@ -12,13 +12,15 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from mines.errors import MinesError
+from mines.errors import JoinRefusedError, MinesError
 from mines.moves import MoveKind
 from mines.server.api.deps import error_responses, hub
 from mines.server.api.schemas import FlagTarget, MoveTarget, PlayerName, PresetName
 from mines.server.api.sockets import admitted, ignore_until_closed
 from mines.server.common.errors import classify
+from mines.server.db.storage import Storage
 from mines.server.services.games import SEED_LIMIT
+from mines.server.services.names import skeletons
 from mines.server.services.race_spec import ROOM_CELL_LIMIT, RoomSpec
 from mines.server.services.rooms import RoomService
 
@@ -107,6 +109,18 @@ def rooms(connection: HTTPConnection) -> RoomService:
     return service
 
 
+WITHHELD = "this name is withheld by the server's operators; race under another"
+
+
+async def check_withheld(request: Request, name: str) -> None:
+    """Refuse a race name that is, or looks like, a hidden or suspended account's name
+    (`mines admin account hide|suspend`): what leaves the leaderboard leaves races too."""
+    storage: Storage = request.app.state.service.storage
+    withheld = await run_in_threadpool(storage.name_withheld, skeletons(name)[0])
+    if withheld:
+        raise JoinRefusedError(WITHHELD)
+
+
 def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     return None if credentials is None else credentials.credentials
 
@@ -115,12 +129,13 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     "",
     status_code=201,
     response_model=JoinedOut,
-    responses=error_responses(422),
+    responses=error_responses(409, 422),
     summary="New room",
 )
 async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     fields = body.model_dump()
     player = fields.pop("player")
+    await check_withheld(request, player)
     service = rooms(request)
     token, room = await run_in_threadpool(service.create, RoomSpec(**fields), player)
     return {"player": 0, "token": token, "room": room}
@@ -133,6 +148,7 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     summary="Join a room in its lobby",
 )
 async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any]:
+    await check_withheld(request, body.player)
     service = rooms(request)
     player, token, room = await run_in_threadpool(service.join, room_id, body.player)
     return {"player": player, "token": token, "room": room}

@@ -182,7 +182,9 @@ class HealthOut(BaseModel):
 class ReadyOut(BaseModel):
     status: Literal["ready"]
     failing: list[str]
-    """Empty: every dependency answered."""
+    """Empty: every dependency the process needs answered."""
+    degraded: list[str]
+    """Dependencies that failed but that the process can do without (Redis)."""
     checks: dict[str, CheckState]
     """Each dependency checked (`database`, and `redis` with `--redis`) and its state."""
 

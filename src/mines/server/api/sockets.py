@@ -3,13 +3,16 @@ its client sends."""
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 
 from mines.server.common.settings import SOCKETS
+
+log = logging.getLogger(__name__)
 
 CLOSE_UNSUPPORTED_DATA = 1003
 """The client sent a binary frame: this socket only ever carries text."""
@@ -72,11 +75,16 @@ async def admitted(websocket: WebSocket) -> AsyncIterator[bool]:
     address = websocket.client.host if websocket.client else "unknown"
     refused = counts.refusal(address)
     with counts.hold(address) as room:
-        await websocket.accept()
-        if not room:
-            code, reason = refused or (CLOSE_TOO_MANY, "no room for another live socket")
-            await websocket.close(code=code, reason=reason)
-        yield room
+        try:
+            await websocket.accept()
+            if not room:
+                code, reason = refused or (CLOSE_TOO_MANY, "no room for another live socket")
+                await websocket.close(code=code, reason=reason)
+            yield room
+        except WebSocketDisconnect as gone:
+            # A client that leaves (a closed tab, a lost network) before a frame was sent to
+            # it is no error of the server's: one INFO line, no traceback.
+            log.info("live socket %s: the client left (code %s)", websocket.url.path, gone.code)
 
 
 async def ignore_until_closed(websocket: WebSocket) -> None:

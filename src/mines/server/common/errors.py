@@ -106,6 +106,19 @@ class DailyNotOverError(MinesError):
         self.opens_at = opens_at
 
 
+class AccountSuspendedError(MinesError):
+    """A sign-in, with the right password, to an account an operator suspended (HTTP 403)."""
+
+
+class WrongPasswordError(MinesError):
+    """A change of password or a deletion confirmed with a password not the account's
+    (HTTP 403: the session is signed in, the confirmation failed)."""
+
+
+class AddressBlockedError(MinesError):
+    """A request from an address or network an operator blocked (HTTP 403)."""
+
+
 class NotSignedInError(MinesError):
     """A request that needs a signed-in account came without a live session (HTTP 401)."""
 
@@ -140,6 +153,9 @@ CODES: tuple[tuple[type[Exception], int, str], ...] = (
     (NameTakenError, 409, "name_taken"),
     (AlreadyImportedError, 409, "already_imported"),
     (SignInFailedError, 401, "sign_in_failed"),
+    (AccountSuspendedError, 403, "account_suspended"),
+    (WrongPasswordError, 403, "wrong_password"),
+    (AddressBlockedError, 403, "address_blocked"),
     (NotSignedInError, 401, "not_signed_in"),
     (GameNotFoundError, 404, "game_not_found"),
     (RoomNotFoundError, 404, "room_not_found"),

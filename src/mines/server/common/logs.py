@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
 from contextvars import ContextVar
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 LOG_FORMATS = ("text", "json")
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -20,6 +22,47 @@ ACCESS = logging.getLogger("mines.access")
 """One INFO line per request; `--log-level warning` or `--no-access-log` silences it."""
 
 ACCESS_FIELDS = ("method", "path", "route", "status", "duration_ms", "client")
+
+
+SECRET_QUERY = re.compile(r"(?i)\b(password|passwd|pass|secret|token|key)=[^&;]*")
+"""Query values a URL may carry a secret in (libpq's `?password=`, a game's `?token=`)."""
+MASK = "***"
+
+
+def masked(url: str) -> str:
+    """A URL as a log or a banner may print it: the password of its user part and the values
+    of secret-looking query fields written as `***`."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return MASK  # not a URL one can tell the secret of: nothing of it is shown
+    netloc = parts.netloc
+    if password is not None:
+        user_info, _, host = netloc.rpartition("@")
+        netloc = f"{user_info.partition(':')[0]}:{MASK}@{host}"
+    query = SECRET_QUERY.sub(lambda found: f"{found[1]}={MASK}", parts.query)
+    if (netloc, query) == (parts.netloc, parts.query):
+        return url  # as written (urlunsplit would make sqlite:////x sqlite://x)
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
+WEBSOCKET_LINES = ('%s - "WebSocket ',)
+"""uvicorn's own lines for each WebSocket handshake (`"WebSocket /path?query" [accepted]`):
+they would log a daily game's `?token=`, and they are access lines without the request ID."""
+WEBSOCKET_MESSAGES = frozenset({"connection open", "connection closed"})
+"""The websockets library's line for each socket opened and closed, through uvicorn's logger."""
+
+
+class NoWebSocketLines(logging.Filter):
+    """Drops uvicorn's WebSocket handshake lines (the sockets are counted in the metrics)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.msg
+        return not (
+            isinstance(message, str)
+            and (message.startswith(WEBSOCKET_LINES) or message in WEBSOCKET_MESSAGES)
+        )
 
 
 class RequestId(logging.Filter):
@@ -125,6 +168,9 @@ def configure(level: str = "info", form: str = "text", *, access: bool = True) -
     root.setLevel(level.upper())
     # uvicorn's own access lines would repeat ours without the request ID or the route.
     logging.getLogger("uvicorn.access").disabled = True
+    uvicorn_error = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, NoWebSocketLines) for f in uvicorn_error.filters):
+        uvicorn_error.addFilter(NoWebSocketLines())
     ACCESS.disabled = not access
     _writer = AccessWriter(handler, form)
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from mines.datadir import data_dir
+from mines.server.common.logs import masked
 from mines.server.db.storage import Storage, StorageError
 
 MAX_BUSY_TIMEOUT = 60.0
@@ -45,5 +46,6 @@ def open_storage(url: str) -> Storage:
         rest = "&".join(f"{key}={value}" for key, values in query.items() for value in values)
         return PostgresStorage(urlunsplit(parts._replace(query=rest)), schema=schema)
     raise StorageError(
-        f"unknown database URL {url!r}; use sqlite:///path/to/file or postgresql://host/dbname"
+        f"unknown database URL {masked(url)!r}; use sqlite:///path/to/file or "
+        "postgresql://host/dbname"
     )

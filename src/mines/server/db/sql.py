@@ -5,13 +5,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from typing import Any, Protocol
 
 from mines.server.db import layouts
 from mines.server.db.storage import (
+    ANONYMOUS,
     AccountRow,
     GameRow,
     ImportedBoard,
+    Moderation,
     MoveWrite,
     PlayedGame,
     Result,
@@ -187,6 +190,26 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
             PRIMARY KEY (race_id, seq)
         )""",
     ),
+    # 13: leaving and moderation: suspended and hidden accounts, blocked networks, and the log
+    # of what operators did (who, when, why); sessions pruned by their expiry.
+    (
+        "ALTER TABLE accounts ADD COLUMN suspended_at DOUBLE PRECISION",
+        "ALTER TABLE accounts ADD COLUMN hidden BOOLEAN NOT NULL DEFAULT FALSE",
+        """CREATE TABLE blocked_networks (
+            network TEXT PRIMARY KEY,
+            blocked_at DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE moderation_log (
+            at DOUBLE PRECISION NOT NULL,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            account_id TEXT
+        )""",
+        "CREATE INDEX moderation_log_account ON moderation_log (account_id)",
+        "CREATE INDEX sessions_expiry ON sessions (expires_at)",
+    ),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -204,12 +227,14 @@ SELECT game_id, preset, no_guess, player, time, finished_at, account_id FROM (
         ROW_NUMBER() OVER (PARTITION BY r.account_id ORDER BY r.time, r.finished_at) AS place
     FROM results r JOIN games g ON g.id = r.game_id JOIN accounts a ON a.id = r.account_id
     WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted AND COALESCE(r.daily, '') = ?
+        AND a.suspended_at IS NULL AND NOT a.hidden
         AND r.finished_at >= ?
 ) best
 WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 """
 """One entry per account (its best time) under the account's name, assisted games left out,
-best first; results from before accounts (no account) are not shown."""
+best first; results from before accounts (no account), of deleted accounts (anonymous since),
+of suspended accounts and of hidden names are not shown."""
 
 
 DAILY_FIRST = (
@@ -221,12 +246,17 @@ DAILY_FIRST = (
 there (ties on the time broken by ID); formatted with the SQL of the four values."""
 
 
-ACCOUNT_COLUMNS = "id, name, skeleton, skeleton_cased, password_hash, created_at, stats_imported_at"
+ACCOUNT_COLUMNS = (
+    "id, name, skeleton, skeleton_cased, password_hash, created_at, stats_imported_at, "
+    "suspended_at, hidden"
+)
 IMPORTED_COLUMNS = "preset, no_guess, games, wins, best_streak, best_time, best_three_bv_per_second"
 
 
 def account_row(values: Sequence[Any]) -> AccountRow:
-    id_, name, skeleton, skeleton_cased, password_hash, created, imported = values
+    id_, name, skeleton, skeleton_cased, password_hash, created, imported, suspended, hidden = (
+        values
+    )
     return AccountRow(
         id_,
         name,
@@ -235,6 +265,8 @@ def account_row(values: Sequence[Any]) -> AccountRow:
         password_hash,
         float(created),
         None if imported is None else float(imported),
+        None if suspended is None else float(suspended),
+        bool(hidden),
     )
 
 
@@ -270,6 +302,10 @@ def played_game(values: Sequence[Any]) -> PlayedGame:
         daily=daily,
         daily_first=bool(daily_first),
     )
+
+
+DELETED_ACCOUNT = "(deleted account)"
+"""What the moderation log says an action was about once that account is deleted."""
 
 
 LANDED_CHECKS = 3
@@ -468,6 +504,8 @@ class SqlStorage(ABC):
                 (finish.finished_at, finish.elapsed, finish.three_bv, game_id),
             )
         if (result := change.result) is not None:
+            if result.account_id is not None:
+                result = self._still_there(cursor, result)
             cursor.execute(
                 q(
                     "INSERT INTO results "
@@ -486,6 +524,14 @@ class SqlStorage(ABC):
                 ),
             )
         self.announce(cursor, game_id)
+
+    def _still_there(self, cursor: Cursor, result: Result) -> Result:
+        """The result as stored: an account deleted since its game was loaded (in this process
+        or another) leaves it anonymous, as its other games are."""
+        cursor.execute(self.sql("SELECT 1 FROM accounts WHERE id = ?"), (result.account_id,))
+        if cursor.fetchone() is not None:
+            return result
+        return replace(result, account_id=None, player=ANONYMOUS)
 
     def _landed(self, game_id: str, move: StoredMove) -> bool:
         """Whether exactly this move is stored (after a failure whose outcome is unknown)."""
@@ -599,7 +645,7 @@ class SqlStorage(ABC):
             # ON CONFLICT: two sign-ups of look-alike names at once cannot both pass a check.
             cursor.execute(
                 self.sql(
-                    f"INSERT INTO accounts ({ACCOUNT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                    f"INSERT INTO accounts ({ACCOUNT_COLUMNS}) VALUES ({', '.join('?' * 9)}) "
                     "ON CONFLICT DO NOTHING"
                 ),
                 (
@@ -610,6 +656,8 @@ class SqlStorage(ABC):
                     account.password_hash,
                     account.created_at,
                     account.stats_imported_at,
+                    account.suspended_at,
+                    account.hidden,
                 ),
             )
             return bool(cursor.rowcount)
@@ -700,7 +748,7 @@ class SqlStorage(ABC):
             cursor.execute(
                 self.sql(
                     f"SELECT {columns} FROM sessions s JOIN accounts a ON a.id = s.account_id "
-                    "WHERE s.token_hash = ? AND s.expires_at > ?"
+                    "WHERE s.token_hash = ? AND s.expires_at > ? AND a.suspended_at IS NULL"
                 ),
                 (token_hash, now),
             )
@@ -710,3 +758,203 @@ class SqlStorage(ABC):
     def end_session(self, token_hash: str) -> None:
         with self.transaction(write=True) as cursor:
             cursor.execute(self.sql("DELETE FROM sessions WHERE token_hash = ?"), (token_hash,))
+
+    # --- leaving and moderation -------------------------------------------------------------
+
+    def change_password(self, account_id: str, password_hash: str, kept: str) -> int:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(
+                self.sql("UPDATE accounts SET password_hash = ? WHERE id = ?"),
+                (password_hash, account_id),
+            )
+            cursor.execute(
+                self.sql("DELETE FROM sessions WHERE account_id = ? AND token_hash <> ?"),
+                (account_id, kept),
+            )
+            return cursor.rowcount
+
+    def delete_account(self, account_id: str) -> None:
+        with self.transaction(write=True) as cursor:
+            for table in ("games", "results"):
+                # The games stay (boards, replays, reviews), under no name and no account:
+                # an anonymous player's, which never rank.
+                cursor.execute(
+                    self.sql(
+                        f"UPDATE {table} SET account_id = NULL, player = ? WHERE account_id = ?"
+                    ),
+                    (ANONYMOUS, account_id),
+                )
+            for table in ("sessions", "imported_stats"):
+                cursor.execute(self.sql(f"DELETE FROM {table} WHERE account_id = ?"), (account_id,))
+            # What operators did stays in their log, no longer saying to whom.
+            cursor.execute(
+                self.sql(
+                    "UPDATE moderation_log SET target = ?, account_id = NULL WHERE account_id = ?"
+                ),
+                (DELETED_ACCOUNT, account_id),
+            )
+            cursor.execute(self.sql("DELETE FROM accounts WHERE id = ?"), (account_id,))
+
+    def account_export(self, account_id: str) -> dict[str, Any]:
+        def rows(cursor: Cursor, query: str, *params: Any) -> list[dict[str, Any]]:
+            cursor.execute(self.sql(query), params)
+            names = [column.strip() for column in query.split(" FROM ")[0][7:].split(",")]
+            return [dict(zip(names, values, strict=True)) for values in cursor.fetchall()]
+
+        with self.transaction(write=False) as cursor:
+            found = rows(
+                cursor,
+                "SELECT id, name, created_at, stats_imported_at, suspended_at, hidden "
+                "FROM accounts WHERE id = ?",
+                account_id,
+            )
+            if not found:
+                return {}
+            games = rows(
+                cursor,
+                "SELECT id, created_at, nrows, ncols, nmines, rule, seed, preset, daily, "
+                "player, status, assisted, wasted, finished_at, elapsed, three_bv "
+                "FROM games WHERE account_id = ? ORDER BY created_at, id",
+                account_id,
+            )
+            for game in games:
+                game["moves"] = rows(
+                    cursor,
+                    "SELECT seq, move, at FROM moves WHERE game_id = ? ORDER BY seq",
+                    game["id"],
+                )
+            return {
+                "account": found[0],
+                "sessions": rows(
+                    cursor,
+                    "SELECT created_at, expires_at FROM sessions WHERE account_id = ? "
+                    "ORDER BY created_at",
+                    account_id,
+                ),
+                "games": games,
+                "results": rows(
+                    cursor,
+                    "SELECT game_id, preset, no_guess, daily, player, time, finished_at "
+                    "FROM results WHERE account_id = ? ORDER BY finished_at",
+                    account_id,
+                ),
+                "imported_stats": rows(
+                    cursor,
+                    f"SELECT {IMPORTED_COLUMNS} FROM imported_stats WHERE account_id = ? "
+                    "ORDER BY preset, no_guess",
+                    account_id,
+                ),
+                "moderation": rows(
+                    cursor,
+                    "SELECT at, action, target, reason FROM moderation_log "
+                    "WHERE account_id = ? ORDER BY at",
+                    account_id,
+                ),
+            }
+
+    def prune_sessions(self, now: float) -> int:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(self.sql("DELETE FROM sessions WHERE expires_at <= ?"), (now,))
+            return cursor.rowcount
+
+    def moderate(self, action: Moderation) -> None:
+        q = self.sql
+        with self.transaction(write=True) as cursor:
+            if action.action == "suspend":
+                cursor.execute(
+                    q("UPDATE accounts SET suspended_at = ? WHERE id = ?"),
+                    (action.at, action.account_id),
+                )
+                # Signed out everywhere now, not only refused at the next sign-in.
+                cursor.execute(q("DELETE FROM sessions WHERE account_id = ?"), (action.account_id,))
+            elif action.action == "restore":
+                cursor.execute(
+                    q("UPDATE accounts SET suspended_at = NULL WHERE id = ?"), (action.account_id,)
+                )
+            elif action.action in ("hide", "show"):
+                cursor.execute(
+                    q("UPDATE accounts SET hidden = ? WHERE id = ?"),
+                    (action.action == "hide", action.account_id),
+                )
+            elif action.action == "rename":
+                assert action.new_name is not None
+                name, skeleton, skeleton_cased = action.new_name
+                cursor.execute(
+                    q(
+                        "UPDATE accounts SET name = ?, skeleton = ?, skeleton_cased = ? "
+                        "WHERE id = ?"
+                    ),
+                    (name, skeleton, skeleton_cased, action.account_id),
+                )
+                for table in ("games", "results"):
+                    cursor.execute(
+                        q(f"UPDATE {table} SET player = ? WHERE account_id = ?"),
+                        (name, action.account_id),
+                    )
+            self._log(cursor, action)
+
+    def _log(self, cursor: Cursor, action: Moderation) -> None:
+        target = action.target
+        if action.new_name is not None:
+            target = f"{action.target} -> {action.new_name[0]}"
+        cursor.execute(
+            self.sql(
+                "INSERT INTO moderation_log (at, actor, action, target, reason, account_id) "
+                "VALUES (?, ?, ?, ?, ?, ?)"
+            ),
+            (action.at, action.actor, action.action, target, action.reason, action.account_id),
+        )
+
+    def moderation_log(self, limit: int) -> list[Moderation]:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    "SELECT at, actor, action, target, reason, account_id FROM moderation_log "
+                    "ORDER BY at DESC LIMIT ?"
+                ),
+                (limit,),
+            )
+            return [
+                Moderation(float(at), actor, action, target, reason, account_id)
+                for at, actor, action, target, reason, account_id in cursor.fetchall()
+            ]
+
+    def block(self, network: str, at: float, actor: str, reason: str) -> bool:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(
+                self.sql(
+                    "INSERT INTO blocked_networks (network, blocked_at) VALUES (?, ?) "
+                    "ON CONFLICT DO NOTHING"
+                ),
+                (network, at),
+            )
+            if not cursor.rowcount:
+                return False
+            self._log(cursor, Moderation(at, actor, "block", network, reason))
+            return True
+
+    def unblock(self, network: str, at: float, actor: str, reason: str) -> bool:
+        with self.transaction(write=True) as cursor:
+            cursor.execute(self.sql("DELETE FROM blocked_networks WHERE network = ?"), (network,))
+            if not cursor.rowcount:
+                return False
+            self._log(cursor, Moderation(at, actor, "unblock", network, reason))
+            return True
+
+    def name_withheld(self, skeleton: str) -> bool:
+        """Whether an account by this (case-folded) skeleton is hidden or suspended: its name
+        is kept out of race rooms too."""
+        with self.transaction(write=False) as cursor:
+            cursor.execute(
+                self.sql(
+                    "SELECT 1 FROM accounts WHERE skeleton = ? "
+                    "AND (hidden OR suspended_at IS NOT NULL)"
+                ),
+                (skeleton,),
+            )
+            return cursor.fetchone() is not None
+
+    def blocked_networks(self) -> list[str]:
+        with self.transaction(write=False) as cursor:
+            cursor.execute("SELECT network FROM blocked_networks ORDER BY network")
+            return [str(row[0]) for row in cursor.fetchall()]

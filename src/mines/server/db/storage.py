@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from mines.errors import MinesError
 from mines.server.common.errors import StorageError as StorageError
+
+ANONYMOUS = "anonymous"
+"""The player of a game played without an account or a name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +140,11 @@ class AccountRow:
     stats_imported_at: float | None = None
     """When a browser's statistics were added to the account (`ImportedBoard`); None until
     then. An account takes them once."""
+    suspended_at: float | None = None
+    """When an operator suspended the account (`mines admin suspend`); None while it may sign
+    in and rank."""
+    hidden: bool = False
+    """An operator hid its name: it is left off the leaderboard, its profile and races."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,6 +169,27 @@ class SessionRow:
     account_id: str
     created_at: float
     expires_at: float
+
+
+ACCOUNT_ACTIONS = ("suspend", "restore", "hide", "show")
+"""What an operator may do to an account, but rename (which takes the new name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Moderation:
+    """One operator action, as the moderation log keeps it."""
+
+    at: float
+    actor: str
+    """Who did it (the operator's name, as `mines admin --by` gave it)."""
+    action: str
+    """suspend, restore, rename, hide, show, block or unblock."""
+    target: str
+    """The account's name at the time (or the network blocked)."""
+    reason: str
+    account_id: str | None = None
+    new_name: tuple[str, str, str] | None = None
+    """A rename's new name and its two skeletons."""
 
 
 class StaleGameError(MinesError):
@@ -271,6 +300,49 @@ class Storage(Protocol):
         ...
 
     def end_session(self, token_hash: str) -> None: ...
+
+    def change_password(self, account_id: str, password_hash: str, kept: str) -> int:
+        """Store a new password hash and end every session of the account but the one whose
+        token hash is `kept`; the number of sessions ended."""
+        ...
+
+    def delete_account(self, account_id: str) -> None:
+        """Delete the account, its sessions, its imported statistics and the name the
+        moderation log knew it by; its games and results stay, anonymous and unranked."""
+        ...
+
+    def account_export(self, account_id: str) -> dict[str, Any]:
+        """Every row the database keeps about the account, as JSON-ready values."""
+        ...
+
+    def prune_sessions(self, now: float) -> int:
+        """Delete the sessions expired by `now`; how many there were."""
+        ...
+
+    def moderate(self, action: Moderation) -> None:
+        """Apply an operator's action to an account (`Moderation.action`) and log it, in one
+        transaction."""
+        ...
+
+    def moderation_log(self, limit: int) -> list[Moderation]:
+        """The latest operator actions, newest first."""
+        ...
+
+    def block(self, network: str, at: float, actor: str, reason: str) -> bool:
+        """Refuse requests from `network` (an address or CIDR), logged; False if it was."""
+        ...
+
+    def unblock(self, network: str, at: float, actor: str, reason: str) -> bool:
+        """Serve `network` again, logged; False when it was not blocked."""
+        ...
+
+    def blocked_networks(self) -> list[str]:
+        """The networks refused, as they were blocked."""
+        ...
+
+    def name_withheld(self, skeleton: str) -> bool:
+        """Whether a hidden or suspended account has this (case-folded) skeleton."""
+        ...
 
     def prune(self, before: float, *, dry_run: bool = False) -> int:
         """Delete the games in progress idle since before `before` (wall time), with their

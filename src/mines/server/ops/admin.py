@@ -1,17 +1,23 @@
-"""`mines admin backup|restore|prune`: a server's database backed up, restored and kept small."""
+"""`mines admin`: a server's database backed up, restored and kept small; accounts and addresses
+moderated."""
 
 from __future__ import annotations
 
 import argparse
+import getpass
 import re
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from mines.server.db.database import default_database
+from mines.server.db.storage import ACCOUNT_ACTIONS
 from mines.server.ops.environ import from_environment
+
+if TYPE_CHECKING:
+    from mines.server.db.storage import Storage
 
 DURATION = re.compile(r"(\d+)([dhms])")
 UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
@@ -50,12 +56,89 @@ def register(subparsers: Any) -> None:
         help="idle this long: no move (nor creation) since, e.g. 30d, 12h",
     )
     prune.add_argument("--dry-run", action="store_true", help="count them, delete nothing")
-    for command in (backup, restore, prune):
+    moderation = register_moderation(commands, database)
+    for command in (backup, restore, prune, *moderation):
         from_environment(command)
     parser.set_defaults(handler=run)
 
 
+def register_moderation(commands: Any, database: dict[str, str]) -> list[Any]:
+    """`mines admin account|block|unblock|log|prune-sessions`: the operator's tools."""
+    who = {
+        "default": None,
+        "help": "who does it, for the moderation log (default: the user running the command)",
+    }
+    why = {"required": True, "help": "why, for the moderation log (required)"}
+    account = commands.add_parser(
+        "account", help="suspend, restore, rename, hide or show an account (logged)"
+    )
+    account.add_argument("action", choices=(*ACCOUNT_ACTIONS, "rename"), help=ACCOUNT_HELP)
+    account.add_argument("name", help="the account's name (or a look-alike of it)")
+    account.add_argument("new_name", nargs="?", help="rename: the new name")
+    block = commands.add_parser("block", help="refuse every request from an address or network")
+    unblock = commands.add_parser("unblock", help="serve an address or network blocked before")
+    for command in (block, unblock):
+        command.add_argument(
+            "network", help="an address or CIDR network: 203.0.113.7, 2001:db8::/32"
+        )
+    for command in (account, block, unblock):
+        command.add_argument("--db", **database)
+        command.add_argument("--by", **who)
+        command.add_argument("--reason", **why)
+    log = commands.add_parser("log", help="the latest moderation actions, newest first")
+    log.add_argument("--db", **database)
+    log.add_argument("--limit", type=int, default=50, help="how many (default %(default)s)")
+    sessions = commands.add_parser("prune-sessions", help="delete the sessions that expired")
+    sessions.add_argument("--db", **database)
+    return [account, block, unblock, log, sessions]
+
+
+ACCOUNT_HELP = (
+    "suspend: signed out everywhere, no sign-in, off the leaderboard; restore: undoes it; "
+    "hide: the name off the leaderboard, its profile and races; show: undoes it; "
+    "rename: the account takes NEW_NAME"
+)
+MODERATION = ("account", "block", "unblock", "log", "prune-sessions")
+
+
+def moderate(args: argparse.Namespace, storage: Storage) -> int:
+    """Run one moderation command on an open storage."""
+    from mines.server.common.errors import InvalidRequestError
+    from mines.server.services.accounts import AccountService
+    from mines.server.services.moderation import Moderator
+
+    if args.admin == "prune-sessions":
+        print(f"deleted {AccountService(storage).prune_sessions()} expired session(s)")
+        return 0
+    if args.admin == "log":
+        for entry in storage.moderation_log(args.limit):
+            at = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(entry.at))
+            print(f"{at}  {entry.actor}  {entry.action}  {entry.target}  ({entry.reason})")
+        return 0
+    moderator = Moderator(storage)
+    actor = args.by or getpass.getuser()
+    if args.admin == "account":
+        if (args.action == "rename") != (args.new_name is not None):
+            raise InvalidRequestError("rename takes the new name after the old; the others do not")
+        if args.action == "rename":
+            shown = moderator.rename(args.name, args.new_name, actor, args.reason)
+            print(f"renamed {args.name!r} to {shown!r}")
+            return 0
+        found = moderator.act(args.action, args.name, actor, args.reason)
+        done = {"suspend": "suspended", "restore": "restored", "hide": "hid", "show": "showed"}
+        print(f"{done[args.action]} {found.name!r}")
+        return 0
+    act = moderator.block if args.admin == "block" else moderator.unblock
+    network, changed = act(args.network, actor, args.reason)
+    if args.admin == "block":
+        print(f"blocked {network}" if changed else f"{network} was blocked already")
+    else:
+        print(f"unblocked {network}" if changed else f"{network} was not blocked")
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
+    from mines.server.common.logs import masked
     from mines.server.db.database import open_storage
     from mines.server.db.sqlite import SqliteStorage
     from mines.server.db.storage import StorageError
@@ -77,16 +160,18 @@ def run(args: argparse.Namespace) -> int:
             source.close()
         storage = open_storage(args.db)  # brings an older backup up to this schema version
         storage.close()
-        print(f"restored {args.file} into {args.db}")
+        print(f"restored {args.file} into {masked(args.db)}")
         return 0
     url = args.db or default_database()
     storage = open_storage(url)
     try:
+        if args.admin in MODERATION:
+            return moderate(args, storage)
         if args.admin == "backup":
             if not isinstance(storage, SqliteStorage):
                 raise StorageError(f"backup copies SQLite databases; for PostgreSQL use {PG_DUMP}")
             storage.backup(args.file)
-            print(f"backed up {url} to {args.file}")
+            print(f"backed up {masked(url)} to {args.file}")
             return 0
         before = time.time() - args.older_than
         count = storage.prune(before, dry_run=args.dry_run)

@@ -6,6 +6,7 @@ import argparse
 import ctypes
 import gc
 import ipaddress
+import logging
 import os
 from typing import Any
 
@@ -245,9 +246,10 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from mines.server.app import create_app
-    from mines.server.common.logs import configure
+    from mines.server.common.logs import configure, masked
     from mines.server.db.database import open_storage
     from mines.server.services.games import GameService
+    from mines.server.web.drain import Drain
     from mines.server.web.protocol import deadline_protocol
 
     configure(args.log_level, args.log_format, access=args.access_log)
@@ -274,14 +276,23 @@ def run(args: argparse.Namespace) -> int:
     )
     service = GameService(open_storage(settings.database), settings)
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"mines server at http://{host}:{args.port}/  (games in {settings.database})", flush=True)
-    app = create_app(service)
+    # Logged, not printed: one JSON object in JSON mode too, and the database's password masked.
+    logging.getLogger("mines.server").info(
+        "mines server at http://%s:%d/ (games in %s%s)",
+        host,
+        args.port,
+        masked(settings.database),
+        f", rate limits shared in {masked(settings.redis)}" if settings.redis else "",
+    )
+    drain = Drain()
+    drain.on_signal()
+    app = create_app(service, drain=drain)
     # Everything imported and built so far lives as long as the process: frozen, the full
     # collections no longer scan it (measured under `./dev bench load`: 55-82 ms pauses, in
     # which every request waits, down to about 12 ms).
     gc.freeze()
     try:
-        uvicorn.run(
+        config = uvicorn.Config(
             app,
             host=args.host,
             port=args.port,
@@ -294,6 +305,15 @@ def run(args: argparse.Namespace) -> int:
             timeout_keep_alive=args.keep_alive_timeout,
             timeout_graceful_shutdown=args.shutdown_timeout,
         )
+        server = uvicorn.Server(config)
+
+        def stop_listening() -> None:
+            for listening in server.servers:
+                listening.close()
+
+        drain.stop_listening = stop_listening
+        drain.exit = lambda: setattr(server, "should_exit", True)
+        server.run()
     finally:
         service.close()
     return 0

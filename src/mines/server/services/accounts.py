@@ -15,11 +15,13 @@ from argon2.exceptions import InvalidHashError, VerificationError
 
 from mines.server.common.auth import hash_token
 from mines.server.common.errors import (
+    AccountSuspendedError,
     AlreadyImportedError,
     NameTakenError,
     NotSignedInError,
     PlayerNotFoundError,
     SignInFailedError,
+    WrongPasswordError,
 )
 from mines.server.db.storage import AccountRow, ImportedBoard, SessionRow, Storage
 from mines.server.services.names import check_scripts, skeletons, stored_name
@@ -31,6 +33,8 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 256
 """Password lengths in characters: NIST SP 800-63B's minimum of 8, and a maximum far above any
 passphrase that still bounds the work of hashing one."""
 SIGN_IN_FAILED = "this name and password do not sign in"
+SUSPENDED = "this account is suspended by the server's operators; it cannot sign in"
+WRONG_PASSWORD = "the password given is not this account's; nothing was changed"
 ALREADY_IMPORTED = (
     "this account has already taken a browser's statistics, and takes them only once (they "
     "cannot be checked, so they are never merged twice)"
@@ -102,10 +106,47 @@ class AccountService:
             self._hasher.verify(account.password_hash, password)
         except (VerificationError, InvalidHashError):
             raise SignInFailedError(SIGN_IN_FAILED) from None
+        if account.suspended_at is not None:  # said only to whoever knows the password
+            raise AccountSuspendedError(SUSPENDED)
         if self._hasher.check_needs_rehash(account.password_hash):
             # Stronger parameters since this hash was made: it is made again, with them.
             self.storage.set_password_hash(account.id, self._hasher.hash(password))
         return self._start(account, old_token)
+
+    def change_password(self, token: str | None, password: str, new_password: str) -> int:
+        """Set the signed-in account's password, confirmed by its current one, and end every
+        other session it has; the number ended. `WrongPasswordError` changes nothing."""
+        account = self.account(token)
+        assert token is not None  # `account` found it
+        self._confirm(account, password)
+        return self.storage.change_password(
+            account.id, self._hasher.hash(new_password), hash_token(token)
+        )
+
+    def delete(self, token: str | None, password: str) -> AccountRow:
+        """Delete the signed-in account, confirmed by its password: the account, its
+        sessions, its imported statistics go; its games stay as an anonymous player's."""
+        account = self.account(token)
+        self._confirm(account, password)
+        self.storage.delete_account(account.id)
+        return account
+
+    def export(self, token: str | None) -> dict[str, Any]:
+        """Everything the database keeps about the signed-in account (GDPR articles 15, 20)."""
+        account = self.account(token)
+        found = self.storage.account_export(account.id)
+        found["password"] = "kept only as an Argon2id hash, which is not shown"
+        return found
+
+    def prune_sessions(self) -> int:
+        """Delete the sessions that expired; how many there were."""
+        return self.storage.prune_sessions(self._wall())
+
+    def _confirm(self, account: AccountRow, password: str) -> None:
+        try:
+            self._hasher.verify(account.password_hash, password)
+        except (VerificationError, InvalidHashError):
+            raise WrongPasswordError(WRONG_PASSWORD) from None
 
     def sign_out(self, token: str) -> None:
         self.storage.end_session(hash_token(token))
@@ -129,7 +170,7 @@ class AccountService:
     def public_profile(self, name: str) -> dict[str, Any]:
         """The profile of the account `name` names (or a look-alike of it names)."""
         account = self.storage.find_account(skeletons(name)[0])
-        if account is None:
+        if account is None or account.hidden:
             shown = name if len(name) <= 32 else f"{name[:32]}…"
             raise PlayerNotFoundError(f"no player has the name {shown!r}")
         today = datetime.fromtimestamp(self._wall(), UTC).date().isoformat()

@@ -7,6 +7,7 @@ from typing import Any
 
 from mines.placement import PlacementRule
 from mines.presets import preset_of
+from mines.server.db.storage import ANONYMOUS as ANONYMOUS
 from mines.server.db.storage import Result
 
 RANKED_RULES = (PlacementRule.OPENING, PlacementRule.NOGUESS)
@@ -18,7 +19,6 @@ dots, apostrophes, dashes or underscores, starting with a letter, digit or under
 that Rust's regex (pydantic's) and ECMAScript's with flag u read it alike: the browser checks
 names with this very pattern, from /api/meta."""
 
-ANONYMOUS = "anonymous"
 
 HUMAN_PACE = {"beginner": 50.0, "intermediate": 25.0, "expert": 20.0}
 """The fastest 3BV/s a win may have and rank, per preset: about twice the fastest human play

@@ -92,6 +92,36 @@ async function start() {
       $("account-error").textContent = error instanceof ApiError ? sayError(error) : String(error);
     }
   });
+  $("account-manage-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const submitter = /** @type {SubmitEvent} */ (event).submitter;
+    const deleting = submitter instanceof HTMLButtonElement && submitter.value === "delete";
+    const password = inputOf("account-current").value;
+    try {
+      if (deleting) {
+        if (!window.confirm("Delete your account? Your games stay, anonymous. This cannot be undone.")) return;
+        await request("DELETE", "/api/me", { password });
+        inputOf("account-current").value = "";
+        show(null);
+        say("Your account is deleted. New games are anonymous and do not rank.");
+        return;
+      }
+      const newPassword = inputOf("account-new").value;
+      if (newPassword.length < 8) {
+        $("account-error").textContent = "A password has 8 characters or more.";
+        inputOf("account-new").focus();
+        return;
+      }
+      /** @type {{signed_out: number}} */
+      const done = await request("PUT", "/api/me/password", { password, new_password: newPassword });
+      inputOf("account-current").value = "";
+      inputOf("account-new").value = "";
+      $("account-error").textContent = "";
+      say(`Password changed; ${done.signed_out} other session(s) signed out.`);
+    } catch (error) {
+      $("account-error").textContent = error instanceof ApiError ? sayError(error) : String(error);
+    }
+  });
   $("sign-out").addEventListener("click", async () => {
     try {
       await request("DELETE", "/api/session");
