@@ -21,8 +21,7 @@ from mines.server.api.sockets import (
     CLOSE_UNSUPPORTED_DATA,
     MESSAGE_LIMIT,
 )
-from mines.server.common.errors import CODES
-from mines.server.web.handlers import HTTP_CODES
+from mines.server.web.handlers import CODES, HTTP_CODES
 from mines.server.web.middleware import CONTENT_SECURITY_POLICY, BodyLimit
 from tests.server.conftest import FakeClock, Server
 

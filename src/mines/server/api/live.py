@@ -12,8 +12,8 @@ from mines.errors import MinesError
 from mines.server.api.deps import hub, service, window
 from mines.server.api.readers import check_reader
 from mines.server.api.sockets import admitted, ignore_until_closed
-from mines.server.common.errors import classify
 from mines.server.services.present import Box, in_window
+from mines.server.web.handlers import classify
 
 router = APIRouter(tags=["live"])
 

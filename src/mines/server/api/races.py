@@ -17,12 +17,12 @@ from mines.moves import MoveKind
 from mines.server.api.deps import error_responses, hub
 from mines.server.api.schemas import FlagTarget, MoveTarget, PlayerName, PresetName
 from mines.server.api.sockets import admitted, ignore_until_closed
-from mines.server.common.errors import classify
 from mines.server.db.storage import Storage
 from mines.server.services.games import SEED_LIMIT
 from mines.server.services.names import skeletons
 from mines.server.services.race_spec import ROOM_CELL_LIMIT, RoomSpec
 from mines.server.services.rooms import RoomService
+from mines.server.web.handlers import classify
 
 router = APIRouter(prefix="/api/races", tags=["races"])
 bearer = HTTPBearer(auto_error=False, description="the player token returned by create or join")

@@ -3,20 +3,9 @@
 from __future__ import annotations
 
 from mines.errors import (
-    GameInProgressError,
     IllegalMoveError,
-    InvalidBoardError,
-    InvalidMoveError,
-    InvalidViewError,
-    JoinRefusedError,
-    LobbyRefusedError,
     MinesError,
-    MinesNotPlacedError,
-    NoGuessTooLargeError,
-    OffBoardError,
 )
-from mines.server.common.auth import ForbiddenError, NotAuthenticatedError
-from mines.solver.game_review import ReviewTooLargeError
 
 ID_ECHO = 16
 """How much of a client's game ID an answer repeats: a real ID is 16 hex digits."""
@@ -25,16 +14,6 @@ ID_ECHO = 16
 def echo_id(text: str) -> str:
     """A client's ID as an answer may repeat it: at most `ID_ECHO` characters, then `…`."""
     return text if len(text) <= ID_ECHO else f"{text[:ID_ECHO]}…"
-
-
-class StorageError(MinesError):
-    """The database failed, or a database URL the server cannot use (the message says what is
-    accepted). `public`, when set, says in the server's own words what a client may be told
-    (the message itself may hold the driver's text, the database's host and port)."""
-
-    def __init__(self, message: str, public: str | None = None):
-        super().__init__(message)
-        self.public = public
 
 
 class GameNotFoundError(MinesError):
@@ -130,50 +109,3 @@ class WorkerDiedError(RetryLaterError):
 
 class NoGuessTimeoutError(InvalidRequestError):
     """A no-guess board that was not found within the time budget (HTTP 422)."""
-
-
-CODES: tuple[tuple[type[Exception], int, str], ...] = (
-    # Most specific first: the first class an error is an instance of gives its answer.
-    (GameOverError, 409, "game_over"),
-    (CellFlaggedError, 409, "cell_flagged"),
-    (GameInProgressError, 409, "game_in_progress"),
-    (MinesNotPlacedError, 409, "mines_not_placed"),
-    (JoinRefusedError, 409, "join_refused"),
-    (LobbyRefusedError, 409, "lobby_refused"),
-    (OffBoardError, 422, "invalid_request"),  # no state of the game would allow it
-    (IllegalMoveError, 409, "illegal_move"),
-    (InvalidMoveError, 422, "invalid_move"),
-    (InvalidViewError, 422, "invalid_view"),
-    (NoGuessTooLargeError, 422, "no_guess_too_large"),
-    (NoGuessTimeoutError, 422, "no_guess_timeout"),
-    (ReviewTooLargeError, 422, "review_too_large"),
-    (InvalidBoardError, 422, "invalid_board"),
-    (InvalidRequestError, 422, "invalid_request"),
-    (InvalidNameError, 422, "invalid_name"),
-    (NameTakenError, 409, "name_taken"),
-    (AlreadyImportedError, 409, "already_imported"),
-    (SignInFailedError, 401, "sign_in_failed"),
-    (AccountSuspendedError, 403, "account_suspended"),
-    (WrongPasswordError, 403, "wrong_password"),
-    (AddressBlockedError, 403, "address_blocked"),
-    (NotSignedInError, 401, "not_signed_in"),
-    (GameNotFoundError, 404, "game_not_found"),
-    (RoomNotFoundError, 404, "room_not_found"),
-    (PlayerNotFoundError, 404, "player_not_found"),
-    (NotAuthenticatedError, 401, "not_authenticated"),
-    (ForbiddenError, 403, "forbidden"),
-    (DailyNotOverError, 403, "daily_not_over"),
-    (RateLimitedError, 429, "rate_limited"),
-    (ServerFullError, 503, "server_full"),
-    (WorkerDiedError, 503, "worker_died"),
-    (StorageError, 503, "storage_unavailable"),
-)
-"""Each error the server raises on purpose: its HTTP status and stable code (docs/server.md)."""
-
-
-def classify(exc: Exception) -> tuple[int, str]:
-    """The HTTP status and code of an error the server raised on purpose."""
-    for kind, status, code in CODES:
-        if isinstance(exc, kind):
-            return status, code
-    return 422, "invalid_request"

@@ -7,7 +7,17 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from mines.errors import MinesError
-from mines.server.common.errors import StorageError as StorageError
+
+
+class StorageError(MinesError):
+    """The database failed, or a database URL the server cannot use (the message says what is
+    accepted). `public`, when set, says in the server's own words what a client may be told
+    (the message itself may hold the driver's text, the database's host and port)."""
+
+    def __init__(self, message: str, public: str | None = None):
+        super().__init__(message)
+        self.public = public
+
 
 ANONYMOUS = "anonymous"
 """The player of a game played without an account or a name."""

@@ -1,5 +1,6 @@
-"""The one place that turns errors into JSON answers: `{"code", "detail"}` with each error's
-status, for the server's own errors, validation, Starlette's and the unexpected."""
+"""The one place that turns errors into JSON answers: `CODES`, each error's HTTP status and
+stable code, and `{"code", "detail"}` answers to the server's own errors, to validation, to
+Starlette's and to the unexpected."""
 
 from __future__ import annotations
 
@@ -13,16 +14,94 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
-from mines.errors import MinesError
+from mines.errors import (
+    GameInProgressError,
+    IllegalMoveError,
+    InvalidBoardError,
+    InvalidMoveError,
+    InvalidViewError,
+    JoinRefusedError,
+    LobbyRefusedError,
+    MinesError,
+    MinesNotPlacedError,
+    NoGuessTooLargeError,
+    OffBoardError,
+)
+from mines.server.common.auth import ForbiddenError, NotAuthenticatedError
 from mines.server.common.errors import (
+    AccountSuspendedError,
+    AddressBlockedError,
+    AlreadyImportedError,
+    CellFlaggedError,
     DailyNotOverError,
+    GameNotFoundError,
+    GameOverError,
+    InvalidNameError,
+    InvalidRequestError,
+    NameTakenError,
+    NoGuessTimeoutError,
+    NotSignedInError,
+    PlayerNotFoundError,
+    RateLimitedError,
     RetryLaterError,
-    StorageError,
-    classify,
+    RoomNotFoundError,
+    ServerFullError,
+    SignInFailedError,
+    WorkerDiedError,
+    WrongPasswordError,
 )
 from mines.server.common.metrics import ERRORS
+from mines.server.db.storage import StorageError
+from mines.solver.game_review import ReviewTooLargeError
 
 log = logging.getLogger(__name__)
+
+CODES: tuple[tuple[type[Exception], int, str], ...] = (
+    # Most specific first: the first class an error is an instance of gives its answer.
+    (GameOverError, 409, "game_over"),
+    (CellFlaggedError, 409, "cell_flagged"),
+    (GameInProgressError, 409, "game_in_progress"),
+    (MinesNotPlacedError, 409, "mines_not_placed"),
+    (JoinRefusedError, 409, "join_refused"),
+    (LobbyRefusedError, 409, "lobby_refused"),
+    (OffBoardError, 422, "invalid_request"),  # no state of the game would allow it
+    (IllegalMoveError, 409, "illegal_move"),
+    (InvalidMoveError, 422, "invalid_move"),
+    (InvalidViewError, 422, "invalid_view"),
+    (NoGuessTooLargeError, 422, "no_guess_too_large"),
+    (NoGuessTimeoutError, 422, "no_guess_timeout"),
+    (ReviewTooLargeError, 422, "review_too_large"),
+    (InvalidBoardError, 422, "invalid_board"),
+    (InvalidRequestError, 422, "invalid_request"),
+    (InvalidNameError, 422, "invalid_name"),
+    (NameTakenError, 409, "name_taken"),
+    (AlreadyImportedError, 409, "already_imported"),
+    (SignInFailedError, 401, "sign_in_failed"),
+    (AccountSuspendedError, 403, "account_suspended"),
+    (WrongPasswordError, 403, "wrong_password"),
+    (AddressBlockedError, 403, "address_blocked"),
+    (NotSignedInError, 401, "not_signed_in"),
+    (GameNotFoundError, 404, "game_not_found"),
+    (RoomNotFoundError, 404, "room_not_found"),
+    (PlayerNotFoundError, 404, "player_not_found"),
+    (NotAuthenticatedError, 401, "not_authenticated"),
+    (ForbiddenError, 403, "forbidden"),
+    (DailyNotOverError, 403, "daily_not_over"),
+    (RateLimitedError, 429, "rate_limited"),
+    (ServerFullError, 503, "server_full"),
+    (WorkerDiedError, 503, "worker_died"),
+    (StorageError, 503, "storage_unavailable"),
+)
+"""Each error the server raises on purpose: its HTTP status and stable code (docs/server.md)."""
+
+
+def classify(exc: Exception) -> tuple[int, str]:
+    """The HTTP status and code of an error the server raised on purpose."""
+    for kind, status, code in CODES:
+        if isinstance(exc, kind):
+            return status, code
+    return 422, "invalid_request"
+
 
 STORAGE_RETRY_AFTER = 5
 """Seconds a client is asked to wait after the database failed (it may be restarting)."""

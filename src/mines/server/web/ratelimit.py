@@ -21,10 +21,10 @@ from redis.backoff import NoBackoff
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from mines.server.common.auth import ROOM_TOKEN, ForbiddenError, NotAuthenticatedError
-from mines.server.common.errors import GameNotFoundError, classify
+from mines.server.common.errors import GameNotFoundError
 from mines.server.common.settings import REDIS_TIMEOUT, RateLimits
 from mines.server.db.storage import StorageError
-from mines.server.web.handlers import error
+from mines.server.web.handlers import classify, error
 
 log = logging.getLogger(__name__)
 
