@@ -130,6 +130,9 @@ class LiveGame:
     """Filled by the game's cell observer during one move."""
     token_hash: str = ""
     """The stored hash of the game's token, so a move's token is checked without a read."""
+    row: GameRow | None = None
+    """The row it was built from: its fields that never change (size, rule, player, token)
+    serve its moves without a read; its version and status are those of then."""
 
     @property
     def weight(self) -> int:
@@ -287,9 +290,11 @@ class GameService:
         """Apply one move and store it before answering; one move at a time per game.
 
         Only the game's own lock is held while the move is worked out (placement, flood,
-        view): other games never wait for it. Storage is touched in two short transactions,
-        a read and the write; when another process stored a move in between, the game is
-        rebuilt from storage and the move tried again.
+        view): other games never wait for it. The game kept in memory is taken as it is (no
+        read), and storage is touched once, by the move's write, which stores it only where
+        the stored game is at the version the move was worked out on: when another process
+        stored a move meanwhile (the game's requests reached it), nothing is stored, the game
+        is rebuilt from storage and the move tried again (docs/scaling.md, "Ownership").
 
         With `watched`, the result also carries the message for the game's WebSocket watchers;
         `cancelled` says when the client has gone, so that long work (a no-guess board) stops.
@@ -327,14 +332,18 @@ class GameService:
         cancelled: Callable[[], bool],
         flagged: bool | None,
     ) -> MoveResult:
-        stored = self._load(game_id)
+        live = self._cache.get(game_id)
+        if isinstance(live, LiveGame) and live.row is not None:
+            stored = live.row  # its version is the build's; the game's own is `live.version`
+        else:
+            stored, live = self._load(game_id), None
         check_token(token, stored.token_hash)
         row, col = move.row, move.col
         # The core's refusal, before the window is centred on the cell (422, as in a race).
         check_cell(move.kind.verb, row, col, stored.rows, stored.cols)
         box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
         with self._cache.working(self._work(stored)):
-            return self._apply(stored, move, box, watched, cancelled, flagged)
+            return self._apply(stored, move, box, watched, cancelled, flagged, live)
 
     def _apply(
         self,
@@ -344,9 +353,10 @@ class GameService:
         watched: bool,
         cancelled: Callable[[], bool],
         flagged: bool | None,
+        live: LiveGame | None = None,
     ) -> MoveResult:
         game_id = stored.id
-        live = self._live(stored)
+        live = live or self._live(stored)
         with live.lock:
             if live.version < stored.version:
                 self._catch_up(live, self.storage.moves_after(game_id, live.version))
@@ -566,7 +576,7 @@ class GameService:
         clock = PinnedClock(self._wall)
         keeper = KeepingPlacer(placer)
         game = Game(row.rows, row.cols, row.mines, placer=keeper, clock=clock)
-        live = LiveGame(game, clock, keeper, token_hash=row.token_hash)
+        live = LiveGame(game, clock, keeper, token_hash=row.token_hash, row=row)
         game.on_cells(live.changes.append)
         return live
 

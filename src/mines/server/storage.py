@@ -180,6 +180,10 @@ class StaleGameError(MinesError):
 class Storage(Protocol):
     """Games, their moves and the leaderboard, durable once a call returns."""
 
+    announce_moves: bool
+    """Whether a move's transaction tells the other processes itself (PostgreSQL's NOTIFY);
+    off when live frames go through Redis (`mines.server.fanout`)."""
+
     def create(self, row: GameRow) -> None: ...
 
     def load(self, game_id: str) -> GameRow | None: ...

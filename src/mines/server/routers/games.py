@@ -142,13 +142,14 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
                 [{**item, "loc": ("body", *item["loc"])} for item in problem.errors()]
             )
         game_hub = hub(request)
+        fanout = request.app.state.fanout  # other processes' watchers, through Redis
         gone = threading.Event()
         watch = asyncio.create_task(_note_disconnect(request, gone))
         try:
             result = await run_in_threadpool(
                 partial(
                     game_service.move,
-                    watched=game_hub.watchers(game_id) > 0,
+                    watched=fanout is not None or game_hub.watchers(game_id) > 0,
                     cancelled=gone.is_set,
                     flagged=getattr(cell, "flagged", None),
                 ),
@@ -169,6 +170,8 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
             await run_in_threadpool(game_service.storage.count_wasted, game_id)
         if result.broadcast is not None:
             game_hub.publish(game_id, result.broadcast)
+            if fanout is not None:
+                await fanout.publish(game_id, result.broadcast)
         view = result.view
         if only_changes and result.changed_complete:
             view = without_cells(view)
