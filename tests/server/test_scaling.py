@@ -123,8 +123,8 @@ def test_the_owners_kill_9_loses_no_answered_move_and_ownership_moves_on(pg_url:
     with server_process(pg_url) as survivor:
         with server_process(pg_url) as owner:
             for seed in range(4):
-                game = post(f"{owner.url}/api/games", json={"preset": "expert", "seed": seed})
-                body = game.json()
+                created = post(f"{owner.url}/api/games", json={"preset": "expert", "seed": seed})
+                body = created.json()
                 _move(owner.url, body, "reveal", 8, 15)
                 _move(owner.url, body, "flag", 0, seed)
                 games.append((body, _move(owner.url, body, "flag", 15, 29)))
