@@ -24,6 +24,8 @@ POLL_SECONDS = 1.0
 RETRY_FIRST = 0.1
 RETRY_MOST = 5.0
 """Seconds between tries to reach Redis again: the first wait, doubled up to this."""
+SUBSCRIBE_CONNECT_TIMEOUT = 1.0
+HEALTH_CHECK_SECONDS = 10
 HELLO = "-"
 """A channel every process subscribes to, so the subscription's connection is always open
 (and its loss noticed) even while nothing here is watched."""
@@ -58,6 +60,7 @@ class RedisFanout:
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._pubsub: PubSub | None = None
         self._client: Redis | None = None
+        self._listening: Redis | None = None
         self._task: asyncio.Task[None] | None = None
         self._down_until = 0.0
 
@@ -71,6 +74,15 @@ class RedisFanout:
             socket_connect_timeout=self._timeout,
             retry=Retry(NoBackoff(), 1),
         )
+        # The subscription waits on its socket by itself (`get_message`'s timeout), so no read
+        # deadline: a busy moment must not cut it (its watchers would all read again). A PING
+        # now and then finds a connection that died without a word.
+        self._listening = Redis.from_url(
+            self._url,
+            socket_connect_timeout=max(self._timeout, SUBSCRIBE_CONNECT_TIMEOUT),
+            health_check_interval=HEALTH_CHECK_SECONDS,
+            retry=Retry(NoBackoff(), 0),
+        )
         self._task = asyncio.create_task(self._run(), name="mines-fanout")
 
     async def stop(self) -> None:
@@ -79,8 +91,9 @@ class RedisFanout:
             await asyncio.gather(self._task, return_exceptions=True)
         for pending in self._pending.values():
             pending.cancel()
-        if self._client is not None:
-            await self._client.aclose()
+        for client in (self._client, self._listening):
+            if client is not None:
+                await client.aclose()
 
     async def publish(self, key: str, message: dict[str, Any]) -> None:
         """Send a stored move's frame to the other processes' watchers of its game. A Redis
@@ -128,8 +141,8 @@ class RedisFanout:
         wait = RETRY_FIRST
         lost = False
         while True:
-            assert self._client is not None
-            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            assert self._listening is not None
+            pubsub = self._listening.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(self.channel(HELLO), *map(self.channel, self._keys))
                 self._pubsub = pubsub
