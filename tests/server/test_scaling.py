@@ -276,3 +276,31 @@ def test_pool_limits_are_taken_from_the_database_url(tmp_path: Path) -> None:
         open_storage("postgresql://127.0.0.1/test?pool_size=0")
     with pytest.raises(StorageError, match="pool_timeout is a number from 0 to 60"):
         open_storage("postgresql://127.0.0.1/test?pool_timeout=soon")
+
+
+def test_a_process_whose_game_is_behind_answers_from_the_stored_game(
+    sqlite_url: str, clock: FakeClock
+) -> None:
+    """A move that reaches a process while another owned the game: a stored move is fenced,
+    and a refusal or a move that would change nothing is checked against the stored game."""
+    one, two = Server(sqlite_url, clock), Server(sqlite_url, clock)
+    try:
+        game = one.create(rows=9, cols=9, mines=10, seed=1)
+        assert one.move(game, "flag", 0, 0).status_code == 200  # `one` keeps the game
+        assert two.move(game, "flag", 0, 0).status_code == 200  # `two` takes it: unflagged
+        # In `one`'s memory (0, 0) is still flagged: its "flag it" would change nothing, and
+        # its reveal would be refused for the flag.
+        flag = {"row": 0, "col": 0, "flagged": True}
+        headers = {"Authorization": f"Bearer {game['token']}"}
+        answer = one.client.post(f"/api/games/{game['id']}/flag", json=flag, headers=headers)
+        assert answer.status_code == 200
+        assert answer.json()["changed"] == [[0, 0, "F"]]
+        assert answer.json()["view"]["version"] == 3
+        assert two.move(game, "flag", 0, 0).status_code == 200  # unflagged again, by `two`
+        answer = one.move(game, "reveal", 0, 0)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["view"]["version"] == 5
+        assert answer.json()["view"]["cells"][0][0] not in ("H", "F")
+    finally:
+        one.close()
+        two.close()

@@ -356,6 +356,7 @@ class GameService:
         live: LiveGame | None = None,
     ) -> MoveResult:
         game_id = stored.id
+        trusted = live is not None  # taken from memory as it is, without a read
         live = live or self._live(stored)
         with live.lock:
             if live.version < stored.version:
@@ -364,10 +365,16 @@ class GameService:
             if isinstance(live.placer.placer, WorkerPlacer):
                 live.placer.placer.cancelled = cancelled
             was_started, now = game.started, self._wall()
-            with live.clock.pinned_at(now):
-                _play(game, move, flagged)
+            try:
+                with live.clock.pinned_at(now):
+                    _play(game, move, flagged)
+            except MinesError:
+                self._check_current(live, unread=trusted)
+                raise
             changes = list(live.changes)
             live.changes.clear()
+            if not changes:
+                self._check_current(live, unread=trusted)
             # The game logs a move exactly when it changes a cell; no-ops are not stored.
             if changes:
                 first = self._daily_first(stored) if game.status.is_over else None
@@ -384,6 +391,18 @@ class GameService:
                 self._broadcast(live, move, changes) if changes and watched else None,
                 stored=bool(changes),
             )
+
+    def _check_current(self, live: LiveGame, *, unread: bool) -> None:
+        """A move refused, or one that changed nothing, on a game taken from memory without
+        a read: its answer is only right if no other process moved meanwhile (a request that
+        reached this process while another owned the game). One read of the stored version
+        says; behind it, `StaleGameError` has the move worked out again on the stored game.
+        (A stored move needs no such read: its write is fenced by the version.)"""
+        if not unread or live.row is None:
+            return
+        stored = self.storage.version(live.row.id)
+        if stored is not None and stored != live.version:
+            raise StaleGameError(f"game {live.row.id} has moves stored by another process")
 
     def check_access(self, game_id: str, token: str) -> None:
         """Raise unless the game exists and `token` is its token (nothing else is read)."""

@@ -505,6 +505,12 @@ class SqlStorage(ABC):
             return []
         return [move for move in history_moves(str(row[0])) if move.seq > version]
 
+    def version(self, game_id: str) -> int | None:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(self.sql("SELECT version FROM games WHERE id = ?"), (game_id,))
+            found = cursor.fetchone()
+        return None if found is None else int(found[0])
+
     def moves_after(self, game_id: str, version: int) -> list[StoredMove]:
         with self.transaction(write=False) as cursor:
             return self.read_moves(cursor, game_id, version)

@@ -190,6 +190,10 @@ class Storage(Protocol):
 
     def moves_after(self, game_id: str, version: int) -> list[StoredMove]: ...
 
+    def version(self, game_id: str) -> int | None:
+        """How many moves the game has stored (None: no such game)."""
+        ...
+
     def append(self, game_id: str, change: MoveWrite) -> None:
         """Store one move in a short transaction that locks only this game's row.
 
