@@ -404,6 +404,11 @@ class GameService:
         if stored is not None and stored != live.version:
             raise StaleGameError(f"game {live.row.id} has moves stored by another process")
 
+    def kept_row(self, game_id: str) -> GameRow | None:
+        """The row a game kept in memory was built from (its fields as of then), or None."""
+        live = self._cache.get(game_id)
+        return live.row if isinstance(live, LiveGame) else None
+
     def check_access(self, game_id: str, token: str) -> None:
         """Raise unless the game exists and `token` is its token (nothing else is read)."""
         check_token(token, self._load(game_id).token_hash)

@@ -58,7 +58,9 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     game_id, token, view = await run_in_threadpool(
         games.create, spec, window(request.query_params), account
     )
-    return {"id": game_id, "token": token, "view": view, **await _facts(games, game_id)}
+    row = games.kept_row(game_id)  # just stored by this process: no need to read it back
+    facts = game_facts(row) if row is not None else await _facts(games, game_id)
+    return {"id": game_id, "token": token, "view": view, **facts}
 
 
 @router.get(
