@@ -304,3 +304,60 @@ def test_a_process_whose_game_is_behind_answers_from_the_stored_game(
     finally:
         one.close()
         two.close()
+
+
+def test_a_frame_redis_could_not_take_makes_the_other_watchers_read_again() -> None:
+    """The frame is lost, not the watchers: once Redis takes frames again, the first thing
+    the other processes' watchers of that game get is a `refresh`."""
+    redis_or_skip()
+    import asyncio
+
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from mines.server.fanout import RedisFanout
+
+    async def run() -> list[tuple[str, dict[str, Any]]]:
+        heard: list[tuple[str, dict[str, Any]]] = []
+        prefix = f"mines-test-{uuid.uuid4().hex[:8]}"
+        mover = RedisFanout(
+            REDIS, prefix=prefix, timeout=1.0, deliver=lambda k, f: None, missed=lambda: None
+        )
+        watcher = RedisFanout(
+            REDIS,
+            prefix=prefix,
+            timeout=1.0,
+            deliver=lambda key, frame: heard.append((key, frame)),
+            missed=lambda: None,
+        )
+        mover.start()
+        watcher.start()
+        try:
+            for _ in range(100):  # subscribed to its own channel: connected
+                if watcher._pubsub is not None:
+                    break
+                await asyncio.sleep(0.05)
+            watcher.watch("g1")
+            await watcher.joined("g1")
+            client = mover._client
+            assert client is not None
+            working = client.publish
+
+            async def down(*args: Any) -> Any:
+                raise RedisConnectionError("down")
+
+            client.publish = down  # type: ignore[method-assign,assignment]
+            await mover.publish("g1", {"type": "move", "version": 1})
+            client.publish = working  # type: ignore[method-assign]
+            mover._down_until = 0.0  # the pause over
+            await mover.publish("g1", {"type": "move", "version": 2})
+            for _ in range(100):
+                if len(heard) >= 2:
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            await mover.stop()
+            await watcher.stop()
+        return heard
+
+    heard = asyncio.run(run())
+    assert heard == [("g1", {"type": "refresh"}), ("g1", {"type": "move", "version": 2})]

@@ -63,6 +63,8 @@ class RedisFanout:
         self._listening: Redis | None = None
         self._task: asyncio.Task[None] | None = None
         self._down_until = 0.0
+        self._unsent: set[str] = set()
+        """Games whose frames could not be sent: once Redis answers, a `refresh` goes first."""
 
     def channel(self, key: str) -> str:
         return f"{self._prefix}:live:{key}"
@@ -98,18 +100,27 @@ class RedisFanout:
     async def publish(self, key: str, message: dict[str, Any]) -> None:
         """Send a stored move's frame to the other processes' watchers of its game. A Redis
         that fails costs one timeout, then is left alone for a while: the move is stored
-        either way, and the subscribers that missed the frame read the game again once
-        their subscription is back."""
+        either way, and the watchers elsewhere of every game whose frame was not sent are
+        told to read it again (`refresh`) with the first frame that goes through after."""
         loop = asyncio.get_running_loop()
         if self._client is None or loop.time() < self._down_until:
+            self._unsent.add(key)
             return
-        payload = f"{self._origin} {json.dumps(message, separators=(',', ':'))}"
         try:
-            await self._client.publish(self.channel(key), payload)
+            while self._unsent:  # frames that were lost: their watchers elsewhere read again
+                lost = next(iter(self._unsent))
+                await self._send(lost, {"type": "refresh"})
+                self._unsent.discard(lost)
+            await self._send(key, message)
         except (RedisError, OSError) as failure:
+            self._unsent.add(key)
             self._down_until = loop.time() + RETRY_MOST
             log.warning("live frames through Redis failed (%s); retrying in a while", failure)
-            return
+
+    async def _send(self, key: str, message: dict[str, Any]) -> None:
+        assert self._client is not None
+        payload = f"{self._origin} {json.dumps(message, separators=(',', ':'))}"
+        await self._client.publish(self.channel(key), payload)
         MESSAGES.labels("published").inc()
 
     def watch(self, key: str) -> None:
