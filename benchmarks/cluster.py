@@ -174,7 +174,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=16, help="concurrent players")
     parser.add_argument("--max-moves", type=int, default=50_000, help="stop a run after this many")
     parser.add_argument("--postgres", default=POSTGRES, help="the PostgreSQL database to use")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="instead: the costs of a stored move with 1 and N processes (benchmarks/costs.py)",
+    )
+    parser.add_argument("--pgbench", action="store_true", help="with --processes: pgbench too")
     args = parser.parse_args(argv)
+    if args.processes:
+        from benchmarks import costs
+
+        given = ["--processes", str(args.processes), "--seconds", str(args.seconds)]
+        given += ["--clients", str(args.clients), "--max-moves", str(args.max_moves)]
+        return costs.main([*given, *(["--pgbench"] if args.pgbench else [])])
     checks = Checks()
     if nginx_binary() is None:
         checks.report("cluster", False, "nginx is not installed (Debian: apt-get install nginx)")

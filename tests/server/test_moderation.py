@@ -151,10 +151,12 @@ def test_expired_sessions_are_pruned_by_admin(
     server.sign_up("Ann")
     clock.now = time.time()
     TestClient(server.client.app).post("/api/session", json={"name": "Ann", "password": PASSWORD})
-    assert admin_plain(server, "prune-sessions") == 0
-    assert "deleted 1 expired session(s)" in capsys.readouterr().out
-    assert admin_plain(server, "prune-sessions") == 0
-    assert "deleted 0 expired session(s)" in capsys.readouterr().out
+    assert admin_plain(server, "prune", "--dry-run") == 0
+    assert "would delete 1 expired sign-in session(s)" in capsys.readouterr().out
+    assert admin_plain(server, "prune") == 0
+    assert "deleted 1 expired sign-in session(s)" in capsys.readouterr().out
+    assert admin_plain(server, "prune") == 0
+    assert "deleted 0 expired sign-in session(s)" in capsys.readouterr().out
 
 
 def admin_plain(server: Server, *args: str) -> int:

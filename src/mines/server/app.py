@@ -36,6 +36,7 @@ from mines.server.common.metrics import Live, networks, registry
 from mines.server.db.race_store import ANNOUNCE_PREFIX
 from mines.server.db.storage import Storage
 from mines.server.services.accounts import AccountService
+from mines.server.services.fanout import MESSAGES, RedisFanout
 from mines.server.services.games import GameService
 from mines.server.services.hub import REFRESH, Hub
 from mines.server.services.names import skeletons
@@ -92,7 +93,32 @@ def create_app(
     drain: Drain | None = None,
 ) -> FastAPI:
     """The ASGI app around a game service; whoever made the service closes it."""
-    game_hub = Hub()
+    settings = service.settings
+    room_prefix = races.room_key("")
+    fanout: RedisFanout | None = None
+
+    def read_games_again() -> None:
+        """Frames may have been missed: the watchers of every game read it again."""
+        for key in game_hub.watched():
+            if not key.startswith(room_prefix):
+                game_hub.publish(key, REFRESH)
+
+    if settings.redis is not None:
+        # Live frames of games go through Redis, to the processes watching each game only;
+        # race rooms' events still come from the database's notifications.
+        fanout = RedisFanout(
+            settings.redis,
+            prefix=settings.redis_prefix,
+            timeout=settings.redis_timeout,
+            deliver=lambda key, frame: game_hub.publish(key, frame),
+            missed=read_games_again,
+        )
+        game_hub = Hub(
+            first=lambda key: None if key.startswith(room_prefix) else fanout.watch(key),
+            last=lambda key: None if key.startswith(room_prefix) else fanout.unwatch(key),
+        )
+    else:
+        game_hub = Hub()
     race_rooms = rooms or RoomService(service.storage, cache=service.cache)
     reviews = ReviewService(service)
 
@@ -121,12 +147,14 @@ def create_app(
                     game_hub.publish(key, REFRESH)  # games: their watchers read them again
             race_rooms.read_again(rooms_watched)
 
-        room_prefix = races.room_key("")
         race_rooms.publish = publish_race
 
         def missed() -> None:
             loop.call_soon_threadsafe(read_again)
 
+        if fanout is not None:
+            service.storage.announce_moves = False  # no NOTIFY on a move: Redis carries it
+            fanout.start()
         stop = service.storage.listen(moved_elsewhere, missed)
         # The first request need not import its backend, nor the first sign-up build the
         # table of look-alike letters (about a second).
@@ -136,6 +164,8 @@ def create_app(
         finally:
             if stop is not None:
                 stop()
+            if fanout is not None:
+                await fanout.stop()
             race_rooms.close()
             reviews.close()
 
@@ -149,6 +179,7 @@ def create_app(
     )
     app.state.service = service
     app.state.hub = game_hub
+    app.state.fanout = fanout
     app.state.rooms = race_rooms
     app.state.reviews = reviews
     app.state.sockets = SocketCounts(service.settings.sockets_per_address, service.settings.sockets)
@@ -156,7 +187,6 @@ def create_app(
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;
     # a request over its rate is refused before its body is read.
-    settings = service.settings
     app.add_middleware(BodyLimit, limit=settings.body_limit)
     app.add_middleware(JsonOnly)  # before the body is read, after the rates and the token
     app.add_middleware(CrossSite)
@@ -197,6 +227,8 @@ def create_app(
             fallback=lambda: limiter.failing,
         )
     )
+    if fanout is not None:
+        app.state.metrics.register(MESSAGES)
     routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape)
     for module in (*routers, accounts, players, apidocs):
         app.include_router(module.router)

@@ -54,7 +54,9 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     game_id, token, view = await run_in_threadpool(
         games.create, spec, window(request.query_params), account
     )
-    return {"id": game_id, "token": token, "view": view, **await _facts(games, game_id)}
+    row = games.kept_row(game_id)  # just stored by this process: no need to read it back
+    facts = game_facts(row) if row is not None else await _facts(games, game_id)
+    return {"id": game_id, "token": token, "view": view, **facts}
 
 
 @router.get(
@@ -138,13 +140,14 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
                 [{**item, "loc": ("body", *item["loc"])} for item in problem.errors()]
             )
         game_hub = hub(request)
+        fanout = request.app.state.fanout  # other processes' watchers, through Redis
         gone = threading.Event()
         watch = asyncio.create_task(_note_disconnect(request, gone))
         try:
             result = await run_in_threadpool(
                 partial(
                     game_service.move,
-                    watched=game_hub.watchers(game_id) > 0,
+                    watched=fanout is not None or game_hub.watchers(game_id) > 0,
                     cancelled=gone.is_set,
                     flagged=getattr(cell, "flagged", None),
                 ),
@@ -165,6 +168,8 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
             await run_in_threadpool(game_service.storage.count_wasted, game_id)
         if result.broadcast is not None:
             game_hub.publish(game_id, result.broadcast)
+            if fanout is not None:
+                await fanout.publish(game_id, result.broadcast)
         view = result.view
         if only_changes and result.changed_complete:
             view = without_cells(view)

@@ -30,6 +30,9 @@ async def watch(websocket: WebSocket, game_id: str) -> None:
 async def _serve(websocket: WebSocket, game_id: str) -> None:
     # Subscribe before reading the view, so no move falls between the two.
     with hub(websocket).subscribe(game_id) as queue:
+        fanout = websocket.app.state.fanout
+        if fanout is not None:
+            await fanout.joined(game_id)  # other processes' moves too, before the view
         try:
             await check_reader(websocket, game_id, _token(websocket))
             asked = window(websocket.query_params)

@@ -20,6 +20,11 @@ from mines.server.db.storage import StorageError
 log = logging.getLogger(__name__)
 
 POOL_SIZE = 8
+"""Connections one process keeps to PostgreSQL by default (`?pool_size=` in the URL); with
+one more for LISTEN, PostgreSQL's default 100 connections serve about 11 processes."""
+POOL_TIMEOUT = 10.0
+"""Seconds a request waits for a free connection by default (`?pool_timeout=`); then it is
+refused with 503 rather than queueing without end."""
 CHANNEL = "mines_moves"
 LISTEN_POLL_SECONDS = 0.5
 LISTEN_RETRY_FIRST = 0.1
@@ -39,8 +44,16 @@ class PostgresStorage(SqlStorage):
     placeholder = "%s"
     lock_clause = " FOR UPDATE"
 
-    def __init__(self, url: str, *, schema: str | None = None, pool_size: int = POOL_SIZE):
+    def __init__(
+        self,
+        url: str,
+        *,
+        schema: str | None = None,
+        pool_size: int = POOL_SIZE,
+        pool_timeout: float = POOL_TIMEOUT,
+    ):
         self._url = url
+        self._pool_size, self._pool_timeout = pool_size, pool_timeout
         self._schema = schema
         self._origin = uuid.uuid4().hex  # tells this process's notifications from others'
         self._idle: queue.LifoQueue[psycopg.Connection[tuple[object, ...]]] = queue.LifoQueue()
@@ -72,8 +85,15 @@ class PostgresStorage(SqlStorage):
 
     @contextmanager
     def transaction(self, *, write: bool) -> Iterator[Cursor]:
-        # Row locks come from FOR UPDATE, so `write` needs nothing more here.
-        with self._slots:
+        # Row locks come from FOR UPDATE and the moves' fenced UPDATE: `write` needs nothing.
+        if not self._slots.acquire(timeout=self._pool_timeout):
+            STORAGE_ERRORS.inc()
+            raise StorageError(
+                f"all {self._pool_size} PostgreSQL connections of this process stayed busy for "
+                f"{self._pool_timeout:g} s (pool_size and pool_timeout in the database URL)",
+                public="the database is busy; try again in a moment",
+            )
+        try:
             connection = self._checkout()
             try:
                 with connection.transaction(), connection.cursor() as cursor:
@@ -86,6 +106,8 @@ class PostgresStorage(SqlStorage):
                     connection.close()
                 else:
                     self._idle.put(connection)
+        finally:
+            self._slots.release()
 
     def _checkout(self) -> psycopg.Connection[tuple[object, ...]]:
         """An idle connection that is still alive, else a new one.

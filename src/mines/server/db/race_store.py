@@ -173,6 +173,20 @@ class RaceStore:
         with self.storage.transaction(write=False) as cursor:
             return self.read_moves(cursor, room_id, version), self.read_tokens(cursor, room_id)
 
+    def prune(self, before: float, *, dry_run: bool = False) -> int:
+        """Delete the rooms created before `before`, with their players and moves. The
+        number of rooms (that would be) deleted."""
+        q = self.storage.sql
+        with self.storage.transaction(write=not dry_run) as cursor:
+            cursor.execute(q("SELECT id FROM races WHERE created_at < ?"), (before,))
+            found = [str(row[0]) for row in cursor.fetchall()]
+            if not dry_run:
+                old = "IN (SELECT id FROM races WHERE created_at < ?)"
+                cursor.execute(q(f"DELETE FROM race_moves WHERE race_id {old}"), (before,))
+                cursor.execute(q(f"DELETE FROM race_players WHERE race_id {old}"), (before,))
+                cursor.execute(q("DELETE FROM races WHERE created_at < ?"), (before,))
+        return len(found)
+
     @contextmanager
     def locked(self, room_id: str) -> Iterator[LockedRoom | None]:
         """The room's row under the same lock a game's moves take, so moves are serialised

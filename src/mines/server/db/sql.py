@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
+import secrets
+import socket
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
+from functools import cached_property
 from typing import Any, Protocol
 
 from mines.server.db import layouts
@@ -210,6 +215,12 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "CREATE INDEX moderation_log_account ON moderation_log (account_id)",
         "CREATE INDEX sessions_expiry ON sessions (expires_at)",
     ),
+    # 14: the process that stored a game's last move (its owner), and a finished game's moves
+    # folded into its own row by `mines admin prune` (`history`, see `compact_history`).
+    (
+        "ALTER TABLE games ADD COLUMN owner TEXT",
+        "ALTER TABLE games ADD COLUMN history TEXT",
+    ),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -338,6 +349,18 @@ def game_row(values: Sequence[Any]) -> GameRow:
 
 PRUNE_BATCH = 500
 """Games deleted by one statement: SQLite takes at most 999 parameters in older builds."""
+COMPACT_BATCH = 200
+"""Finished games whose moves one transaction of `compact` folds into their rows."""
+
+
+def history_text(moves: Sequence[StoredMove]) -> str:
+    """A finished game's moves as one JSON text, `[["O3,4", at], ...]` in order: `at` is the
+    stored float, which JSON writes and reads back exactly (so replays stay the same)."""
+    return json.dumps([[move.move, move.at] for move in moves], separators=(",", ":"))
+
+
+def history_moves(text: str) -> list[StoredMove]:
+    return [StoredMove(seq, move, float(at)) for seq, (move, at) in enumerate(json.loads(text), 1)]
 
 
 class SqlStorage(ABC):
@@ -345,7 +368,16 @@ class SqlStorage(ABC):
 
     placeholder = "?"
     lock_clause = ""
-    """Appended to the SELECT that reads a game to move it (`FOR UPDATE` where rows lock)."""
+    """Appended to the SELECT that reads a room to move it (`FOR UPDATE` where rows lock)."""
+    announce_moves = True
+    """Whether a game's move transaction tells the other processes (NOTIFY on PostgreSQL);
+    off when the server delivers its live frames through Redis (`mines.server.services.fanout`)."""
+
+    @cached_property
+    def owner(self) -> str:
+        """This storage's name in `games.owner`: host, process ID and a random part (two
+        storages of one process, as tests make, are two owners)."""
+        return f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(3)}"
 
     @abstractmethod
     def transaction(self, *, write: bool) -> AbstractContextManager[Cursor]:
@@ -405,6 +437,62 @@ class SqlStorage(ABC):
                 cursor.execute(self.sql(f"DELETE FROM games WHERE id IN ({marks})"), batch)
         return len(found)
 
+    def compact(self, *, dry_run: bool = False) -> int:
+        """Fold each finished game's moves into its row (`games.history`) and delete them from
+        `moves`: one row per finished game instead of one per move. Reads are unchanged
+        (`read_moves`). The number of games (that would be) compacted."""
+        q, done = self.sql, 0
+        finished = (
+            "SELECT id FROM games WHERE status <> ? AND history IS NULL AND version > 0 "
+            "ORDER BY id LIMIT ?"
+        )
+        if dry_run:
+            with self.transaction(write=False) as cursor:
+                cursor.execute(
+                    q(
+                        "SELECT COUNT(*) FROM games WHERE status <> ? AND history IS NULL "
+                        "AND version > 0"
+                    ),
+                    ("IN_PROGRESS",),
+                )
+                return int(cursor.fetchone()[0])
+        while True:
+            with self.transaction(write=True) as cursor:
+                cursor.execute(q(finished), ("IN_PROGRESS", COMPACT_BATCH))
+                found = [str(row[0]) for row in cursor.fetchall()]
+                for game_id in found:
+                    cursor.execute(
+                        q("SELECT seq, move, at FROM moves WHERE game_id = ? ORDER BY seq"),
+                        (game_id,),
+                    )
+                    moves = [StoredMove(int(n), m, float(at)) for n, m, at in cursor.fetchall()]
+                    cursor.execute(
+                        q("UPDATE games SET history = ? WHERE id = ?"),
+                        (history_text(moves), game_id),
+                    )
+                    cursor.execute(q("DELETE FROM moves WHERE game_id = ?"), (game_id,))
+            done += len(found)
+            if len(found) < COMPACT_BATCH:
+                return done
+
+    def prune_sessions(self, now: float, *, dry_run: bool = False) -> int:
+        """Delete the sign-in sessions expired by `now` (they sign no one in any more)."""
+        return self._delete("sessions", "expires_at <= ?", (now,), dry_run)
+
+    def prune_reviews(self, before: float, *, dry_run: bool = False) -> int:
+        """Delete the stored reviews of games finished before `before`: a review is worked
+        out again when it is asked for."""
+        where = "game_id IN (SELECT id FROM games WHERE finished_at < ?)"
+        return self._delete("reviews", where, (before,), dry_run)
+
+    def _delete(self, table: str, where: str, values: Sequence[Any], dry_run: bool) -> int:
+        with self.transaction(write=not dry_run) as cursor:
+            if dry_run:
+                cursor.execute(self.sql(f"SELECT COUNT(*) FROM {table} WHERE {where}"), values)
+                return int(cursor.fetchone()[0])
+            cursor.execute(self.sql(f"DELETE FROM {table} WHERE {where}"), values)
+            return max(cursor.rowcount, 0)
+
     def ping(self) -> None:
         """Read the schema version: a query that needs the database itself, not only a live
         connection (a SQLite `SELECT 1` would not read the file at all)."""
@@ -461,11 +549,27 @@ class SqlStorage(ABC):
             return self._select_game(cursor, game_id, "")
 
     def read_moves(self, cursor: Cursor, game_id: str, version: int) -> list[StoredMove]:
+        """The game's moves after the first `version`: from `moves`, or once the game is
+        compacted from its row. The rows are read first: a compaction that commits between
+        the two reads leaves the history to the second (it writes both in one transaction)."""
         cursor.execute(
             self.sql("SELECT seq, move, at FROM moves WHERE game_id = ? AND seq > ? ORDER BY seq"),
             (game_id, version),
         )
-        return [StoredMove(int(seq), move, float(at)) for seq, move, at in cursor.fetchall()]
+        found = [StoredMove(int(seq), move, float(at)) for seq, move, at in cursor.fetchall()]
+        if found:
+            return found
+        cursor.execute(self.sql("SELECT history FROM games WHERE id = ?"), (game_id,))
+        row = cursor.fetchone()
+        if row is None or row[0] is None:
+            return []
+        return [move for move in history_moves(str(row[0])) if move.seq > version]
+
+    def version(self, game_id: str) -> int | None:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(self.sql("SELECT version FROM games WHERE id = ?"), (game_id,))
+            found = cursor.fetchone()
+        return None if found is None else int(found[0])
 
     def moves_after(self, game_id: str, version: int) -> list[StoredMove]:
         with self.transaction(write=False) as cursor:
@@ -482,27 +586,25 @@ class SqlStorage(ABC):
                 raise
 
     def _append(self, cursor: Cursor, game_id: str, change: MoveWrite) -> None:
+        """The move's write, at most three statements: the game's row first, only where it
+        is still at the version the move was computed on (the fence: a process whose game is
+        behind changes nothing and is told so), then the move, then a ranked win's result."""
         q, move = self.sql, change.move
-        cursor.execute(q(f"SELECT version FROM games WHERE id = ?{self.lock_clause}"), (game_id,))
-        found = cursor.fetchone()
-        if found is None or int(found[0]) != move.seq - 1:
+        sets = "version = ?, status = ?, layout = COALESCE(?, layout), owner = ?"
+        values: list[Any] = [move.seq, change.status, change.layout, self.owner]
+        if (finish := change.finish) is not None:
+            sets += ", finished_at = ?, elapsed = ?, three_bv = ?"
+            values += [finish.finished_at, finish.elapsed, finish.three_bv]
+        cursor.execute(
+            q(f"UPDATE games SET {sets} WHERE id = ? AND version = ?"),
+            (*values, game_id, move.seq - 1),
+        )
+        if cursor.rowcount != 1:
             raise StaleGameError(f"game {game_id} has moved on since this move was computed")
         cursor.execute(
             q("INSERT INTO moves (game_id, seq, move, at) VALUES (?, ?, ?, ?)"),
             (game_id, move.seq, move.move, move.at),
         )
-        cursor.execute(
-            q(
-                "UPDATE games SET version = ?, status = ?, layout = COALESCE(?, layout) "
-                "WHERE id = ?"
-            ),
-            (move.seq, change.status, change.layout, game_id),
-        )
-        if (finish := change.finish) is not None:
-            cursor.execute(
-                q("UPDATE games SET finished_at = ?, elapsed = ?, three_bv = ? WHERE id = ?"),
-                (finish.finished_at, finish.elapsed, finish.three_bv, game_id),
-            )
         if (result := change.result) is not None:
             if result.account_id is not None:
                 result = self._still_there(cursor, result)
@@ -523,7 +625,8 @@ class SqlStorage(ABC):
                     result.daily,
                 ),
             )
-        self.announce(cursor, game_id)
+        if self.announce_moves:
+            self.announce(cursor, game_id)
 
     def _still_there(self, cursor: Cursor, result: Result) -> Result:
         """The result as stored: an account deleted since its game was loaded (in this process
@@ -851,11 +954,6 @@ class SqlStorage(ABC):
                     account_id,
                 ),
             }
-
-    def prune_sessions(self, now: float) -> int:
-        with self.transaction(write=True) as cursor:
-            cursor.execute(self.sql("DELETE FROM sessions WHERE expires_at <= ?"), (now,))
-            return cursor.rowcount
 
     def moderate(self, action: Moderation) -> None:
         q = self.sql

@@ -210,11 +210,19 @@ class StaleGameError(MinesError):
 class Storage(Protocol):
     """Games, their moves and the leaderboard, durable once a call returns."""
 
+    announce_moves: bool
+    """Whether a move's transaction tells the other processes itself (PostgreSQL's NOTIFY);
+    off when live frames go through Redis (`mines.server.services.fanout`)."""
+
     def create(self, row: GameRow) -> None: ...
 
     def load(self, game_id: str) -> GameRow | None: ...
 
     def moves_after(self, game_id: str, version: int) -> list[StoredMove]: ...
+
+    def version(self, game_id: str) -> int | None:
+        """How many moves the game has stored (None: no such game)."""
+        ...
 
     def append(self, game_id: str, change: MoveWrite) -> None:
         """Store one move in a short transaction that locks only this game's row.
@@ -325,8 +333,8 @@ class Storage(Protocol):
         """Every row the database keeps about the account, as JSON-ready values."""
         ...
 
-    def prune_sessions(self, now: float) -> int:
-        """Delete the sessions expired by `now`; how many there were."""
+    def prune_sessions(self, now: float, *, dry_run: bool = False) -> int:
+        """Delete the sessions expired by `now` (count them only, with `dry_run`)."""
         ...
 
     def moderate(self, action: Moderation) -> None:

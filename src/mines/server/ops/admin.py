@@ -17,10 +17,14 @@ from mines.server.db.storage import ACCOUNT_ACTIONS
 from mines.server.ops.environ import from_environment
 
 if TYPE_CHECKING:
+    from mines.server.db.sql import SqlStorage
     from mines.server.db.storage import Storage
 
 DURATION = re.compile(r"(\d+)([dhms])")
 UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
+IDLE_GAMES = "30d"
+OLD_ROOMS = "30d"
+OLD_REVIEWS = "90d"
 PG_DUMP = "pg_dump -Fc -d DBNAME -f FILE, and pg_restore -d NEWDB FILE (docs/deploy.md)"
 
 
@@ -46,16 +50,33 @@ def register(subparsers: Any) -> None:
     restore.add_argument("file", type=Path, help="the backup file")
     restore.add_argument("--db", required=True, help="sqlite:///path of a database to make")
     prune = commands.add_parser(
-        "prune", help="delete games in progress left idle; finished games stay"
+        "prune",
+        help="keep the database small: compact finished games, delete what is no longer used",
+        description="Fold each finished game's moves into its own row (its record, replay and "
+        "review stay the same), and delete games in progress left idle, old race rooms, "
+        "expired sign-in sessions and old games' stored reviews (worked out again when "
+        "asked for). Finished games, their results and accounts stay. Safe while servers run.",
     )
     prune.add_argument("--db", **database)
     prune.add_argument(
         "--older-than",
         type=_duration,
-        required=True,
-        help="idle this long: no move (nor creation) since, e.g. 30d, 12h",
+        default=IDLE_GAMES,
+        help=f"games in progress idle this long: no move (nor creation) since ({IDLE_GAMES})",
     )
-    prune.add_argument("--dry-run", action="store_true", help="count them, delete nothing")
+    prune.add_argument(
+        "--rooms-older-than",
+        type=_duration,
+        default=OLD_ROOMS,
+        help=f"race rooms created this long ago, with their moves ({OLD_ROOMS})",
+    )
+    prune.add_argument(
+        "--reviews-older-than",
+        type=_duration,
+        default=OLD_REVIEWS,
+        help=f"stored reviews of games finished this long ago ({OLD_REVIEWS})",
+    )
+    prune.add_argument("--dry-run", action="store_true", help="count them, change nothing")
     moderation = register_moderation(commands, database)
     for command in (backup, restore, prune, *moderation):
         from_environment(command)
@@ -63,7 +84,7 @@ def register(subparsers: Any) -> None:
 
 
 def register_moderation(commands: Any, database: dict[str, str]) -> list[Any]:
-    """`mines admin account|block|unblock|log|prune-sessions`: the operator's tools."""
+    """`mines admin account|block|unblock|log`: the operator's tools."""
     who = {
         "default": None,
         "help": "who does it, for the moderation log (default: the user running the command)",
@@ -88,9 +109,7 @@ def register_moderation(commands: Any, database: dict[str, str]) -> list[Any]:
     log = commands.add_parser("log", help="the latest moderation actions, newest first")
     log.add_argument("--db", **database)
     log.add_argument("--limit", type=int, default=50, help="how many (default %(default)s)")
-    sessions = commands.add_parser("prune-sessions", help="delete the sessions that expired")
-    sessions.add_argument("--db", **database)
-    return [account, block, unblock, log, sessions]
+    return [account, block, unblock, log]
 
 
 ACCOUNT_HELP = (
@@ -98,18 +117,14 @@ ACCOUNT_HELP = (
     "hide: the name off the leaderboard, its profile and races; show: undoes it; "
     "rename: the account takes NEW_NAME"
 )
-MODERATION = ("account", "block", "unblock", "log", "prune-sessions")
+MODERATION = ("account", "block", "unblock", "log")
 
 
 def moderate(args: argparse.Namespace, storage: Storage) -> int:
     """Run one moderation command on an open storage."""
     from mines.server.common.errors import InvalidRequestError
-    from mines.server.services.accounts import AccountService
     from mines.server.services.moderation import Moderator
 
-    if args.admin == "prune-sessions":
-        print(f"deleted {AccountService(storage).prune_sessions()} expired session(s)")
-        return 0
     if args.admin == "log":
         for entry in storage.moderation_log(args.limit):
             at = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(entry.at))
@@ -140,6 +155,7 @@ def moderate(args: argparse.Namespace, storage: Storage) -> int:
 def run(args: argparse.Namespace) -> int:
     from mines.server.common.logs import masked
     from mines.server.db.database import open_storage
+    from mines.server.db.sql import SqlStorage
     from mines.server.db.sqlite import SqliteStorage
     from mines.server.db.storage import StorageError
 
@@ -173,14 +189,33 @@ def run(args: argparse.Namespace) -> int:
             storage.backup(args.file)
             print(f"backed up {masked(url)} to {args.file}")
             return 0
-        before = time.time() - args.older_than
-        count = storage.prune(before, dry_run=args.dry_run)
-        since = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(before))
-        verb = "would delete" if args.dry_run else "deleted"
-        print(f"{verb} {count} game(s) in progress with no move since {since}")
-        return 0
+        assert isinstance(storage, SqlStorage)  # both backends are
+        return _prune(storage, args)
     finally:
         storage.close()
+
+
+def _prune(storage: SqlStorage, args: argparse.Namespace) -> int:
+    """`mines admin prune`: each step in its own transactions, each reported."""
+    from mines.server.db.race_store import RaceStore
+
+    now, dry = time.time(), args.dry_run
+
+    def since(seconds: float) -> str:
+        return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(now - seconds))
+
+    verb = "would delete" if dry else "deleted"
+    count = storage.prune(now - args.older_than, dry_run=dry)
+    print(f"{verb} {count} game(s) in progress with no move since {since(args.older_than)}")
+    count = RaceStore(storage).prune(now - args.rooms_older_than, dry_run=dry)
+    print(f"{verb} {count} race room(s) made before {since(args.rooms_older_than)}")
+    count = storage.prune_sessions(now, dry_run=dry)
+    print(f"{verb} {count} expired sign-in session(s)")
+    count = storage.prune_reviews(now - args.reviews_older_than, dry_run=dry)
+    print(f"{verb} {count} review(s) of games finished before {since(args.reviews_older_than)}")
+    count = storage.compact(dry_run=dry)
+    print(f"{'would compact' if dry else 'compacted'} {count} finished game(s) into one row each")
+    return 0
 
 
 def _sqlite_path(url: str) -> Path | None:

@@ -131,6 +131,9 @@ class LiveGame:
     """Filled by the game's cell observer during one move."""
     token_hash: str = ""
     """The stored hash of the game's token, so a move's token is checked without a read."""
+    row: GameRow | None = None
+    """The row it was built from: its fields that never change (size, rule, player, token)
+    serve its moves without a read; its version and status are those of then."""
 
     @property
     def weight(self) -> int:
@@ -291,9 +294,11 @@ class GameService:
         """Apply one move and store it before answering; one move at a time per game.
 
         Only the game's own lock is held while the move is worked out (placement, flood,
-        view): other games never wait for it. Storage is touched in two short transactions,
-        a read and the write; when another process stored a move in between, the game is
-        rebuilt from storage and the move tried again.
+        view): other games never wait for it. The game kept in memory is taken as it is (no
+        read), and storage is touched once, by the move's write, which stores it only where
+        the stored game is at the version the move was worked out on: when another process
+        stored a move meanwhile (the game's requests reached it), nothing is stored, the game
+        is rebuilt from storage and the move tried again (docs/scaling.md, "Ownership").
 
         With `watched`, the result also carries the message for the game's WebSocket watchers;
         `cancelled` says when the client has gone, so that long work (a no-guess board) stops.
@@ -331,14 +336,18 @@ class GameService:
         cancelled: Callable[[], bool],
         flagged: bool | None,
     ) -> MoveResult:
-        stored = self._load(game_id)
+        live = self._cache.get(game_id)
+        if isinstance(live, LiveGame) and live.row is not None:
+            stored = live.row  # its version is the build's; the game's own is `live.version`
+        else:
+            stored, live = self._load(game_id), None
         check_token(token, stored.token_hash)
         row, col = move.row, move.col
         # The core's refusal, before the window is centred on the cell (422, as in a race).
         check_cell(move.kind.verb, row, col, stored.rows, stored.cols)
         box = resolve_window(window, stored.rows, stored.cols, self.settings, (row, col))
         with self._cache.working(self._work(stored)):
-            return self._apply(stored, move, box, watched, cancelled, flagged)
+            return self._apply(stored, move, box, watched, cancelled, flagged, live)
 
     def _apply(
         self,
@@ -348,9 +357,11 @@ class GameService:
         watched: bool,
         cancelled: Callable[[], bool],
         flagged: bool | None,
+        live: LiveGame | None = None,
     ) -> MoveResult:
         game_id = stored.id
-        live = self._live(stored)
+        trusted = live is not None  # taken from memory as it is, without a read
+        live = live or self._live(stored)
         with live.lock:
             if live.version < stored.version:
                 self._catch_up(live, self.storage.moves_after(game_id, live.version))
@@ -358,10 +369,16 @@ class GameService:
             if isinstance(live.placer.placer, WorkerPlacer):
                 live.placer.placer.cancelled = cancelled
             was_started, now = game.started, self._wall()
-            with live.clock.pinned_at(now):
-                _play(game, move, flagged)
+            try:
+                with live.clock.pinned_at(now):
+                    _play(game, move, flagged)
+            except MinesError:
+                self._check_current(live, unread=trusted)
+                raise
             changes = list(live.changes)
             live.changes.clear()
+            if not changes:
+                self._check_current(live, unread=trusted)
             # The game logs a move exactly when it changes a cell; no-ops are not stored.
             if changes:
                 first = self._daily_first(stored) if game.status.is_over else None
@@ -378,6 +395,23 @@ class GameService:
                 self._broadcast(live, move, changes) if changes and watched else None,
                 stored=bool(changes),
             )
+
+    def _check_current(self, live: LiveGame, *, unread: bool) -> None:
+        """A move refused, or one that changed nothing, on a game taken from memory without
+        a read: its answer is only right if no other process moved meanwhile (a request that
+        reached this process while another owned the game). One read of the stored version
+        says; behind it, `StaleGameError` has the move worked out again on the stored game.
+        (A stored move needs no such read: its write is fenced by the version.)"""
+        if not unread or live.row is None:
+            return
+        stored = self.storage.version(live.row.id)
+        if stored is not None and stored != live.version:
+            raise StaleGameError(f"game {live.row.id} has moves stored by another process")
+
+    def kept_row(self, game_id: str) -> GameRow | None:
+        """The row a game kept in memory was built from (its fields as of then), or None."""
+        live = self._cache.get(game_id)
+        return live.row if isinstance(live, LiveGame) else None
 
     def check_access(self, game_id: str, token: str) -> None:
         """Raise unless the game exists and `token` is its token (nothing else is read)."""
@@ -570,7 +604,7 @@ class GameService:
         clock = PinnedClock(self._wall)
         keeper = KeepingPlacer(placer)
         game = Game(row.rows, row.cols, row.mines, placer=keeper, clock=clock)
-        live = LiveGame(game, clock, keeper, token_hash=row.token_hash)
+        live = LiveGame(game, clock, keeper, token_hash=row.token_hash, row=row)
         game.on_cells(live.changes.append)
         return live
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -16,12 +16,21 @@ REFRESH: dict[str, Any] = {"type": "refresh"}
 class Hub:
     """Subscribers per game ID; publishing never waits for a slow subscriber."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        first: Callable[[str], None] = lambda key: None,
+        last: Callable[[str], None] = lambda key: None,
+    ) -> None:
         self._queues: defaultdict[str, set[asyncio.Queue[dict[str, Any]]]] = defaultdict(set)
+        self._first, self._last = first, last
+        """Told when an ID gets its first subscriber, and when its last one leaves (the
+        other processes' frames of that game are then asked for, or no longer)."""
 
     @contextmanager
     def subscribe(self, game_id: str) -> Iterator[asyncio.Queue[dict[str, Any]]]:
         queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUE_LIMIT)
+        if game_id not in self._queues:
+            self._first(game_id)
         self._queues[game_id].add(queue)
         try:
             yield queue
@@ -29,6 +38,7 @@ class Hub:
             self._queues[game_id].discard(queue)
             if not self._queues[game_id]:
                 del self._queues[game_id]
+                self._last(game_id)
 
     def publish(self, game_id: str, message: dict[str, Any]) -> None:
         for queue in self._queues.get(game_id, ()):
