@@ -39,16 +39,20 @@ def test_a_urls_secrets_are_masked(url: str, shown: str) -> None:
     assert found.startswith(shown)
 
 
-def test_the_banner_is_one_json_line_without_the_password(tmp_path: Path) -> None:
+def test_the_banner_is_one_json_line_without_the_password(pg_url: str) -> None:
     psycopg = pytest.importorskip("psycopg")
     try:
         psycopg.connect(PG_URL, connect_timeout=3).close()
     except psycopg.Error as error:
         pytest.skip(f"PostgreSQL is not reachable at {PG_URL}: {error}")
-    parts = urlsplit(PG_URL)
-    # The test database trusts local connections: the password is accepted and ignored.
+    parts = urlsplit(pg_url)
+    # The test database trusts local connections: the password is accepted and ignored. The
+    # schema is the test's own, so that nothing is left in the shared database.
     user = parts.username or "postgres"
-    database = f"{parts.scheme}://{user}:{SECRET}@{parts.hostname}:{parts.port or 5432}{parts.path}"
+    database = (
+        f"{parts.scheme}://{user}:{SECRET}@{parts.hostname}:{parts.port or 5432}{parts.path}"
+        f"?{parts.query}"
+    )
     redis = f"redis://:{SECRET}@127.0.0.1:1/0"  # nothing listens there: the limits fall back
     with server_process(database, extra=["--log-format", "json", "--redis", redis]) as server:
         server.process.terminate()

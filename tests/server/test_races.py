@@ -819,23 +819,30 @@ def test_games_and_rooms_refuse_a_board_request_with_the_cores_words(
 def test_the_race_tables_come_from_the_migrations_and_a_database_that_had_them_migrates(
     tmp_path: Any,
 ) -> None:
-    """Before migration 12 the rooms' service made its tables at start: a database of then
-    (schema 11, the race tables and a room in them) takes migration 12 and keeps its room."""
+    """Before migration 12 the rooms' service made its tables at start: an old database with
+    them (schema 2, the race tables as that service made them, a room in them) takes every
+    migration since and keeps its room; a new database gets the tables from the migrations."""
     import sqlite3
 
-    from mines.server.db.sql import SCHEMA_VERSION
+    from mines.server.db.sql import MIGRATIONS, SCHEMA_VERSION
+    from tests.server.conftest import database_from_dump
 
-    path = tmp_path / "old.sqlite3"
-    storage = open_storage(f"sqlite:///{path}")
-    storage.close()
-    with sqlite3.connect(path) as db:
+    fresh = tmp_path / "new.sqlite3"
+    open_storage(f"sqlite:///{fresh}").close()
+    with sqlite3.connect(fresh) as db:
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
-        assert {"races", "race_players", "race_moves"} <= tables
+    assert {"races", "race_players", "race_moves"} <= tables
+
+    path = database_from_dump("schema_v2.sql", tmp_path / "old.sqlite3")
+    with sqlite3.connect(path) as db:
+        for statement in MIGRATIONS[11]:  # the statements the rooms' service ran at start
+            assert isinstance(statement, str)
+            assert "IF NOT EXISTS" in statement
+            db.execute(statement)
         db.execute(
             "INSERT INTO races (id, spec, created_at, state, version) "
             "VALUES ('r1', '{}', 0, 'lobby', 0)"
         )
-        db.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION - 1,))
     open_storage(f"sqlite:///{path}").close()
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
