@@ -28,11 +28,12 @@ from tests.server.cluster import (
 )
 from tests.server.processes import ServerProcess, free_port, get, post, server_process
 from tests.server.test_ratelimit import redis_or_skip
+from tests.services import service_missing
 
 
 def nginx_or_skip() -> None:
     if nginx_binary() is None:
-        pytest.skip("nginx is not installed (Debian: apt-get install nginx)")
+        service_missing("nginx is not installed (Debian: apt-get install nginx)")
 
 
 @pytest.fixture

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from mines.server.ratelimit import RateLimiter
 from mines.server.settings import RateLimits
 from tests.patience import PATIENCE
+from tests.services import import_for_service, service_missing
 from tests.server.conftest import FakeClock, Server
 from tests.server.processes import get, post, server_process
 from tests.server.tcpproxy import proxy_to
@@ -122,11 +123,11 @@ def test_a_redis_that_is_down_leaves_the_limits_to_each_process(
 
 
 def redis_or_skip() -> None:
-    redis = pytest.importorskip("redis")
+    redis = import_for_service("redis", "Redis tests need the redis client (the server extra)")
     try:
         redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
     except redis.RedisError as error:
-        pytest.skip(f"Redis is not reachable at {REDIS}: {error}")
+        service_missing(f"Redis is not reachable at {REDIS}: {error}")
 
 
 def test_two_processes_share_the_rate_through_redis(tmp_path: Path) -> None:

@@ -143,6 +143,14 @@ def test_requests_for_one_game_meanwhile_share_one_computation(
     reviews = use_job(server, review_jobs.gated)
     game = won_game(server, clock)
     answers: list[Any] = []
+    joined: list[str] = []
+    flight = reviews._flight
+
+    def counted_flight(game_id: str) -> Any:
+        joined.append(game_id)
+        return flight(game_id)
+
+    reviews._flight = counted_flight  # type: ignore[method-assign]
 
     def ask() -> None:
         answers.append(get_review(server, game))
@@ -152,7 +160,7 @@ def test_requests_for_one_game_meanwhile_share_one_computation(
     wait_for(lambda: review_jobs.starts(server.settings) == [game["id"]])
     second = threading.Thread(target=ask)
     second.start()
-    wait_for(lambda: reviews.waiting(game["id"]) == 2)
+    wait_for(lambda: joined == [game["id"]] * 2)
     (review_jobs.folder(server.settings) / review_jobs.GO).touch()
     first.join(PATIENCE)
     second.join(PATIENCE)

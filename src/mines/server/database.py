@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit, urlunsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit, urlunsplit
 
 from mines.datadir import data_dir
 from mines.server.storage import Storage, StorageError
@@ -42,7 +42,8 @@ def open_storage(url: str) -> Storage:
         from mines.server.postgres import PostgresStorage
 
         schema = query.pop("schema", [None])[0]
-        rest = "&".join(f"{key}={value}" for key, values in query.items() for value in values)
+        # Re-encoded: parse_qs decoded `options=-c%20statement_timeout%3D5000` to spaces and `=`.
+        rest = urlencode(query, doseq=True, quote_via=quote)
         return PostgresStorage(urlunsplit(parts._replace(query=rest)), schema=schema)
     raise StorageError(
         f"unknown database URL {url!r}; use sqlite:///path/to/file or postgresql://host/dbname"

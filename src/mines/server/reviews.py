@@ -75,7 +75,6 @@ class ReviewService:
         self._threads = ThreadPoolExecutor(workers + 2, thread_name_prefix="mines-review")
         self._lock = threading.Lock()
         self._flights: dict[str, Future[bytes]] = {}
-        self._waiting: dict[str, int] = {}
 
     async def review(self, game_id: str) -> bytes:
         """The review's JSON: refused (404, 409, 422) before any work, else the stored one,
@@ -84,22 +83,9 @@ class ReviewService:
         if stored is not None:
             return stored
         flight = self._flight(game_id)
-        with self._lock:
-            self._waiting[game_id] = self._waiting.get(game_id, 0) + 1
-        try:
-            # Shielded: a client that goes away leaves the computation to the others (and
-            # to storage); wrapped, a concurrent future serves requests on any event loop.
-            return await asyncio.shield(asyncio.wrap_future(flight))
-        finally:
-            with self._lock:
-                self._waiting[game_id] -= 1
-                if not self._waiting[game_id]:
-                    del self._waiting[game_id]
-
-    def waiting(self, game_id: str) -> int:
-        """How many requests wait for this game's review right now."""
-        with self._lock:
-            return self._waiting.get(game_id, 0)
+        # Shielded: a client that goes away leaves the computation to the others (and to
+        # storage); wrapped, a concurrent future serves requests on any event loop.
+        return await asyncio.shield(asyncio.wrap_future(flight))
 
     def stored(self, game_id: str) -> bytes | None:
         """Refuse a game that is unknown, in progress or too big, before any work; then its

@@ -95,7 +95,7 @@ class Settings:
     metrics: bool = True
     """Count requests and serve `/metrics`; off, `/metrics` is 404 and nothing is timed."""
     metrics_allow: tuple[str, ...] = METRICS_ALLOW
+    """The client addresses or networks `/metrics` answers; the others get 404."""
     forwarded_allow_ips: tuple[str, ...] = ()
     """The proxies whose `X-Forwarded-For`, `X-Forwarded-Proto` and `X-Request-ID` are taken;
     from any other peer they are ignored. None by default."""
-    """The client addresses or networks `/metrics` answers; the others get 404."""

@@ -24,7 +24,6 @@ CLOSE_UNSUPPORTED_DATA = 1003
 """The client sent a binary frame: this socket only ever carries text."""
 CLOSE_TOO_BIG = 1009
 """The client sent a text message over `MESSAGE_LIMIT` characters."""
-CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TOO_MANY = 4429
 """The client's address already holds as many live sockets as the server allows."""
 CLOSE_FULL = 1013
