@@ -77,6 +77,21 @@ def test_flag_toggles_and_counts(server: Server) -> None:
     assert second["view"]["mines_left"] == 10
 
 
+def test_a_won_games_counter_agrees_with_the_flags_it_shows(server: Server) -> None:
+    seed = server.next_seed
+    game = server.create(preset="beginner")
+    mines = layout(seed, 9, 9, 10, (0, 0))
+    server.move(game, "reveal", 0, 0)
+    safe = safe_cells(9, 9, mines)
+    server.move(game, "flag", *sorted(mines)[0])
+    for r, c in safe:
+        server.move(game, "reveal", r, c)
+    view = server.client.get(f"/api/games/{game['id']}").json()["view"]
+    assert view["status"] == "WON"
+    assert all(view["cells"][r][c] == "F" for r, c in mines)
+    assert view["mines_left"] == 0  # was 9: mines minus the one flag placed; the page patched it
+
+
 def test_a_flag_with_its_state_is_safe_to_send_twice(server: Server) -> None:
     game = server.create()
     url = f"/api/games/{game['id']}/flag"
