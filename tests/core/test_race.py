@@ -805,7 +805,8 @@ def test_a_lost_race_shows_wrong_flags_as_a_lost_game_does() -> None:
         if race.state is RaceState.OVER:
             break
         race.reveal(0, *cell)
-    assert race.state is RaceState.OVER and race.winner == 0
+    assert race.state is RaceState.OVER
+    assert race.winner == 0
     lost = race.view(1)
     assert lost.status is GameStatus.LOST
     assert lost[safe] is Cell.WRONG_FLAG  # painted by hand, a wrong flag showed as a flag

@@ -9,13 +9,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from tests.patience import PATIENCE
-from tests.services import service_missing, unless_present
 from tests.server.conftest import PASSWORD
 from tests.server.processes import get, server_process
+from tests.services import service_missing, unless_present
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -17,10 +17,10 @@ from fastapi.testclient import TestClient
 from mines.server.ratelimit import RateLimiter
 from mines.server.settings import RateLimits
 from tests.patience import PATIENCE
-from tests.services import import_for_service, service_missing
 from tests.server.conftest import FakeClock, Server
 from tests.server.processes import get, post, server_process
 from tests.server.tcpproxy import proxy_to
+from tests.services import import_for_service, service_missing
 
 REDIS = "redis://127.0.0.1:6379/0"
 

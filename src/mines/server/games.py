@@ -20,6 +20,7 @@ from mines.moves import Move, MoveKind
 from mines.placement import MinePlacer, PlacementRule, placer_for_rule
 from mines.presets import BoardSize, board_size, preset, preset_of
 from mines.replay import RecordedPlacer
+from mines.scoring import Score
 from mines.server import finished, layouts, leaderboard
 from mines.server.auth import (
     MISSING_TOKEN,
@@ -45,7 +46,6 @@ from mines.server.present import (
     Window,
     changed_cells,
     changes_box,
-    clicks_json,
     resolve_window,
     view_json,
 )
@@ -422,8 +422,8 @@ class GameService:
                 "mines": row.mines,
                 "preset": preset_of(row.rows, row.cols, row.mines),
                 "no_guess": row.rule == NO_GUESS_RULE,
-                "three_bv": three_bv,
-                **clicks_json(three_bv, game.elapsed, won, row.version, row.wasted),
+                # Useful clicks are the stored moves; wasted ones were counted, not stored.
+                **Score(three_bv, game.elapsed, won, row.version, row.wasted).to_dict(),
                 "assisted": row.assisted,
                 "ranked": why is None,
                 **({} if why is None else {"unranked": why}),

@@ -23,9 +23,10 @@ from mines.status import GameStatus
 
 log = logging.getLogger(__name__)
 
-REVIEW_FORMAT = 2
+REVIEW_FORMAT = 3
 """The version of the review's JSON (`Review.to_json`): a stored review in another format is
-worked out again. Raise it whenever that JSON or the verdicts change (2: `final_mines_left`)."""
+worked out again. Raise it whenever that JSON or the verdicts change (2: `final_mines_left`;
+3: the figures of `mines.scoring`, efficiency in percent, wasted clicks counted)."""
 REVIEW_BUDGET = 30.0
 """Seconds a worker may take over one review. `WORK_LIMIT` keeps an exact review within about
 10 s of CPU; the rest is room for a busy machine (workers run below the server's priority)."""
@@ -47,9 +48,11 @@ def review_in_worker(settings: Settings, game_id: str) -> bytes:
     games = GameService(open_storage(settings.database), settings)
     try:
         record = GameRecord.from_dict(games.record(game_id))
+        row = games.storage.load(game_id)
     finally:
         games.close()
-    return review(record).to_json().encode()
+    # The wasted clicks were counted, not stored: the review's figures are the summary's.
+    return review(record, unrecorded=row.wasted if row else 0).to_json().encode()
 
 
 class ReviewService:

@@ -10,6 +10,7 @@ from mines.moves import MoveKind
 from mines.placement import PlacementRule
 from mines.presets import PRESETS
 from mines.record import GameRecord
+from mines.scoring import Score
 from mines.status import GameStatus
 from mines.tui.store import SavedGame
 from mines.tui.words import board_name, plural
@@ -90,11 +91,12 @@ class Tally:
         if self.best is None or record.elapsed < self.best.time:
             self.best = Best(record.elapsed, game.saved_at[:10])
         if game.three_bv is not None:
-            if record.elapsed > 0:
-                rate = game.three_bv / record.elapsed
+            score = Score(game.three_bv, record.elapsed, True, clicks(record))
+            rate, percent = score.three_bv_per_second, score.efficiency
+            if rate is not None:
                 self.best_rate = rate if self.best_rate is None else max(self.best_rate, rate)
-            efficiency = 100 * game.three_bv / max(1, clicks(record))
-            self.best_efficiency = max(efficiency, self.best_efficiency or 0.0)
+            if percent is not None:
+                self.best_efficiency = max(percent, self.best_efficiency or 0.0)
 
 
 def tally(games: Iterable[SavedGame]) -> tuple[list[Tally], int]:

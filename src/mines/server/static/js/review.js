@@ -111,9 +111,9 @@ class ReviewPage {
     const rows = [
       ["Result", `${data.status === "WON" ? "Won" : "Lost"} in ${data.elapsed.toFixed(2)} s`],
       ["3BV", String(data.three_bv)],
-      ["3BV/s", rate === null || data.status !== "WON" ? "–" : rate.toFixed(2)],
+      ["3BV/s", rate === null ? "–" : rate.toFixed(2)],
       ["Clicks", `${data.clicks} (${data.useful_clicks} useful)`],
-      ["Efficiency", data.status === "WON" ? `${Math.round(data.efficiency * 100)}%` : "–"],
+      ["Efficiency", data.efficiency === null ? "–" : `${data.efficiency.toFixed(0)}%`],
       ["Guesses", `${data.guesses} (${data.avoidable} avoidable, ${data.risky} risky)`],
       ["Luck", data.guesses ? `${percent(data.luck)} chance that every risk survived went well` : "–"],
     ];

@@ -154,10 +154,11 @@
  * @property {Status} status
  * @property {number} elapsed
  * @property {number} three_bv
- * @property {number} clicks
+ * @property {number} clicks  every click, the wasted ones too (as the summary's)
  * @property {number} useful_clicks
- * @property {number} efficiency
- * @property {number | null} three_bv_per_second
+ * @property {number} wasted_clicks
+ * @property {number | null} efficiency  3BV per click, in percent, for a win
+ * @property {number | null} three_bv_per_second  for a win
  * @property {number} guesses
  * @property {number} avoidable
  * @property {number} risky
