@@ -7,8 +7,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from mines.placement import FirstClick
+from mines.server.errors import InvalidNameError
 from mines.server.games import SEED_LIMIT
-from mines.server.leaderboard import PLAYER_PATTERN, normalize_player
+from mines.server.names import NAME_PATTERN, player_name
 
 COORDINATE_LIMIT = 10**9
 """Board coordinates and sizes beyond this are refused before they reach the game."""
@@ -19,14 +20,18 @@ PresetName = Literal["beginner", "intermediate", "expert"]
 Status = Literal["IN_PROGRESS", "WON", "LOST"]
 
 
-def _normal_name(value: object) -> object:
-    # Normalised before the pattern is checked, so look-alike names become one name.
-    return normalize_player(value) if isinstance(value, str) else value
+def _player_name(value: object) -> object:
+    if not isinstance(value, str):
+        return value  # the str type refuses it
+    try:
+        return player_name(value)
+    except InvalidNameError as refused:
+        raise ValueError(str(refused)) from None
 
 
-PlayerName = Annotated[str, BeforeValidator(_normal_name), Field(pattern=PLAYER_PATTERN)]
-"""A player's name, by the one rule the server and the browser share (`/api/meta` publishes
-it): NFKC, the ends trimmed, then `PLAYER_PATTERN` and `normalize_player`'s refusals."""
+PlayerName = Annotated[str, BeforeValidator(_player_name), Field(pattern=NAME_PATTERN)]
+"""A game's or a race's player name, by the one name rule (`mines.server.names.player_name`,
+which /api/meta publishes for the page)."""
 
 
 class NewGame(BaseModel):

@@ -64,8 +64,19 @@
  * @property {Preset[]} presets
  * @property {string[]} first_click
  * @property {Limits} limits
- * @property {string} player_pattern  names: an ECMAScript (flag u) and Rust pattern alike
- * @property {number} player_marks  the most combining marks one letter of a name may carry
+ * @property {NameRule} names  the one name rule, the server's (`mines.server.names`)
+ * @property {{min_length: number, max_length: number}} passwords  an account password's limits
+ * @property {string} player_pattern  names.pattern, as before
+ * @property {number} player_marks  names.marks, as before
+ */
+/**
+ * @typedef {object} NameRule  What a player's or an account's name may be.
+ * @property {string} rule  the rule in words, as a refusal says it
+ * @property {string} account_rule  what an account's name must be besides
+ * @property {number} max_length
+ * @property {string} pattern  an ECMAScript (flag u) and Rust pattern alike
+ * @property {number} marks  the most combining marks one letter may carry
+ * @property {string} invisible  an ECMAScript (flag u) class of the characters refused as invisible
  */
 /**
  * @typedef {object} Frame  One replayed move and the cells it changed in the window.
