@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sqlite3
 import time
@@ -11,7 +12,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mines.server.database import default_database
-from mines.server.environ import from_environment
 
 DURATION = re.compile(r"(\d+)([dhms])")
 UNITS = {"d": 86400, "h": 3600, "m": 60, "s": 1}
@@ -31,7 +31,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("admin", help="back up, restore or prune a server's games")
     commands = parser.add_subparsers(dest="admin", required=True, metavar="ACTION")
     database = {
-        "help": f"the server's database, as for mines serve (default: {default_database()})"
+        "help": "the server's database, as for mines serve (default: $MINES_DB, else "
+        f"{default_database()})"
     }
     backup = commands.add_parser("backup", help="copy a SQLite database while the server runs")
     backup.add_argument("--db", **database)
@@ -50,8 +51,6 @@ def register(subparsers: Any) -> None:
         help="idle this long: no move (nor creation) since, e.g. 30d, 12h",
     )
     prune.add_argument("--dry-run", action="store_true", help="count them, delete nothing")
-    for command in (backup, restore, prune):
-        from_environment(command)
     parser.set_defaults(handler=run)
 
 
@@ -79,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         storage.close()
         print(f"restored {args.file} into {args.db}")
         return 0
-    url = args.db or default_database()
+    # As `mines serve` finds it: the option, else MINES_DB, else the data folder's file.
+    url = args.db or os.environ.get("MINES_DB") or default_database()
     storage = open_storage(url)
     try:
         if args.admin == "backup":

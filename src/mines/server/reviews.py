@@ -15,7 +15,7 @@ from mines.errors import GameInProgressError
 from mines.record import GameRecord
 from mines.server.errors import GameNotFoundError, WorkerDiedError
 from mines.server.games import GameService
-from mines.server.settings import Settings
+from mines.server.settings import REVIEW_BUDGET, REVIEW_MEMORY, REVIEW_WORKERS, Settings
 from mines.server.storage import StorageError
 from mines.server.workers import JobStoppedError, Stopped, Workers
 from mines.solver.game_review import ReviewTooLargeError, check_size, review
@@ -27,13 +27,6 @@ REVIEW_FORMAT = 3
 """The version of the review's JSON (`Review.to_json`): a stored review in another format is
 worked out again. Raise it whenever that JSON or the verdicts change (2: `final_mines_left`;
 3: the figures of `mines.scoring`, efficiency in percent, wasted clicks counted)."""
-REVIEW_BUDGET = 30.0
-"""Seconds a worker may take over one review. `WORK_LIMIT` keeps an exact review within about
-10 s of CPU; the rest is room for a busy machine (workers run below the server's priority)."""
-REVIEW_MEMORY = 1024 * 1024 * 1024
-"""Bytes of address space a reviewing worker may use."""
-REVIEW_WORKERS = 2
-"""Reviews worked out at once (per server process); another meanwhile is refused with 503."""
 DIED_RETRY_AFTER = 5
 """Seconds a client is asked to wait after a review's worker died (it may have been killed)."""
 

@@ -13,7 +13,6 @@ from starlette.requests import HTTPConnection
 from mines.server.accounts import (
     PASSWORD_MAX,
     PASSWORD_MIN,
-    SESSION_SECONDS,
     AccountService,
     SignedIn,
 )
@@ -192,7 +191,7 @@ def signed_in(request: Request, done: SignedIn, status: int) -> JSONResponse:
     answer.set_cookie(
         COOKIE,
         done.token,
-        max_age=SESSION_SECONDS,
+        max_age=accounts(request).session_seconds,
         path="/",
         httponly=True,
         samesite="lax",
