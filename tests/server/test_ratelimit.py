@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from mines.server.ratelimit import RateLimiter
+from mines.server.ratelimit import RATE_KEY, RateLimiter
+from mines.server.routers import games
 from mines.server.settings import RateLimits
 from tests.patience import PATIENCE
 from tests.server.conftest import FakeClock, Server
@@ -81,6 +83,55 @@ def test_a_stranger_spends_their_own_budget_not_the_players(
         assert "refused for their token" in tries[-1].json()["detail"]
         # The player's budget is whole, and the game's rate still holds for them.
         assert [server.move(game, "flag", 1, 1).status_code for _ in range(6)] == [200] * 5 + [429]
+    finally:
+        server.close()
+
+
+def test_the_limits_are_declared_on_the_routes_they_limit(sqlite_url: str) -> None:
+    """Each limited route says so in its own declaration (and the schema): no path pattern
+    re-derives them, so a route renamed or added keeps or gets its limit."""
+    server = Server(sqlite_url, FakeClock())
+    try:
+        schema = server.client.get("/openapi.json").json()["paths"]
+    finally:
+        server.close()
+    declared = {
+        (path, operation[RATE_KEY])
+        for path, operations in schema.items()
+        for operation in operations.values()
+        if RATE_KEY in operation
+    }
+    moves = {f"/api/games/{{game_id}}/{verb}" for verb in ("reveal", "flag", "chord")}
+    race_moves = {f"/api/races/{{room_id}}/{verb}" for verb in ("reveal", "flag", "chord")}
+    assert declared == (
+        {("/api/games", "create"), ("/api/races", "create")}
+        | {(path, "game") for path in moves}
+        | {(path, "room") for path in race_moves}
+    )
+
+
+def test_a_renamed_move_route_keeps_its_game_limit(sqlite_url: str, clock: FakeClock) -> None:
+    server = limited(sqlite_url, clock, RateLimits(game="2/minute"))
+    try:
+        # The flag route's endpoint and declaration at a new path, as a rename would leave it
+        # (before the first request: the limiter reads the declarations once).
+        flag = next(r for r in games.router.routes if getattr(r, "name", "") == "flag")
+        assert isinstance(flag, APIRoute)
+        server.client.app.router.add_api_route(  # type: ignore[attr-defined]
+            "/api/play/{game_id}/mark",
+            flag.endpoint,
+            methods=["POST"],
+            openapi_extra=flag.openapi_extra,
+        )
+        game = server.create()
+        headers = {"Authorization": f"Bearer {game['token']}"}
+        answers = [
+            server.client.post(
+                f"/api/play/{game['id']}/mark", json={"row": 0, "col": 0}, headers=headers
+            ).status_code
+            for _ in range(3)
+        ]
+        assert answers == [200, 200, 429]
     finally:
         server.close()
 

@@ -12,6 +12,7 @@ from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
 from mines.errors import MinesError
+from mines.server.auth import bearer_token
 from mines.server.deps import hub, service, window
 from mines.server.errors import classify
 from mines.server.present import Box, in_window
@@ -122,10 +123,9 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
 def _token(websocket: WebSocket) -> str | None:
     """The game's token, for a daily game's player: `?token=` (a browser cannot set a
     WebSocket's headers) or `Authorization: Bearer`."""
-    scheme, _, token = websocket.headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token:
-        return token
-    return websocket.query_params.get("token") or None
+    return bearer_token(websocket.headers.get("authorization")) or (
+        websocket.query_params.get("token") or None
+    )
 
 
 async def ignore_until_closed(websocket: WebSocket) -> None:
