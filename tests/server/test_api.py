@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from mines.server.auth import bearer_token
 from mines.server.errors import STORAGE_UNAVAILABLE
 from mines.server.settings import Settings
 from tests.server.conftest import FakeClock, Server, layout, safe_cells
@@ -489,3 +490,26 @@ def test_a_watcher_gets_each_move_whole(sqlite_url: str, clock: FakeClock) -> No
         assert cells <= {tuple(cell) for cell in answer["changed"]}
         assert len(cells) == min(limit, len(answer["changed"]))
         server.close()
+
+
+@pytest.mark.parametrize("scheme", ["Bearer", "bearer", "BEARER"])
+def test_one_reading_of_the_bearer_token_for_routes_limiter_and_sockets(
+    server: Server, scheme: str
+) -> None:
+    game = server.create()
+    header = {"Authorization": f"{scheme} {game['token']}"}
+    assert bearer_token(f"{scheme} {game['token']}") == game["token"]
+    move = server.client.post(
+        f"/api/games/{game['id']}/flag", json={"row": 0, "col": 0}, headers=header
+    )
+    assert move.status_code == 200  # through the rate limiter's check and the route's
+    hint = server.client.get(f"/api/games/{game['id']}/analysis", headers=header)
+    assert hint.status_code != 401
+    with server.client.websocket_connect(f"/api/games/{game['id']}/live", headers=header) as ws:
+        assert ws.receive_json()["type"]
+
+
+@pytest.mark.parametrize("value", ["Basic abc", "Bearer", "Bearer ", "", "abc"])
+def test_what_is_not_a_bearer_token(value: str) -> None:
+    assert bearer_token(value) is None
+    assert bearer_token(None) is None
