@@ -41,18 +41,21 @@ def fix_mmap_threshold() -> bool:
 def register(subparsers: Any) -> None:
     """`mines serve`: one option per field of `Settings`, its help the field's; the values are
     checked by `Settings` with the environment's (`settings_from`), not here."""
+    about = "run the game server and the browser client"
+    if missing_extra("server", "mines serve") is not None:
+        # Nothing to build the options from: whatever follows is taken (no word is an option
+        # with "+" as the only prefix), and `run` says what to install.
+        bare = subparsers.add_parser("serve", help=about, prefix_chars="+", add_help=False)
+        bare.add_argument("words", nargs="*")
+        bare.set_defaults(handler=run)
+        return
     parser = subparsers.add_parser(
         "serve",
-        help="run the game server and the browser client",
+        help=about,
         epilog="Every option can also be set as MINES_<OPTION> in the environment "
         "(--max-cells as MINES_MAX_CELLS, --no-access-log as MINES_ACCESS_LOG=0); the "
         "command line wins. docs/server.md lists them.",
     )
-    if missing_extra("server", "mines serve") is not None:
-        # Nothing to build the options from: `run` says what to install.
-        parser.add_argument("options", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-        parser.set_defaults(handler=run)
-        return
     from mines.server.settings import Settings, option, variable
 
     for name, field in Settings.model_fields.items():

@@ -117,7 +117,8 @@ def _networks(value: object) -> object:
     return value
 
 
-Bytes = Annotated[int, BeforeValidator(_bytes), Field(ge=2**20)]
+Bytes = Annotated[int, BeforeValidator(_bytes), Field(ge=1)]
+"""Bytes: as text (an option, a variable) at least 1M such as `512M`; from Python any size."""
 Count = Annotated[int, Field(ge=1)]
 Seconds = Annotated[float, Field(gt=0, le=3600)]
 Networks = Annotated[tuple[str, ...], NoDecode, BeforeValidator(_networks)]
