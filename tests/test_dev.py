@@ -222,3 +222,43 @@ def test_a_name_in_both_benchmark_sets_is_one_benchmark() -> None:
         source = (ROOT / "benchmarks" / f"{name}.py").read_text(encoding="utf-8")
         runs = (f'solver_cli.parse("{name}"', f'["bench", "{name}"')
         assert any(call in source for call in runs), f"./dev bench {name} is not mines bench {name}"
+
+
+def test_installs_take_the_locked_versions(fake_venv: tuple[Path, Path]) -> None:
+    venv, log = fake_venv
+    assert dev("serve", venv=venv).returncode == 0
+    (line,) = [
+        line for line in log.read_text(encoding="utf-8").splitlines() if "pip install" in line
+    ]
+    assert "-c requirements.lock -e .[server]" in line
+
+
+def test_the_lock_pins_a_version_of_everything_pyproject_asks_for() -> None:
+    """requirements.lock is not stale: every dependency of every extra is in it, at a version
+    its range allows (`./dev lock` remakes it after pyproject.toml changes)."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = [Requirement(text) for text in project["dependencies"]]
+    for extra in project["optional-dependencies"].values():
+        wanted += [Requirement(text) for text in extra]
+    pinned = {}
+    for line in (ROOT / "requirements.lock").read_text(encoding="utf-8").splitlines():
+        if "==" in line and not line.startswith((" ", "#")):
+            name, version = line.split("==")
+            pinned[canonicalize_name(name)] = version.strip()
+    assert "mines" not in pinned  # the project itself is never a constraint
+    for requirement in wanted:
+        name = canonicalize_name(requirement.name)
+        if name == "mines":
+            continue
+        assert name in pinned, f"requirements.lock lacks {name}: run ./dev lock"
+        assert requirement.specifier.contains(pinned[name], prereleases=True), (
+            f"requirements.lock pins {name}=={pinned[name]}, outside {requirement.specifier}"
+        )
+    assert (
+        pinned[canonicalize_name("torch")] == "2.13.0"
+    )  # without +cpu: the pin matches the CPU build anywhere

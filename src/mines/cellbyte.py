@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from mines.engine import Symbols, cell_symbols
-from mines.grid import count_around
+from mines.grid import count_around, dilate
 from mines.status import GameStatus
 
 Cells = npt.NDArray[np.uint8]
@@ -27,6 +27,37 @@ BLOCKED = MINE | FLAGGED | REVEALED
 """A flood opens a cell only when none of these is set."""
 BORDER = REVEALED | COUNT_BITS
 """The border ring: it looks revealed with a non-zero count, so floods stop there unchecked."""
+
+
+def zero_regions(cells: Cells, starts: tuple[npt.NDArray[np.intp], ...]) -> Flags:
+    """The regions of zeros (eight-connected, never from one board of a stack to the next)
+    that hold the `starts` (index arrays into `cells`; each start counts as a zero): the
+    first half of the array flood (`flood`), which the dense engine checks against its window."""
+    from scipy import ndimage  # on first use: see `mines.dense._ndimage`
+
+    zero = cells == 0
+    zero[starts] = True
+    structure = np.zeros((3,) * cells.ndim, dtype=bool)
+    structure[(1,) * (cells.ndim - 2)] = True  # eight neighbours on a board, none across boards
+    labels, regions = ndimage.label(zero, structure=structure)
+    flooded = np.zeros(regions + 1, dtype=bool)
+    flooded[labels[starts]] = True
+    region: Flags = flooded[labels]
+    return region
+
+
+def flood(cells: Cells, starts: tuple[npt.NDArray[np.intp], ...]) -> Flags:
+    """The cells a flood from the zero cells `starts` opens, by labelling and dilating over
+    whole arrays: every cell touching their regions of zeros that is neither a mine, flagged
+    nor open. The one array flood of the dense engine and the batched env (the cell-by-cell
+    one is `grid.walk`; the sparse engine's, over pockets and squeezed grids, is its own)."""
+    return opened_around(cells, zero_regions(cells, starts))
+
+
+def opened_around(cells: Cells, region: Flags) -> Flags:
+    """What a region of zeros opens: itself and its border, less the blocked cells."""
+    free: Flags = (cells & BLOCKED) == 0
+    return dilate(region) & free
 
 
 def bordered(*shape: int) -> Cells:

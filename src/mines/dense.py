@@ -9,7 +9,18 @@ import numpy as np
 import numpy.typing as npt
 
 from mines import grid
-from mines.cellbyte import BLOCKED, COUNT_BITS, FLAGGED, MINE, REVEALED, SYMBOLS, bordered, lay
+from mines.cellbyte import (
+    BLOCKED,
+    COUNT_BITS,
+    FLAGGED,
+    MINE,
+    REVEALED,
+    SYMBOLS,
+    bordered,
+    lay,
+    opened_around,
+    zero_regions,
+)
 from mines.engine import CellChanges, CellState, EngineKind, Symbols
 from mines.grid import COL_STEPS, EIGHT_CONNECTED, ROW_STEPS, block_around, dilate
 from mines.placement import CoordArray
@@ -187,14 +198,14 @@ class DenseEngine:
             top, bottom = max(top - grow_rows, 0), min(bottom + grow_rows, board.shape[0])
             left, right = max(left - grow_cols, 0), min(right + grow_cols, board.shape[1])
             window = board[top:bottom, left:right]
-            labels, _ = _ndimage().label(window == 0, structure=EIGHT_CONNECTED)
-            region = labels == labels[start_row - top, start_col - left]
+            start_at = (np.array([start_row - top]), np.array([start_col - left]))
+            region = zero_regions(window, start_at)
             touches_edge = (
                 region[0].any() or region[-1].any() or region[:, 0].any() or region[:, -1].any()
             )
             if not touches_edge:
                 break
-        newly = dilate(region) & ((window & BLOCKED) == 0)
+        newly = opened_around(window, region)
         np.bitwise_or(window, np.uint8(REVEALED), out=window, where=newly)
         new_rows, new_cols = np.nonzero(newly)
         indices = (new_rows.astype(np.int64) + top) * self._stride + new_cols + left

@@ -51,6 +51,12 @@ def cell_symbols(
     return out
 
 
+def mines_left(mines: int, flags: int, *, status: GameStatus) -> int:
+    """The counter beside the board: mines minus flags (negative past the mines), 0 once the
+    game is won, when `cell_symbols` shows a flag on every mine: the counter agrees with it."""
+    return 0 if status is GameStatus.WON else mines - flags
+
+
 class CellState(Enum):
     """What the player has done to a cell; the engine's answer to `state()`."""
 

@@ -16,6 +16,7 @@ EXTRAS: dict[str, dict[str, str]] = {
         "confusable_homoglyphs": "confusable-homoglyphs",
         "argon2": "argon2-cffi",
         "fastapi_offline": "fastapi-offline",
+        "pydantic_settings": "pydantic-settings",
     },
     "gym": {"gymnasium": "Gymnasium", "pettingzoo": "PettingZoo"},
     "rl": {

@@ -10,7 +10,14 @@ from functools import partial
 import numpy as np
 
 from mines.clock import Clock
-from mines.engine import CellChanges, CellState, Engine, EngineKind, PositionChanges
+from mines.engine import (
+    CellChanges,
+    CellState,
+    Engine,
+    EngineKind,
+    PositionChanges,
+    mines_left,
+)
 from mines.engine_choice import choose_engine
 from mines.errors import (
     EngineLimitError,
@@ -214,8 +221,8 @@ class Game:
 
     @property
     def mines_left(self) -> int:
-        """Mines minus flags; negative when there are more flags than mines."""
-        return self.mines - self._engine.flags
+        """Mines minus flags (negative past the mines), 0 once won (`engine.mines_left`)."""
+        return mines_left(self.mines, self._engine.flags, status=self.status)
 
     @property
     def elapsed(self) -> float:

@@ -52,7 +52,8 @@ def walk(
 ) -> tuple[list[int], bool]:
     """The cells a flood from the zero at `start` opens, found cell by cell, each listed once.
 
-    This is the one flood of the package; each engine says what its cells are. `around`
+    This is the one cell-by-cell flood of the package (the array one, for regions past
+    `budget`, is `cellbyte.flood`); each engine says what its cells are. `around`
     gives a cell's neighbours, `opens` whether the flood may open one (hidden, unflagged),
     `spreads` whether it carries on from one (a zero). It stops past `budget` cells, so an
     engine can redo a big region over whole arrays: the second value says it got to the end.

@@ -10,7 +10,7 @@ from enum import StrEnum
 import numpy as np
 
 from mines.clock import Clock, PinnedClock
-from mines.engine import CellChanges
+from mines.engine import CellChanges, cell_symbols, mines_left
 from mines.errors import (
     IllegalMoveError,
     InvalidBoardError,
@@ -568,17 +568,21 @@ class Race:
         with self._lock:
             board = self._seen_board(player)
             game = board.game if board else self._shared
-            symbols = np.array(game.view().array, dtype=np.uint8)
-            if board is not None:
-                for r, c in board.exploded:
-                    symbols[r, c] = ord(Cell.EXPLODED.value)
-                if self.state is RaceState.OVER:
-                    for r, c in board.mines() - set(board.exploded):
-                        symbols[r, c] = ord(Cell.MINE.value)
+            # The facts behind the game's own view (it never holds a flag nor reveals a mine),
+            # plus the race's: the mines shown, the player's flags. `cell_symbols` draws them.
+            seen = game.view().array
+            revealed = (seen >= ord("0")) & (seen <= ord("9"))
+            counts = np.where(revealed, seen - ord("0"), 0).astype(np.uint8)
+            mine = np.zeros((self.rows, self.cols), dtype=np.bool_)
+            flagged = np.zeros_like(mine)
             flags = self.players[player].flags if player is not None else set()
             for r, c in flags:
-                if symbols[r, c] == ord(Cell.HIDDEN.value):
-                    symbols[r, c] = ord(Cell.FLAG.value)
+                flagged[r, c] = True
+            if board is not None:
+                for r, c in board.mines():
+                    mine[r, c] = True
+                for r, c in board.exploded:
+                    revealed[r, c] = True
             status = GameStatus.IN_PROGRESS
             if self.state is RaceState.OVER:
                 # A player's view tells them whether they won; a watcher's, how the race ended:
@@ -587,9 +591,9 @@ class Race:
                 status = GameStatus.WON if won else GameStatus.LOST
             shown = len(board.exploded) if board else 0
             return BoardView.from_symbols(
-                symbols,
+                cell_symbols(counts, mine, flagged & ~revealed, revealed, status=status),
                 rows=self.rows,
                 cols=self.cols,
                 status=status,
-                mines_left=self.mines - shown - len(flags),
+                mines_left=mines_left(self.mines, shown + len(flags), status=status),
             )

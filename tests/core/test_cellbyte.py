@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from mines import Game
-from mines.cellbyte import BORDER, bordered, flagged, lay, mines, openable, revealed, symbol_table
+from mines.cellbyte import (
+    BLOCKED,
+    BORDER,
+    FLAGGED,
+    bordered,
+    flagged,
+    flood,
+    lay,
+    mines,
+    openable,
+    revealed,
+    symbol_table,
+)
 from mines.dense import DenseEngine
 from mines.engine import cell_symbols
-from mines.grid import count_around, dilate
+from mines.grid import count_around, dilate, walk
 from mines.status import GameStatus
 
 
@@ -59,3 +72,48 @@ def test_the_symbol_table_is_cell_symbols_of_every_byte() -> None:
             status=status,
         )
         assert np.array_equal(table, direct)
+
+
+def test_the_array_flood_is_the_walks_flood_on_one_board_and_on_a_stack() -> None:
+    """One label-and-dilate flood (`cellbyte.flood`) for the dense engine and the batched env:
+    on a stack it opens each board's own cells, and on a board what `grid.walk` opens."""
+    rng = np.random.default_rng(7)
+    boards, rows, cols = 12, 9, 11
+    stack = bordered(boards, rows, cols)
+    lay(stack[:, 1:-1, 1:-1], rng.random((boards, rows, cols)) < 0.12)
+    stack[:, 1:-1, 1:-1] |= np.where(rng.random((boards, rows, cols)) < 0.05, FLAGGED, 0).astype(
+        np.uint8
+    )
+    starts = [tuple(np.argwhere(stack[b] == 0)[0]) for b in range(boards)]
+    together = flood(
+        stack,
+        (
+            np.arange(boards),
+            np.array([r for r, _ in starts]),
+            np.array([c for _, c in starts]),
+        ),
+    )
+    stride = cols + 2
+    steps = (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1)
+    for b, (row, col) in enumerate(starts):
+        alone = flood(stack[b], (np.array([row]), np.array([col])))
+        assert np.array_equal(together[b], alone)
+        assert set(np.flatnonzero(alone).tolist()) == walked(stack[b].reshape(-1), steps, row, col)
+
+
+def walked(cells: npt.NDArray[np.uint8], steps: tuple[int, ...], row: int, col: int) -> set[int]:
+    """The cells `grid.walk`, the cell-by-cell flood, opens from (row, col) of a bordered board."""
+
+    def around(here: int) -> list[int]:
+        return [here + step for step in steps]
+
+    def opens(there: int) -> bool:
+        return not cells[there] & BLOCKED
+
+    def spreads(there: int) -> bool:
+        return not cells[there]
+
+    stride = steps[-2]
+    opened, complete = walk(int(row) * stride + int(col), around, opens, spreads, None)
+    assert complete
+    return set(opened)

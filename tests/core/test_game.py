@@ -163,7 +163,7 @@ def test_a_win_shows_every_mine_flagged_and_tells_the_observers(engine: EngineKi
     assert game.view().to_strings() == ["F2F", "121"]
     assert game.view(0, 0, 1, 1)[0, 0] is Cell.FLAG
     assert {(0, 0), (0, 2)} <= set(changed)
-    assert game.mines_left == 1  # the game's own count: mines minus the flags placed
+    assert game.mines_left == 0  # the counter agrees with the flags shown on every mine
 
 
 def test_illegal_moves_say_why_and_change_nothing() -> None:

@@ -220,8 +220,13 @@ def test_the_race_ends_when_every_safe_cell_is_open_and_the_best_score_wins() ->
     assert race.view(1 - winner).status is GameStatus.LOST
     with pytest.raises(IllegalMoveError, match="race is over"):
         race.toggle_flag(0, 0, 0)
-    over = race.view(None)
-    assert all(over[cell] is Cell.MINE for cell in layout_of(race))
+    # Drawn by `cell_symbols`: a cleared board shows a flag on every mine, to the winner and
+    # to watchers, and its counter agrees; the loser's board shows the mines.
+    for seen in (race.view(None), race.view(winner)):
+        assert all(seen[cell] is Cell.FLAG for cell in layout_of(race))
+        assert seen.mines_left == 0
+    lost = race.view(1 - winner)
+    assert all(lost[cell] in (Cell.MINE, Cell.EXPLODED) for cell in layout_of(race))
 
 
 def test_a_tie_goes_to_whoever_reached_the_score_first() -> None:
@@ -787,3 +792,23 @@ def test_set_flag_sets_a_players_state_and_asking_twice_changes_nothing() -> Non
     assert race.set_flag(1, *hidden, False) is False
     assert race.view(1)[hidden] is Cell.HIDDEN
     assert len(race.moves) == logged + 2  # the repeats logged nothing
+
+
+def test_a_lost_race_shows_wrong_flags_as_a_lost_game_does() -> None:
+    race, _ = racing(players=2, settings=RaceSettings(mode=RaceMode.DUEL))
+    mines = layout_of(race)
+    safe = hidden_safe(race, 1)[0]
+    mine = next(iter(mines))
+    race.toggle_flag(1, *safe)
+    race.toggle_flag(1, *mine)
+    for cell in hidden_safe(race):
+        if race.state is RaceState.OVER:
+            break
+        race.reveal(0, *cell)
+    assert race.state is RaceState.OVER
+    assert race.winner == 0
+    lost = race.view(1)
+    assert lost.status is GameStatus.LOST
+    assert lost[safe] is Cell.WRONG_FLAG  # painted by hand, a wrong flag showed as a flag
+    assert lost[mine] is Cell.FLAG
+    assert lost.mines_left == race.mines - 2

@@ -9,12 +9,12 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
 from tests.patience import PATIENCE
 from tests.server.conftest import PASSWORD
 from tests.server.processes import get, server_process
+from tests.services import service_missing, unless_present
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -44,9 +44,8 @@ no-guess board, not wrong. `MINES_BROWSER_WAIT=15` (seconds) makes a new test th
 meant to fail on the old code (`MINES_BROWSER_SRC`) fail in seconds rather than minutes."""
 expect.set_options(timeout=WAIT_MS)
 
-needs_chromium = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"
-)
+CHROMIUM_MISSING = "needs Debian's chromium at /usr/bin/chromium"
+needs_chromium = unless_present(CHROMIUM.exists(), CHROMIUM_MISSING)
 
 
 OTHER_SRC = os.environ.get("MINES_BROWSER_SRC")
@@ -66,6 +65,8 @@ def serving(tmp_path: Path) -> Iterator[str]:
 
 @contextmanager
 def chromium() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        service_missing(CHROMIUM_MISSING)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=WAIT_MS

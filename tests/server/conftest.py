@@ -18,6 +18,7 @@ from mines.server.common.settings import RateLimits, Settings
 from mines.server.db.database import open_storage
 from mines.server.services.accounts import AccountService
 from mines.server.services.games import GameService
+from tests.services import import_for_service, service_missing
 
 DUMPS = Path(__file__).parent / "data"
 """SQL dumps of databases made by earlier versions of the server (`schema_v1.sql`, ...)."""
@@ -135,11 +136,11 @@ PG_URL = os.environ.get("MINES_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A schema of its own in the test database, dropped afterwards."""
-    psycopg = pytest.importorskip("psycopg", reason="PostgreSQL tests need psycopg")
+    psycopg = import_for_service("psycopg", "PostgreSQL tests need psycopg")
     try:
         admin = psycopg.connect(PG_URL, autocommit=True, connect_timeout=3)
     except psycopg.Error as error:
-        pytest.skip(f"PostgreSQL is not reachable at {PG_URL}: {error}")
+        service_missing(f"PostgreSQL is not reachable at {PG_URL}: {error}")
     schema = f"mines_test_{uuid.uuid4().hex[:12]}"
     try:
         yield f"{PG_URL}?schema={schema}"

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from mines.server.common.auth import bearer_token
 from mines.server.common.settings import Settings
 from mines.server.web.handlers import STORAGE_UNAVAILABLE
 from tests.server.conftest import FakeClock, Server, layout, safe_cells
@@ -75,6 +76,21 @@ def test_flag_toggles_and_counts(server: Server) -> None:
     second = server.move(game, "flag", 0, 0).json()
     assert second["changed"] == [[0, 0, "H"]]
     assert second["view"]["mines_left"] == 10
+
+
+def test_a_won_games_counter_agrees_with_the_flags_it_shows(server: Server) -> None:
+    seed = server.next_seed
+    game = server.create(preset="beginner")
+    mines = layout(seed, 9, 9, 10, (0, 0))
+    server.move(game, "reveal", 0, 0)
+    safe = safe_cells(9, 9, mines)
+    server.move(game, "flag", *sorted(mines)[0])
+    for r, c in safe:
+        server.move(game, "reveal", r, c)
+    view = server.client.get(f"/api/games/{game['id']}").json()["view"]
+    assert view["status"] == "WON"
+    assert all(view["cells"][r][c] == "F" for r, c in mines)
+    assert view["mines_left"] == 0  # was 9: mines minus the one flag placed; the page patched it
 
 
 def test_a_flag_with_its_state_is_safe_to_send_twice(server: Server) -> None:
@@ -474,3 +490,26 @@ def test_a_watcher_gets_each_move_whole(sqlite_url: str, clock: FakeClock) -> No
         assert cells <= {tuple(cell) for cell in answer["changed"]}
         assert len(cells) == min(limit, len(answer["changed"]))
         server.close()
+
+
+@pytest.mark.parametrize("scheme", ["Bearer", "bearer", "BEARER"])
+def test_one_reading_of_the_bearer_token_for_routes_limiter_and_sockets(
+    server: Server, scheme: str
+) -> None:
+    game = server.create()
+    header = {"Authorization": f"{scheme} {game['token']}"}
+    assert bearer_token(f"{scheme} {game['token']}") == game["token"]
+    move = server.client.post(
+        f"/api/games/{game['id']}/flag", json={"row": 0, "col": 0}, headers=header
+    )
+    assert move.status_code == 200  # through the rate limiter's check and the route's
+    hint = server.client.get(f"/api/games/{game['id']}/analysis", headers=header)
+    assert hint.status_code != 401
+    with server.client.websocket_connect(f"/api/games/{game['id']}/live", headers=header) as ws:
+        assert ws.receive_json()["type"]
+
+
+@pytest.mark.parametrize("value", ["Basic abc", "Bearer", "Bearer ", "", "abc"])
+def test_what_is_not_a_bearer_token(value: str) -> None:
+    assert bearer_token(value) is None
+    assert bearer_token(None) is None

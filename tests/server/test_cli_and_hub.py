@@ -19,8 +19,10 @@ from mines.server.services.hub import QUEUE_LIMIT, REFRESH, Hub
 
 def test_serve_options() -> None:
     args = build_parser().parse_args(["serve", "--port", "9000", "--db", "sqlite:///x.db"])
-    assert (args.host, args.port, args.db) == ("127.0.0.1", 9000, "sqlite:///x.db")
-    assert args.max_cells == 1_000_000
+    settings = cli.settings_from(args)
+    assert (settings.host, settings.port) == ("127.0.0.1", 9000)
+    assert settings.database == "sqlite:///x.db"
+    assert settings.max_cells == 1_000_000
 
 
 @pytest.mark.parametrize("option", [["--port", "80000"], ["--port", "x"], ["--max-cells", "0"]])
@@ -28,7 +30,7 @@ def test_bad_serve_options_are_refused(
     option: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit):
-        build_parser().parse_args(["serve", *option])
+        cli.settings_from(build_parser().parse_args(["serve", *option]))
     assert option[0] in capsys.readouterr().err
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from mines.cli.main import build_parser
+from mines.server.ops.cli import settings_from
 from tests.patience import PATIENCE
 from tests.server.cluster import (
     UNIT,
@@ -28,11 +29,12 @@ from tests.server.cluster import (
 )
 from tests.server.processes import ServerProcess, free_port, get, post, server_process
 from tests.server.test_ratelimit import redis_or_skip
+from tests.services import service_missing
 
 
 def nginx_or_skip() -> None:
     if nginx_binary() is None:
-        pytest.skip("nginx is not installed (Debian: apt-get install nginx)")
+        service_missing("nginx is not installed (Debian: apt-get install nginx)")
 
 
 @pytest.fixture
@@ -151,11 +153,12 @@ def test_the_systemd_unit_runs_a_command_mines_serve_accepts(
     assert "EnvironmentFile=/etc/mines/mines.env" in unit
     for name, value in shipped_settings().items():
         monkeypatch.setenv(name, value)
-    args = build_parser().parse_args(words[1:])  # a malformed setting would exit here
-    assert args.port == 8001
-    assert args.forwarded_allow_ips == ("127.0.0.1",)
-    assert args.redis
-    assert args.db.startswith("postgresql://")
+    # A malformed setting would exit here.
+    settings = settings_from(build_parser().parse_args(words[1:]))
+    assert settings.port == 8001
+    assert settings.forwarded_allow_ips == ("127.0.0.1",)
+    assert settings.redis
+    assert settings.database.startswith("postgresql://")
     verify = shutil.which("systemd-analyze")
     if verify is None:
         return

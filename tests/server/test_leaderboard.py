@@ -137,8 +137,8 @@ def test_each_unranked_game_says_why(server: Server, clock: FakeClock) -> None:
 @pytest.mark.parametrize(
     ("name", "words"),
     [
-        ("An\u200bn", "zero-width"),
-        ("Ann\u202e", "zero-width"),
+        ("An\u200bn", "invisible"),
+        ("Ann\u202e", "invisible"),
         ("Ann\x07", "control"),
         ("Ann\u0301\u0301\u0301", "combining"),
     ],

@@ -192,3 +192,16 @@ def test_watchers_hear_other_processes_again_after_the_listener_lost_its_connect
     # Each of the two losses logged once, and each return once.
     assert log.count("listener lost its connection") == 2, log
     assert log.count("listener is connected again") == 2, log
+
+
+def test_a_url_with_encoded_options_reaches_postgresql_as_written(pg_url: str) -> None:
+    from mines.server.db.database import open_storage
+
+    # The schema is taken out of the query and the rest rebuilt: encoded again, not as text.
+    storage = open_storage(f"{pg_url}&options=-c%20statement_timeout%3D5000")
+    try:
+        with storage.transaction(write=False) as cursor:  # type: ignore[attr-defined]
+            cursor.execute("SHOW statement_timeout")
+            assert cursor.fetchone() == ("5s",)
+    finally:
+        storage.close()

@@ -133,7 +133,7 @@ def test_an_unreachable_postgresql_makes_readiness_503_naming_the_database(
     parts = urlsplit(pg_url)
     with proxy_to(parts.port or 5432) as proxy:
         url = parts._replace(netloc=f"{parts.username}@127.0.0.1:{proxy.port}").geturl()
-        settings = Settings(database=url, rates=UNLIMITED)
+        settings = Settings.model_validate({"database": url, "rates": UNLIMITED})
         service = GameService(open_storage(url), settings, wall=clock)
         try:
             client = TestClient(create_app(service))

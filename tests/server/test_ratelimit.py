@@ -12,14 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from mines.server.api import games
 from mines.server.common.settings import RateLimits
-from mines.server.web.ratelimit import RateLimiter
+from mines.server.web.ratelimit import RATE_KEY, RateLimiter
 from tests.patience import PATIENCE
 from tests.server.conftest import FakeClock, Server
 from tests.server.processes import get, post, server_process
 from tests.server.tcpproxy import proxy_to
+from tests.services import import_for_service, service_missing
 
 REDIS = "redis://127.0.0.1:6379/0"
 
@@ -84,6 +87,55 @@ def test_a_stranger_spends_their_own_budget_not_the_players(
         server.close()
 
 
+def test_the_limits_are_declared_on_the_routes_they_limit(sqlite_url: str) -> None:
+    """Each limited route says so in its own declaration (and the schema): no path pattern
+    re-derives them, so a route renamed or added keeps or gets its limit."""
+    server = Server(sqlite_url, FakeClock())
+    try:
+        schema = server.client.get("/openapi.json").json()["paths"]
+    finally:
+        server.close()
+    declared = {
+        (path, operation[RATE_KEY])
+        for path, operations in schema.items()
+        for operation in operations.values()
+        if RATE_KEY in operation
+    }
+    moves = {f"/api/games/{{game_id}}/{verb}" for verb in ("reveal", "flag", "chord")}
+    race_moves = {f"/api/races/{{room_id}}/{verb}" for verb in ("reveal", "flag", "chord")}
+    assert declared == (
+        {("/api/games", "create"), ("/api/races", "create")}
+        | {(path, "game") for path in moves}
+        | {(path, "room") for path in race_moves}
+    )
+
+
+def test_a_renamed_move_route_keeps_its_game_limit(sqlite_url: str, clock: FakeClock) -> None:
+    server = limited(sqlite_url, clock, RateLimits(game="2/minute"))
+    try:
+        # The flag route's endpoint and declaration at a new path, as a rename would leave it
+        # (before the first request: the limiter reads the declarations once).
+        flag = next(r for r in games.router.routes if getattr(r, "name", "") == "flag")
+        assert isinstance(flag, APIRoute)
+        server.client.app.router.add_api_route(  # type: ignore[attr-defined]
+            "/api/play/{game_id}/mark",
+            flag.endpoint,
+            methods=["POST"],
+            openapi_extra=flag.openapi_extra,
+        )
+        game = server.create()
+        headers = {"Authorization": f"Bearer {game['token']}"}
+        answers = [
+            server.client.post(
+                f"/api/play/{game['id']}/mark", json={"row": 0, "col": 0}, headers=headers
+            ).status_code
+            for _ in range(3)
+        ]
+        assert answers == [200, 200, 429]
+    finally:
+        server.close()
+
+
 def test_every_request_counts_against_the_address(sqlite_url: str, clock: FakeClock) -> None:
     server = limited(sqlite_url, clock, RateLimits(address="5/minute"))
     try:
@@ -122,11 +174,11 @@ def test_a_redis_that_is_down_leaves_the_limits_to_each_process(
 
 
 def redis_or_skip() -> None:
-    redis = pytest.importorskip("redis")
+    redis = import_for_service("redis", "Redis tests need the redis client (the server extra)")
     try:
         redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
     except redis.RedisError as error:
-        pytest.skip(f"Redis is not reachable at {REDIS}: {error}")
+        service_missing(f"Redis is not reachable at {REDIS}: {error}")
 
 
 def test_two_processes_share_the_rate_through_redis(tmp_path: Path) -> None:

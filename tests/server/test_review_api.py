@@ -54,7 +54,24 @@ def get_review(server: Server, game: dict[str, Any]) -> Any:
 
 def solvers_review(server: Server, game: dict[str, Any]) -> Any:
     record = server.client.get(f"/api/games/{game['id']}/record").json()
-    return json.loads(review(GameRecord.from_dict(record)).to_json())
+    wasted = server.client.get(f"/api/games/{game['id']}/summary").json()["wasted_clicks"]
+    return json.loads(review(GameRecord.from_dict(record), unrecorded=wasted).to_json())
+
+
+FIGURES = ("three_bv", "clicks", "useful_clicks", "wasted_clicks", "three_bv_per_second")
+
+
+def test_a_games_summary_and_review_give_the_same_figures_in_one_unit(
+    server: Server, clock: FakeClock
+) -> None:
+    game = won_game(server, clock)
+    summary = server.client.get(f"/api/games/{game['id']}/summary").json()
+    body = get_review(server, game).json()
+    assert summary["wasted_clicks"] > 0  # the stored moves alone were the review's clicks
+    assert {key: body[key] for key in FIGURES} == {key: summary[key] for key in FIGURES}
+    # One unit: percent (the review said 0.72 where the summary said 72.0).
+    assert body["efficiency"] == summary["efficiency"] > 1
+    assert summary["efficiency"] == round(100 * summary["three_bv"] / summary["clicks"], 1)
 
 
 def test_a_won_games_review_is_the_solvers_review(server: Server, clock: FakeClock) -> None:
@@ -143,6 +160,14 @@ def test_requests_for_one_game_meanwhile_share_one_computation(
     reviews = use_job(server, review_jobs.gated)
     game = won_game(server, clock)
     answers: list[Any] = []
+    joined: list[str] = []
+    flight = reviews._flight
+
+    def counted_flight(game_id: str) -> Any:
+        joined.append(game_id)
+        return flight(game_id)
+
+    reviews._flight = counted_flight  # type: ignore[method-assign]
 
     def ask() -> None:
         answers.append(get_review(server, game))
@@ -152,7 +177,7 @@ def test_requests_for_one_game_meanwhile_share_one_computation(
     wait_for(lambda: review_jobs.starts(server.settings) == [game["id"]])
     second = threading.Thread(target=ask)
     second.start()
-    wait_for(lambda: reviews.waiting(game["id"]) == 2)
+    wait_for(lambda: joined == [game["id"]] * 2)
     (review_jobs.folder(server.settings) / review_jobs.GO).touch()
     first.join(PATIENCE)
     second.join(PATIENCE)

@@ -24,8 +24,13 @@ DATABASE = Path(tempfile.mkdtemp(prefix="mines-schemathesis-")) / "games.sqlite3
 atexit.register(shutil.rmtree, DATABASE.parent, ignore_errors=True)
 # Small limits keep generated boards quick; the checks are the same at any size.
 # One fuzzing client is one address: rate limits would answer 429 to most of its requests.
-SETTINGS = Settings(
-    database=f"sqlite:///{DATABASE}", max_cells=10_000, view_limit=10_000, rates=UNLIMITED
+SETTINGS = Settings.model_validate(
+    {
+        "database": f"sqlite:///{DATABASE}",
+        "max_cells": 10_000,
+        "view_limit": 10_000,
+        "rates": UNLIMITED,
+    }
 )
 app = create_app(GameService(open_storage(SETTINGS.database), SETTINGS))
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)

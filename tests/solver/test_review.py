@@ -450,8 +450,11 @@ def test_the_game_figures() -> None:
     assert found.clicks == 3
     assert found.useful_clicks == 3
     assert found.three_bv == game.three_bv
-    assert found.efficiency == Fraction(game.three_bv, 3)
+    assert found.efficiency == 100 * game.three_bv / 3  # in percent, as everywhere
     assert found.three_bv_per_second == game.three_bv / 3.0
+    wasted = review(record, unrecorded=2)  # clicks the server counted but did not store
+    assert (wasted.clicks, wasted.useful_clicks, wasted.score.wasted_clicks) == (5, 3, 2)
+    assert wasted.efficiency == 100 * game.three_bv / 5
     assert found.lost_on is None
     # A fixed layout promises nothing: the first reveal risked 2 in 16. The flag on (0, 0)
     # was not certain (the 1 at (0, 1) has five hidden neighbours), so the chord that opened

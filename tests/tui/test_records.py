@@ -11,11 +11,12 @@ import pytest
 
 from mines.game import Game
 from mines.placement import FixedPlacer
+from mines.ranking import unranked_reason
 from mines.status import GameStatus
 from mines.symbols import Cell
 from mines.tui import THEME_NAMES
 from mines.tui.clock import PausableClock
-from mines.tui.stats import Kind, format_stats, is_new_best, tally
+from mines.tui.stats import Kind, format_stats, is_new_best, tally, unranked
 from mines.tui.store import RecordStore, SavedGame, read_saved
 from mines.tui.themes import CELL_WIDTH, THEMES
 from mines.tui.undo import rebuilt
@@ -129,7 +130,7 @@ def test_a_win_by_one_click_counts_but_is_not_ranked() -> None:
     assert only.best_time is None
     assert only.best_rate is None
     text = format_stats(tallies)
-    assert "1 win by a single click (the board opened by itself) is counted but not ranked" in text
+    assert "1 win faster than people play (a board that opened by one click, or past the " in text
 
 
 def test_the_table_is_aligned_whatever_the_board_names() -> None:
@@ -209,3 +210,17 @@ def test_every_theme_draws_every_symbol_distinctly() -> None:
         # Hidden and zero, mine and exploded, flag and wrong flag must all look different.
         assert len(looks) == len(Cell), f"{theme.name} draws two symbols alike"
         assert all(cursor[code] != plain[code] for code in plain)
+
+
+def test_a_win_faster_than_people_play_is_no_best_here_as_on_the_server() -> None:
+    fast, slow = finished(GameStatus.WON, 0.01), finished(GameStatus.WON, 20.0)
+    saved = [SavedGame(g.record(), three_bv=g.three_bv) for g in (fast, slow)]
+    # The server's predicate for a signed-in player's game on the same board says the same.
+    server = unranked_reason(
+        "beginner", "opening", "beginner", True, False, "WON", (fast.three_bv, 0.01)
+    )
+    assert server == unranked(saved[0]) == "too_fast"
+    assert unranked(saved[1]) is None
+    (only,) = tally(saved)[0]
+    assert (only.wins, only.unranked, only.best_time) == (2, 1, 20.0)  # it was 0.01
+    assert not is_new_best(saved[0], saved[1:])

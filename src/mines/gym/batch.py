@@ -6,11 +6,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import ndimage
 
 from mines import cellbyte
-from mines.cellbyte import BLOCKED, FLAGGED, REVEALED, SYMBOLS
-from mines.grid import dilate
+from mines.cellbyte import FLAGGED, REVEALED, SYMBOLS
 from mines.gym import streams
 from mines.gym.encoding import OBSERVED
 from mines.params import check_board
@@ -30,11 +28,6 @@ STATUSES = np.array(
 
 _SEEN = {status: OBSERVED[table] for status, table in SYMBOLS.items()}
 """The observation of every cell byte at each status: what the dense engine shows, observed."""
-
-
-_WITHIN_A_BOARD = np.zeros((3, 3, 3), dtype=bool)
-_WITHIN_A_BOARD[1] = True
-"""Eight-connected cells of one board; no connection from one board to the next."""
 
 
 class Boards:
@@ -143,13 +136,7 @@ class Boards:
         One labelling of all boards' zeros finds every region at once.
         """
         grid = self.cells[boards]
-        starts = (np.arange(boards.size), rows + 1, cols + 1)
-        zero = grid == 0
-        zero[starts] = True
-        labels, regions = ndimage.label(zero, structure=_WITHIN_A_BOARD)
-        flooded = np.zeros(regions + 1, dtype=bool)
-        flooded[labels[starts]] = True
-        newly = dilate(flooded[labels]) & ((grid & BLOCKED) == 0)
+        newly = cellbyte.flood(grid, (np.arange(boards.size), rows + 1, cols + 1))
         grid |= newly.astype(np.uint8) * np.uint8(REVEALED)
         self.cells[boards] = grid
         self.opened[boards] += np.count_nonzero(newly, axis=(1, 2)).astype(np.int32)

@@ -120,7 +120,13 @@ def create_app(
     else:
         game_hub = Hub()
     race_rooms = rooms or RoomService(service.storage, cache=service.cache)
-    reviews = ReviewService(service)
+    settings = service.settings
+    reviews = ReviewService(
+        service,
+        workers=settings.review_workers,
+        budget=settings.review_budget,
+        memory=settings.review_memory,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -183,7 +189,9 @@ def create_app(
     app.state.rooms = race_rooms
     app.state.reviews = reviews
     app.state.sockets = SocketCounts(service.settings.sockets_per_address, service.settings.sockets)
-    app.state.accounts = account_service or AccountService(service.storage)
+    app.state.accounts = account_service or AccountService(
+        service.storage, session_seconds=settings.session_seconds
+    )
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;
     # a request over its rate is refused before its body is read.

@@ -15,6 +15,7 @@ from mines.grid import block_around
 from mines.moves import Move, MoveKind
 from mines.record import GameRecord
 from mines.replay import replay, replay_steps
+from mines.scoring import Score
 from mines.solver.analysis import Position, Solved, solve
 from mines.solver.counting import Budget, BudgetExceededError, Counter, NoArrangementError
 from mines.solver.firstclick import kept_free
@@ -271,6 +272,9 @@ class Review:
     moves: tuple[MoveReview, ...] = field(repr=False)
     final: BoardView = field(repr=False)
     """The board after the last move (with the mines shown, after a loss)."""
+    unrecorded: int = 0
+    """Clicks the record does not hold because they changed nothing (the server counts them
+    apart from the moves it stores): wasted clicks, in the figures."""
 
     def count(self, verdict: Verdict) -> int:
         """How many moves got this verdict."""
@@ -322,24 +326,31 @@ class Review:
         return None if losing is None else losing.choice
 
     @property
+    def score(self) -> Score:
+        """The game's figures as every front end reports them (`mines.scoring`)."""
+        useful = sum(m.useful for m in self.moves)
+        wasted = len(self.moves) - useful + self.unrecorded
+        return Score(self.three_bv, self.elapsed, self.status is GameStatus.WON, useful, wasted)
+
+    @property
     def clicks(self) -> int:
-        """Every move: reveals, chords and flags."""
-        return len(self.moves)
+        """Every click: reveals, chords and flags, the wasted ones too."""
+        return self.score.clicks
 
     @property
     def useful_clicks(self) -> int:
         """The moves that changed the board."""
-        return sum(m.useful for m in self.moves)
+        return self.score.useful_clicks
 
     @property
-    def efficiency(self) -> Fraction:
-        """3BV per click (0 for a game of no clicks)."""
-        return Fraction(self.three_bv, self.clicks) if self.clicks else Fraction(0)
+    def efficiency(self) -> float | None:
+        """3BV per click in percent, for a win (`Score.efficiency`)."""
+        return self.score.efficiency
 
     @property
     def three_bv_per_second(self) -> float | None:
-        """The board's 3BV over the time played; None when no time passed (one click)."""
-        return self.three_bv / self.elapsed if self.elapsed > 0 else None
+        """The board's 3BV over the time played, for a win (`Score.three_bv_per_second`)."""
+        return self.score.three_bv_per_second
 
     def to_dict(self, *, positions: bool = True) -> dict[str, Any]:
         """The review as JSON data: the game's figures, then every move (`MoveReview.to_dict`).
@@ -355,7 +366,6 @@ class Review:
         exception: its chances are those of opening each cell first (0 everywhere under a
         rule that keeps the first click free), and no cell is proved before it.
         """
-        rate = self.three_bv_per_second
         lost_on = self.lost_on
         moves = [m.to_dict() for m in self.moves]
         data = {
@@ -365,11 +375,7 @@ class Review:
             "rule": self.rule,
             "status": self.status.value,
             "elapsed": self.elapsed,
-            "three_bv": self.three_bv,
-            "clicks": self.clicks,
-            "useful_clicks": self.useful_clicks,
-            "efficiency": float(self.efficiency),
-            "three_bv_per_second": rate,
+            **self.score.to_dict(),
             "guesses": self.guesses,
             "avoidable": self.avoidable,
             "risky": self.risky,
@@ -431,13 +437,13 @@ class Review:
             )
         if losing is not None:
             parts.append(_lost_on_words(losing))
-        rate = self.three_bv_per_second
-        if not won:
+        rate, clicked = self.three_bv_per_second, self.efficiency
+        if clicked is None:
             # The board's 3BV against a game cut short says nothing of its pace.
             parts.append(f"The board's 3BV: {self.three_bv}.")
         else:
             speed = "" if rate is None else f", {rate:.2f} 3BV/s"
-            parts.append(f"3BV {self.three_bv}, efficiency {float(self.efficiency):.0%}{speed}.")
+            parts.append(f"3BV {self.three_bv}, efficiency {clicked:.0f}%{speed}.")
         return " ".join(parts)
 
     def _second_look(self) -> str:
@@ -459,7 +465,7 @@ class Review:
             ("3BV", str(self.three_bv)),
             ("3BV/s", f"{rate:.2f}" if won and rate is not None else NONE),
             ("Clicks", f"{self.clicks:,} ({self.useful_clicks:,} useful)"),
-            ("Efficiency", f"{float(self.efficiency):.0%}" if won else NONE),
+            ("Efficiency", NONE if self.efficiency is None else f"{self.efficiency:.0f}%"),
             ("Guesses", f"{self.guesses:,}"),
             ("Worth a second look", self._second_look() or "none"),
             (
@@ -483,8 +489,9 @@ def check_size(rows: int, cols: int, moves: int) -> None:
         )
 
 
-def review(record: GameRecord) -> Review:
-    """Judge every move of a finished game from the view just before it, exactly.
+def review(record: GameRecord, *, unrecorded: int = 0) -> Review:
+    """Judge every move of a finished game from the view just before it, exactly; the
+    `unrecorded` clicks (wasted ones kept out of the record) count in the figures.
 
     Flags are the player's notes, not facts: a flagged cell counts as unrevealed. Before the
     first reveal the game's rule decides (under `opening`, `safe` and `noguess` the first
@@ -535,6 +542,7 @@ def review(record: GameRecord) -> Review:
         game.three_bv,
         tuple(judge.finish(j, layout) for j in found),
         before,
+        unrecorded,
     )
 
 

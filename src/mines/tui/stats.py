@@ -6,10 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from mines.moves import MoveKind
 from mines.placement import PlacementRule
-from mines.presets import PRESETS
+from mines.presets import PRESETS, preset_of
+from mines.ranking import unranked_reason
 from mines.record import GameRecord
+from mines.scoring import Score
 from mines.status import GameStatus
 from mines.tui.store import SavedGame
 from mines.tui.words import board_name, plural
@@ -45,10 +46,25 @@ def clicks(record: GameRecord) -> int:
     return len(record.moves)
 
 
-def one_click_win(record: GameRecord) -> bool:
-    """A win by a single reveal: the board opened by itself, so its time says nothing."""
-    opens = [m for m in record.moves if m.move.kind is not MoveKind.FLAG]
-    return record.status is GameStatus.WON and len(opens) <= 1
+def unranked(game: SavedGame) -> str | None:
+    """Why a finished game gives no best time here, or None: the server's predicate
+    (`mines.ranking.unranked_reason`) with the terminal's one choice, made here: these
+    statistics keep a table per kind of game and per board (`Kind`, `board_name`), so every
+    board, rule and seed has best times in its table, hints and undo in the assisted one, and
+    the player is the one who plays. What is left is a loss, and a win faster than people play
+    ("too_fast": a board that opened by one click, or past `HUMAN_PACE` on a preset)."""
+    record = game.record
+    board = preset_of(record.rows, record.cols, record.mines)
+    table = board or board_name(record.rows, record.cols, record.mines)
+    return unranked_reason(
+        board,
+        record.rule,
+        ranked_preset=table,
+        signed_in=True,
+        assisted=False,
+        status=record.status.value,
+        pace=(game.three_bv or 0, record.elapsed),
+    )
 
 
 @dataclass
@@ -67,7 +83,7 @@ class Tally:
     wins: int = 0
     losses: int = 0
     unranked: int = 0
-    """Wins by a single click: counted as wins, never as best times."""
+    """Wins faster than people play (`unranked`): counted as wins, never as best times."""
     best: Best | None = None
     best_rate: float | None = None
     """The best 3BV per second of a ranked win."""
@@ -84,17 +100,18 @@ class Tally:
             self.losses += 1
             return
         self.wins += 1
-        if one_click_win(record):
+        if unranked(game) is not None:
             self.unranked += 1
             return
         if self.best is None or record.elapsed < self.best.time:
             self.best = Best(record.elapsed, game.saved_at[:10])
         if game.three_bv is not None:
-            if record.elapsed > 0:
-                rate = game.three_bv / record.elapsed
+            score = Score(game.three_bv, record.elapsed, True, clicks(record))
+            rate, percent = score.three_bv_per_second, score.efficiency
+            if rate is not None:
                 self.best_rate = rate if self.best_rate is None else max(self.best_rate, rate)
-            efficiency = 100 * game.three_bv / max(1, clicks(record))
-            self.best_efficiency = max(efficiency, self.best_efficiency or 0.0)
+            if percent is not None:
+                self.best_efficiency = max(percent, self.best_efficiency or 0.0)
 
 
 def tally(games: Iterable[SavedGame]) -> tuple[list[Tally], int]:
@@ -125,7 +142,7 @@ def is_new_best(game: SavedGame, earlier: Iterable[SavedGame]) -> bool:
     """Whether an unassisted win beats every earlier ranked win on its board and of its kind."""
     record = game.record
     kind = kind_of(game)
-    if record.status is not GameStatus.WON or one_click_win(record) or kind is Kind.ASSISTED:
+    if unranked(game) is not None or kind is Kind.ASSISTED:
         return False
     name = board_name(record.rows, record.cols, record.mines)
     before = Tally(name, kind)
@@ -192,8 +209,9 @@ def format_stats(tallies: list[Tally], unfinished: int = 0) -> str:
         unranked = sum(t.unranked for t in tallies)
         if unranked:
             lines.append(
-                f"{plural(unranked, 'win')} by a single click (the board opened by itself) "
-                f"{'is' if unranked == 1 else 'are'} counted but not ranked."
+                f"{plural(unranked, 'win')} faster than people play (a board that opened by "
+                f"one click, or past the human pace) {'is' if unranked == 1 else 'are'} "
+                "counted but not ranked."
             )
     if unfinished:
         lines.append(f"{plural(unfinished, 'unfinished game')} not counted.")

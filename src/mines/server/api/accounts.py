@@ -17,7 +17,6 @@ from mines.server.db.storage import AccountRow, ImportedBoard
 from mines.server.services.accounts import (
     PASSWORD_MAX,
     PASSWORD_MIN,
-    SESSION_SECONDS,
     SignedIn,
 )
 from mines.server.services.names import skeletons
@@ -150,7 +149,7 @@ def signed_in(request: Request, done: SignedIn, status: int) -> JSONResponse:
     answer.set_cookie(
         COOKIE,
         done.token,
-        max_age=SESSION_SECONDS,
+        max_age=accounts(request).session_seconds,
         path="/",
         httponly=True,
         samesite="lax",

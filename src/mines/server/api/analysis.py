@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
 from mines.errors import IllegalMoveError
 from mines.game import Game
 from mines.placement import placer_for_rule
-from mines.server.api.deps import WINDOW_PARAMETERS, error_responses, service, window
+from mines.server.api.deps import WINDOW_PARAMETERS, Token, error_responses, service, window
 from mines.server.common.auth import check_token
 from mines.server.common.errors import GameNotFoundError, InvalidRequestError
 from mines.server.db.storage import GameRow
@@ -22,8 +21,6 @@ from mines.status import GameStatus
 from mines.view import BoardView
 
 router = APIRouter(prefix="/api/games", tags=["practice"])
-bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 HELP_ERRORS = error_responses(401, 403, 404, 409, 422)
 
 ANALYSIS_CELL_LIMIT = 1_600
@@ -37,11 +34,10 @@ and one request must not hold a server thread for long."""
     responses=HELP_ERRORS,
     openapi_extra=WINDOW_PARAMETERS,
 )
-async def get_analysis(game_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
+async def get_analysis(game_id: str, request: Request, token: Token) -> dict[str, Any]:
     """`{"cells": [[row, col, chance, "safe" | "mine" | null]], "ranks": false}` for each
     unrevealed cell of the window, from `mines.solver.analyze` on the player's view of the whole
     board."""
-    token = None if credentials is None else credentials.credentials
     asked = window(request.query_params)
     return await run_in_threadpool(analysis, service(request), game_id, token, asked)
 
@@ -49,12 +45,11 @@ async def get_analysis(game_id: str, request: Request, credentials: Credentials)
 @router.post(
     "/{game_id}/hint", summary="A next move and its reason (practice games)", responses=HELP_ERRORS
 )
-async def get_hint(game_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
+async def get_hint(game_id: str, request: Request, token: Token) -> dict[str, Any]:
     """`{"row", "col", "safe", "probability", "reason", "ranks"}` from `mines.solver.hint`: the
     reason in words for people, cells named from 1 ("(row 1, column 1)" is the top left) while
     `row` and `col` count from 0 as everywhere in the API; `ranks` is false (help keeps a game
     off the leaderboard)."""
-    token = None if credentials is None else credentials.credentials
     return await run_in_threadpool(one_hint, service(request), game_id, token)
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
+from fastapi import Depends
+from fastapi.security import HTTPBearer
 from starlette.datastructures import QueryParams
 from starlette.requests import HTTPConnection
 
 from mines.server.api.schemas import COORDINATE_LIMIT, ErrorOut
+from mines.server.common.auth import bearer_token
 from mines.server.common.errors import InvalidRequestError
 from mines.server.services.games import GameService
 from mines.server.services.hub import Hub
@@ -34,6 +37,23 @@ WINDOW_PARAMETERS: dict[str, Any] = {
 }
 """The window's query parameters in the OpenAPI schema (`openapi_extra` of each route)."""
 
+
+_bearer = HTTPBearer(
+    auto_error=False,
+    description="the token returned when the game (or the race seat) was made: moves need it, "
+    "and a daily game is read only with it (or by its account) until its day is over",
+)
+
+
+async def _token(
+    connection: HTTPConnection, _: Annotated[object, Depends(_bearer)] = None
+) -> str | None:
+    # `_bearer` documents the scheme in OpenAPI; the header is read by the one reader.
+    return bearer_token(connection.headers.get("authorization"))
+
+
+Token = Annotated[str | None, Depends(_token)]
+"""A route's bearer token (None without one): the one dependency every route reads it by."""
 
 COMMON_ERRORS = (413, 429, 503)
 """Any request may be too big, come too often or find the server unable to take it."""

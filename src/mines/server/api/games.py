@@ -5,18 +5,17 @@ from __future__ import annotations
 import asyncio
 import threading
 from functools import partial
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from mines.errors import IllegalMoveError
 from mines.moves import MoveKind
-from mines.server.api.deps import WINDOW_PARAMETERS, error_responses, hub, service, window
-from mines.server.api.readers import ReaderCredentials, check_reader, reader_token
+from mines.server.api.deps import WINDOW_PARAMETERS, Token, error_responses, hub, service, window
+from mines.server.api.readers import check_reader
 from mines.server.api.schemas import CreatedOut, FlagTarget, GameOut, MoveOut, MoveTarget, NewGame
 from mines.server.api.sessions import signed_in_account
 from mines.server.common.auth import MISSING_TOKEN, NotAuthenticatedError
@@ -25,10 +24,9 @@ from mines.server.services.finished import Read
 from mines.server.services.games import GameService, GameSpec
 from mines.server.services.present import Window, game_facts, without_cells
 from mines.server.web.handlers import validation_answer
+from mines.server.web.ratelimit import rate_limit
 
 router = APIRouter(prefix="/api/games", tags=["games"])
-bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def cell_body(target: type[MoveTarget]) -> dict[str, Any]:
@@ -45,7 +43,7 @@ def cell_body(target: type[MoveTarget]) -> dict[str, Any]:
     response_model=CreatedOut,
     responses=error_responses(422),
     summary="New game",
-    openapi_extra=WINDOW_PARAMETERS,
+    openapi_extra={**WINDOW_PARAMETERS, **rate_limit("create")},
 )
 async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     spec = GameSpec(**body.model_dump(mode="json"))  # plain strings, not enum members
@@ -66,11 +64,9 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     summary="Read",
     openapi_extra=WINDOW_PARAMETERS,
 )
-async def get_game(
-    game_id: str, request: Request, credentials: ReaderCredentials
-) -> dict[str, Any]:
+async def get_game(game_id: str, request: Request, token: Token) -> dict[str, Any]:
     """The game's view; a daily game's only for its player until its day is over (403)."""
-    await check_reader(request, game_id, reader_token(credentials))
+    await check_reader(request, game_id, token)
     games = service(request)
     view = await run_in_threadpool(games.view, game_id, window(request.query_params))
     return {"id": game_id, "view": view, **await _facts(games, game_id)}
@@ -98,8 +94,8 @@ CELLS_QUERY: dict[str, Any] = {
     responses=error_responses(403, 404, 409),
     summary="Record of a finished game",
 )
-async def get_record(game_id: str, request: Request, credentials: ReaderCredentials) -> Response:
-    await check_reader(request, game_id, reader_token(credentials))
+async def get_record(game_id: str, request: Request, token: Token) -> Response:
+    await check_reader(request, game_id, token)
     games = service(request)
     body = await run_in_threadpool(games.read_finished, Read.RECORD, game_id, Window())
     return Response(body, media_type="application/json")
@@ -122,8 +118,7 @@ def _only_changes(cells: str | None) -> bool:
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
     target = FlagTarget if kind is MoveKind.FLAG else MoveTarget
 
-    async def move(game_id: str, request: Request, credentials: Credentials) -> JSONResponse:
-        token = None if credentials is None else credentials.credentials
+    async def move(game_id: str, request: Request, token: Token) -> JSONResponse:
         if not token:
             raise NotAuthenticatedError(MISSING_TOKEN)
         game_service = service(request)
@@ -194,6 +189,7 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         openapi_extra={
             "parameters": [*WINDOW_PARAMETERS["parameters"], CELLS_QUERY],
             "requestBody": cell_body(target),
+            **rate_limit("game"),
         },
     )
 

@@ -12,6 +12,7 @@ from mines.errors import MinesError
 from mines.server.api.deps import hub, service, window
 from mines.server.api.readers import check_reader
 from mines.server.api.sockets import admitted, ignore_until_closed
+from mines.server.common.auth import bearer_token
 from mines.server.services.present import Box, in_window
 from mines.server.web.handlers import classify
 
@@ -55,10 +56,9 @@ async def _serve(websocket: WebSocket, game_id: str) -> None:
 def _token(websocket: WebSocket) -> str | None:
     """The game's token, for a daily game's player: `?token=` (a browser cannot set a
     WebSocket's headers) or `Authorization: Bearer`."""
-    scheme, _, token = websocket.headers.get("authorization", "").partition(" ")
-    if scheme.lower() == "bearer" and token:
-        return token
-    return websocket.query_params.get("token") or None
+    return bearer_token(websocket.headers.get("authorization")) or (
+        websocket.query_params.get("token") or None
+    )
 
 
 async def _forward(

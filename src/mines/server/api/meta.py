@@ -10,7 +10,15 @@ from mines.placement import FirstClick
 from mines.presets import PRESETS
 from mines.server.api.deps import error_responses, service
 from mines.server.api.schemas import COORDINATE_LIMIT
-from mines.server.services.leaderboard import COMBINING_RUN, PLAYER_PATTERN
+from mines.server.services.accounts import PASSWORD_MAX, PASSWORD_MIN
+from mines.server.services.names import (
+    ACCOUNT_RULE,
+    NAME_INVISIBLE,
+    NAME_MARKS,
+    NAME_MAX,
+    NAME_PATTERN,
+    NAME_RULE,
+)
 
 router = APIRouter(prefix="/api/meta", tags=["meta"])
 
@@ -31,7 +39,17 @@ async def meta(request: Request) -> dict[str, Any]:
             "view_limit": settings.view_limit,
             "changed_limit": settings.changed_limit,
         },
-        # The name rule the page checks as it is typed, the server's own (docs/server.md).
-        "player_pattern": PLAYER_PATTERN,
-        "player_marks": COMBINING_RUN,
+        # The name rule the page checks as it is typed and shows, the server's own: the page
+        # keeps no copy (docs/server.md). `player_pattern` and `player_marks` as before.
+        "names": {
+            "rule": NAME_RULE,
+            "account_rule": ACCOUNT_RULE,
+            "max_length": NAME_MAX,
+            "pattern": NAME_PATTERN,
+            "marks": NAME_MARKS,
+            "invisible": NAME_INVISIBLE,
+        },
+        "passwords": {"min_length": PASSWORD_MIN, "max_length": PASSWORD_MAX},
+        "player_pattern": NAME_PATTERN,
+        "player_marks": NAME_MARKS,
     }

@@ -6,15 +6,14 @@ import asyncio
 from functools import partial
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request, WebSocket
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
 from mines.errors import JoinRefusedError, MinesError
 from mines.moves import MoveKind
-from mines.server.api.deps import error_responses, hub
+from mines.server.api.deps import Token, error_responses, hub
 from mines.server.api.schemas import FlagTarget, MoveTarget, PlayerName, PresetName
 from mines.server.api.sockets import admitted, ignore_until_closed
 from mines.server.db.storage import Storage
@@ -23,10 +22,9 @@ from mines.server.services.names import skeletons
 from mines.server.services.race_spec import ROOM_CELL_LIMIT, RoomSpec
 from mines.server.services.rooms import RoomService
 from mines.server.web.handlers import classify
+from mines.server.web.ratelimit import rate_limit
 
 router = APIRouter(prefix="/api/races", tags=["races"])
-bearer = HTTPBearer(auto_error=False, description="the player token returned by create or join")
-Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 Name = PlayerName
 
 
@@ -121,16 +119,13 @@ async def check_withheld(request: Request, name: str) -> None:
         raise JoinRefusedError(WITHHELD)
 
 
-def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
-    return None if credentials is None else credentials.credentials
-
-
 @router.post(
     "",
     status_code=201,
     response_model=JoinedOut,
     responses=error_responses(409, 422),
     summary="New room",
+    openapi_extra=rate_limit("create"),
 )
 async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     fields = body.model_dump()
@@ -160,10 +155,8 @@ async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any
     responses=error_responses(401, 403, 404, 409),
     summary="Start the race (the host only)",
 )
-async def start_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
-    answer: dict[str, Any] = await run_in_threadpool(
-        rooms(request).start, room_id, _token(credentials)
-    )
+async def start_room(room_id: str, request: Request, token: Token) -> dict[str, Any]:
+    answer: dict[str, Any] = await run_in_threadpool(rooms(request).start, room_id, token)
     return answer
 
 
@@ -173,22 +166,18 @@ async def start_room(room_id: str, request: Request, credentials: Credentials) -
     responses=error_responses(401, 403, 404, 409),
     summary="A new round in the same room once the race is over (the host only)",
 )
-async def rematch_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
-    answer: dict[str, Any] = await run_in_threadpool(
-        rooms(request).rematch, room_id, _token(credentials)
-    )
+async def rematch_room(room_id: str, request: Request, token: Token) -> dict[str, Any]:
+    answer: dict[str, Any] = await run_in_threadpool(rooms(request).rematch, room_id, token)
     return answer
 
 
 @router.get(
     "/{room_id}", response_model=RoomOut, responses=error_responses(403, 404), summary="Read a room"
 )
-async def read_room(room_id: str, request: Request, credentials: Credentials) -> dict[str, Any]:
+async def read_room(room_id: str, request: Request, token: Token) -> dict[str, Any]:
     """With a player's token, the board as that player sees it (their own flags); without
     one, as a watcher sees it."""
-    answer: dict[str, Any] = await run_in_threadpool(
-        rooms(request).read, room_id, _token(credentials)
-    )
+    answer: dict[str, Any] = await run_in_threadpool(rooms(request).read, room_id, token)
     return answer
 
 
@@ -203,21 +192,21 @@ async def replay_room(room_id: str, request: Request) -> dict[str, Any]:
 
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
     async def play(
-        room_id: str, cell: MoveTarget, request: Request, credentials: Credentials
+        room_id: str, cell: MoveTarget, request: Request, token: Token
     ) -> dict[str, Any]:
         answer: dict[str, Any] = await run_in_threadpool(
             partial(rooms(request).move, flagged=getattr(cell, "flagged", None)),
             room_id,
-            _token(credentials),
+            token,
             kind,
             (cell.row, cell.col),
         )
         return answer
 
     async def flag(
-        room_id: str, cell: FlagTarget, request: Request, credentials: Credentials
+        room_id: str, cell: FlagTarget, request: Request, token: Token
     ) -> dict[str, Any]:
-        return await play(room_id, cell, request, credentials)
+        return await play(room_id, cell, request, token)
 
     move = flag if kind is MoveKind.FLAG else play  # a flag's body may say the state to set
 
@@ -229,6 +218,7 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         summary=summary,
         response_model=RoomOut,
         responses=error_responses(401, 403, 404, 409, 422),
+        openapi_extra=rate_limit("room"),
     )
 
 

@@ -4,10 +4,7 @@ is over (its view, record and replay would show the day's board)."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated
 
-from fastapi import Depends
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
@@ -15,16 +12,6 @@ from mines.server.api.deps import service
 from mines.server.api.sessions import signed_in_account
 from mines.server.common.auth import is_token
 from mines.server.common.errors import DailyNotOverError, GameNotFoundError
-
-bearer = HTTPBearer(
-    auto_error=False,
-    description="the game's token: a daily game is read only by its player until its day is over",
-)
-ReaderCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-
-
-def reader_token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
-    return None if credentials is None else credentials.credentials
 
 
 async def check_reader(connection: HTTPConnection, game_id: str, token: str | None) -> None:

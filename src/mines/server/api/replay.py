@@ -6,8 +6,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from mines.server.api.deps import WINDOW_PARAMETERS, error_responses, service, window
-from mines.server.api.readers import ReaderCredentials, check_reader, reader_token
+from mines.server.api.deps import WINDOW_PARAMETERS, Token, error_responses, service, window
+from mines.server.api.readers import check_reader
 from mines.server.services.finished import Read
 from mines.server.services.present import Window
 
@@ -22,10 +22,10 @@ FINISHED_GAME_ERRORS = error_responses(403, 404, 409, 422)
     responses=FINISHED_GAME_ERRORS,
     openapi_extra=WINDOW_PARAMETERS,
 )
-async def get_replay(game_id: str, request: Request, credentials: ReaderCredentials) -> Response:
+async def get_replay(game_id: str, request: Request, token: Token) -> Response:
     """The window before any move, then per move the cells it changed there (from the core's
     `replay_steps`), so a client plays a game back without knowing the rules."""
-    await check_reader(request, game_id, reader_token(credentials))
+    await check_reader(request, game_id, token)
     games, asked = service(request), window(request.query_params)
     body = await run_in_threadpool(games.read_finished, Read.REPLAY, game_id, asked)
     return Response(body, media_type="application/json")
@@ -36,9 +36,9 @@ async def get_replay(game_id: str, request: Request, credentials: ReaderCredenti
     summary="Result of a finished game",
     responses=FINISHED_GAME_ERRORS,
 )
-async def get_summary(game_id: str, request: Request, credentials: ReaderCredentials) -> Response:
+async def get_summary(game_id: str, request: Request, token: Token) -> Response:
     """Status, time, 3BV and the board's preset, for a client's personal statistics."""
-    await check_reader(request, game_id, reader_token(credentials))
+    await check_reader(request, game_id, token)
     games = service(request)
     body = await run_in_threadpool(games.read_finished, Read.SUMMARY, game_id, Window())
     return Response(body, media_type="application/json")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from mines.placement import FirstClick
+from mines.server.common.errors import InvalidNameError
 from mines.server.services.games import SEED_LIMIT
-from mines.server.services.names import PlayerName as PlayerName
+from mines.server.services.names import NAME_PATTERN, player_name
 
 COORDINATE_LIMIT = 10**9
 """Board coordinates and sizes beyond this are refused before they reach the game."""
@@ -17,6 +18,20 @@ Size = Annotated[int, Field(strict=True, ge=1, le=COORDINATE_LIMIT)]
 Coordinate = Annotated[int, Field(strict=True, ge=0, le=COORDINATE_LIMIT)]
 PresetName = Literal["beginner", "intermediate", "expert"]
 Status = Literal["IN_PROGRESS", "WON", "LOST"]
+
+
+def _player_name(value: object) -> object:
+    if not isinstance(value, str):
+        return value  # the str type refuses it
+    try:
+        return player_name(value)
+    except InvalidNameError as refused:
+        raise ValueError(str(refused)) from None
+
+
+PlayerName = Annotated[str, BeforeValidator(_player_name), Field(pattern=NAME_PATTERN)]
+"""A game's or a race's player name, by the one name rule
+(`mines.server.services.names.player_name`, which /api/meta publishes for the page)."""
 
 
 class NewGame(BaseModel):

@@ -34,6 +34,15 @@ def is_token(token: str, token_hash: str) -> bool:
     return hmac.compare_digest(hash_token(token), token_hash)
 
 
+def bearer_token(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header's value (the scheme in any case,
+    as FastAPI's `HTTPBearer` reads it); None without one. The one reading of the header: the
+    routes' dependency (`deps.Token`), the rate limiter and the live sockets use it."""
+    scheme, _, token = (authorization or "").partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
 def check_token(token: str | None, token_hash: str) -> None:
     """Raise unless `token` is the one whose hash the game stored."""
     if not token:

@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qs, quote, urlencode, urlsplit, urlunsplit
 
-from mines.datadir import data_dir
 from mines.server.common.logs import masked
+from mines.server.common.places import default_database as default_database
 from mines.server.db.storage import Storage, StorageError
 
 MAX_BUSY_TIMEOUT = 60.0
 MAX_POOL_SIZE = 1000
-
-
-def default_database(folder: Path | None = None) -> str:
-    """The SQLite file `mines.sqlite3` in `folder`, by default the data folder of `mines`."""
-    return f"sqlite:///{(folder or data_dir()) / 'mines.sqlite3'}"
 
 
 def _number(query: dict[str, list[str]], name: str, default: float, most: float) -> float:
@@ -62,7 +57,9 @@ def open_storage(url: str) -> Storage:
         schema = query.pop("schema", [None])[0]
         pool_size = int(_number(query, "pool_size", POOL_SIZE, MAX_POOL_SIZE))
         pool_timeout = _number(query, "pool_timeout", POOL_TIMEOUT, MAX_BUSY_TIMEOUT)
-        rest = urlencode(query, doseq=True)
+        # Re-encoded: parse_qs decoded `options=-c%20statement_timeout%3D5000` to spaces and `=`,
+        # and libpq reads `+` as a plus, not a space (urlencode's default would write one).
+        rest = urlencode(query, doseq=True, quote_via=quote)
         return PostgresStorage(
             urlunsplit(parts._replace(query=rest)),
             schema=schema,

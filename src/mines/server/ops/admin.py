@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import re
 import sqlite3
 import time
@@ -14,7 +15,6 @@ from urllib.parse import urlsplit
 
 from mines.server.db.database import default_database
 from mines.server.db.storage import ACCOUNT_ACTIONS
-from mines.server.ops.environ import from_environment
 
 if TYPE_CHECKING:
     from mines.server.db.sql import SqlStorage
@@ -41,7 +41,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("admin", help="back up, restore or prune a server's games")
     commands = parser.add_subparsers(dest="admin", required=True, metavar="ACTION")
     database = {
-        "help": f"the server's database, as for mines serve (default: {default_database()})"
+        "help": "the server's database, as for mines serve (default: $MINES_DB, else "
+        f"{default_database()})"
     }
     backup = commands.add_parser("backup", help="copy a SQLite database while the server runs")
     backup.add_argument("--db", **database)
@@ -77,9 +78,7 @@ def register(subparsers: Any) -> None:
         help=f"stored reviews of games finished this long ago ({OLD_REVIEWS})",
     )
     prune.add_argument("--dry-run", action="store_true", help="count them, change nothing")
-    moderation = register_moderation(commands, database)
-    for command in (backup, restore, prune, *moderation):
-        from_environment(command)
+    register_moderation(commands, database)
     parser.set_defaults(handler=run)
 
 
@@ -178,7 +177,8 @@ def run(args: argparse.Namespace) -> int:
         storage.close()
         print(f"restored {args.file} into {masked(args.db)}")
         return 0
-    url = args.db or default_database()
+    # As `mines serve` finds it: the option, else MINES_DB, else the data folder's file.
+    url = args.db or os.environ.get("MINES_DB") or default_database()
     storage = open_storage(url)
     try:
         if args.admin in MODERATION:

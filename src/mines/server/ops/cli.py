@@ -5,29 +5,15 @@ from __future__ import annotations
 import argparse
 import ctypes
 import gc
-import ipaddress
 import logging
 import os
-from typing import Any
+import sys
+from typing import TYPE_CHECKING, Any
 
-from mines.extras import require_extra
-from mines.server.common.logs import LOG_FORMATS, LOG_LEVELS
-from mines.server.common.settings import (
-    BODY_TIMEOUT,
-    HEADER_TIMEOUT,
-    KEEP_ALIVE_TIMEOUT,
-    MAX_CELLS,
-    MEMORY,
-    METRICS_ALLOW,
-    REDIS_TIMEOUT,
-    SHUTDOWN_TIMEOUT,
-    SOCKETS,
-    SOCKETS_PER_ADDRESS,
-    RateLimits,
-    Settings,
-)
-from mines.server.db.database import default_database
-from mines.server.ops.environ import from_environment
+if TYPE_CHECKING:
+    from mines.server.common.settings import Settings
+
+from mines.extras import missing_extra, require_extra
 
 WS_MAX_SIZE = 64 * 1024
 """The largest WebSocket frame the protocol layer accepts; past it the socket closes with 1009."""
@@ -53,192 +39,67 @@ def fix_mmap_threshold() -> bool:
     return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
 
 
-def _port(text: str) -> int:
-    port = _number(text)
-    if not 0 < port < 65536:
-        raise argparse.ArgumentTypeError(f"a port is from 1 to 65535, got {port}")
-    return port
-
-
-def _number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"expected seconds above 0 and up to 3600, got {text!r}")
-    return value
-
-
-def _bytes(text: str) -> int:
-    units = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30}
-    number, unit = text[:-1], text[-1:].upper()
-    if unit not in units or unit == "":
-        number, unit = text, ""
-    if not (number.isascii() and number.isdigit()) or int(number) * units[unit] < 2**20:
-        raise argparse.ArgumentTypeError(
-            f"expected a size of at least 1M such as 512M or 2G, got {text!r}"
-        )
-    return int(number) * units[unit]
-
-
-def _rate(text: str) -> str:
-    # argparse reads the defaults through here too, before `run` could say what is missing.
-    require_extra("server", "mines serve")
-    from limits import parse_many
-
-    try:
-        parse_many(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a rate such as 100/second or 10/second;300/minute, got {text!r}"
-        ) from None
-    return text
-
-
-def _networks(text: str) -> tuple[str, ...]:
-    names = tuple(part.strip() for part in text.split(",") if part.strip())
-    try:
-        for name in names:
-            if name != "*":
-                ipaddress.ip_network(name, strict=False)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            "expected addresses or networks separated by commas, such as "
-            f"127.0.0.1,10.0.0.0/8 (* for every address, empty for none), got {text!r}"
-        ) from None
-    return names
-
-
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("serve", help="run the game server and the browser client")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    parser.add_argument("--port", type=_port, default=8000, help="port to listen on (8000)")
-    parser.add_argument(
-        "--db",
-        help="sqlite:///path/to/file or postgresql://user@host/dbname[?schema=name] "
-        f"(default: {default_database()}, in the data folder)",
+    """`mines serve`: one option per field of `Settings`, its help the field's; the values are
+    checked by `Settings` with the environment's (`settings_from`), not here."""
+    about = "run the game server and the browser client"
+    if missing_extra("server", "mines serve") is not None:
+        # Nothing to build the options from: whatever follows is taken (no word is an option
+        # with "+" as the only prefix), and `run` says what to install.
+        bare = subparsers.add_parser("serve", help=about, prefix_chars="+", add_help=False)
+        bare.add_argument("words", nargs="*")
+        bare.set_defaults(handler=run)
+        return
+    parser = subparsers.add_parser(
+        "serve",
+        help=about,
+        epilog="Every option can also be set as MINES_<OPTION> in the environment "
+        "(--max-cells as MINES_MAX_CELLS, --no-access-log as MINES_ACCESS_LOG=0); the "
+        "command line wins. docs/server.md lists them.",
     )
-    parser.add_argument(
-        "--max-cells",
-        type=_number,
-        default=MAX_CELLS,
-        help="largest board a client may create, in cells (default %(default)s)",
-    )
-    parser.add_argument(
-        "--memory",
-        type=_bytes,
-        default=MEMORY,
-        help="memory the live games may hold, e.g. 512M or 2G (default 1G); past it the least "
-        "recently used are dropped (storage keeps them) and new games wait (503)",
-    )
-    parser.add_argument(
-        "--redis",
-        help="redis://host:port/db: share the rate limits among server processes "
-        "(default: each process counts its own)",
-    )
-    parser.add_argument("--redis-prefix", default="mines", help="prefix of the Redis keys")
-    parser.add_argument(
-        "--redis-timeout",
-        type=_seconds,
-        default=REDIS_TIMEOUT,
-        help="seconds to wait for Redis before counting the rate limits in this process alone "
-        "(default %(default)s)",
-    )
-    parser.add_argument(
-        "--sockets-per-address",
-        type=_number,
-        default=SOCKETS_PER_ADDRESS,
-        help="live WebSockets one client address may hold at once (default %(default)s)",
-    )
-    parser.add_argument(
-        "--metrics",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="count requests for /metrics (default: on; off, /metrics is 404)",
-    )
-    parser.add_argument(
-        "--metrics-allow",
-        type=_networks,
-        default=METRICS_ALLOW,
-        help="client addresses or networks /metrics answers, separated by commas; others get "
-        f"404 (default {','.join(METRICS_ALLOW)}; empty for nobody)",
-    )
-    parser.add_argument(
-        "--forwarded-allow-ips",
-        type=_networks,
-        default=(),
-        help="addresses or networks of the reverse proxies whose X-Forwarded-For, "
-        "X-Forwarded-Proto and X-Request-ID are taken, separated by commas (default: none)",
-    )
-    parser.add_argument(
-        "--log-format",
-        choices=LOG_FORMATS,
-        default="text",
-        help="log lines as text or as one JSON object each (default %(default)s)",
-    )
-    parser.add_argument(
-        "--log-level",
-        choices=LOG_LEVELS,
-        default="info",
-        help="the least severe records logged; warning drops the access log (default %(default)s)",
-    )
-    parser.add_argument(
-        "--access-log",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="log one line per request (default: on)",
-    )
-    defaults = RateLimits()
-    for name, text in (
-        ("address", "every API request from one address"),
-        ("create", "new games from one address"),
-        ("game", "moves in one game (with its token)"),
-        ("denied", "moves refused for their token, per address"),
-        ("signin", "sign-ins and new accounts per name and per address"),
-    ):
-        parser.add_argument(
-            f"--rate-limit-{name}",
-            type=_rate,
-            default=getattr(defaults, name),
-            help=f"rate of {text}, in the limits notation (default %(default)s)",
-        )
-    for option, default, text in (
-        ("--header-timeout", HEADER_TIMEOUT, "for a request's headers, from its first byte"),
-        ("--body-timeout", BODY_TIMEOUT, "for a request's body, from the end of its headers"),
-        ("--keep-alive-timeout", KEEP_ALIVE_TIMEOUT, "an idle connection is kept between requests"),
-        (
-            "--shutdown-timeout",
-            SHUTDOWN_TIMEOUT,
-            "requests have to finish after SIGTERM before the rest are closed and the "
-            "process exits",
-        ),
-    ):
-        parser.add_argument(
-            option,
-            type=_seconds,
-            default=default,
-            help=f"seconds {text}; past it the connection is closed (default %(default)s)",
-        )
-    parser.add_argument(
-        "--sockets",
-        type=_number,
-        default=SOCKETS,
-        help="live WebSockets this process holds at once, every address together; keep it "
-        "under the open-file limit (default %(default)s)",
-    )
-    from_environment(parser)
+    from mines.server.common.settings import Settings, option, variable
+
+    for name, field in Settings.model_fields.items():
+        text = (field.description or "").replace("`", "")
+        default = field.default
+        shown = (field.json_schema_extra or {}).get("shown")  # type: ignore[union-attr]
+        said = shown if shown is not None else default
+        if isinstance(said, tuple):
+            said = ",".join(said) or "none"
+        help_text = f"{text} (default {str(said).replace('`', '')}; {variable(name)})"
+        if field.annotation is bool:
+            parser.add_argument(
+                option(name),
+                dest=name,
+                action=argparse.BooleanOptionalAction,
+                default=argparse.SUPPRESS,
+                help=help_text.replace("%", "%%"),
+            )
+        else:
+            parser.add_argument(
+                option(name),
+                dest=name,
+                metavar=name.upper(),
+                default=argparse.SUPPRESS,
+                help=help_text.replace("%", "%%"),
+            )
     parser.set_defaults(handler=run)
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings of `mines serve`: its options, else `MINES_<OPTION>`, else the defaults;
+    a wrong one stops the command with one line each, naming the option and the variable."""
+    from pydantic import ValidationError
+
+    from mines.server.common.settings import Settings, problems
+
+    given = {name: getattr(args, name) for name in Settings.model_fields if hasattr(args, name)}
+    try:
+        return Settings(**given)
+    except ValidationError as error:
+        for line in problems(error):
+            print(f"mines serve: {line}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -252,35 +113,16 @@ def run(args: argparse.Namespace) -> int:
     from mines.server.web.drain import Drain
     from mines.server.web.protocol import deadline_protocol
 
-    configure(args.log_level, args.log_format, access=args.access_log)
+    settings = settings_from(args)
+    configure(settings.log_level, settings.log_format, access=settings.access_log)
     fix_mmap_threshold()
-    settings = Settings(
-        database=args.db or default_database(),
-        max_cells=args.max_cells,
-        memory=args.memory,
-        rates=RateLimits(
-            args.rate_limit_address,
-            args.rate_limit_create,
-            args.rate_limit_game,
-            args.rate_limit_signin,
-            args.rate_limit_denied,
-        ),
-        redis=args.redis,
-        redis_prefix=args.redis_prefix,
-        redis_timeout=args.redis_timeout,
-        sockets_per_address=args.sockets_per_address,
-        sockets=args.sockets,
-        metrics=args.metrics,
-        metrics_allow=args.metrics_allow,
-        forwarded_allow_ips=args.forwarded_allow_ips,
-    )
     service = GameService(open_storage(settings.database), settings)
-    host = f"[{args.host}]" if ":" in args.host else args.host
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
     # Logged, not printed: one JSON object in JSON mode too, and the database's password masked.
     logging.getLogger("mines.server").info(
         "mines server at http://%s:%d/ (games in %s%s)",
         host,
-        args.port,
+        settings.port,
         masked(settings.database),
         f", rate limits shared in {masked(settings.redis)}" if settings.redis else "",
     )
@@ -294,16 +136,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = uvicorn.Config(
             app,
-            host=args.host,
-            port=args.port,
+            host=settings.host,
+            port=settings.port,
             log_config=None,  # the logging `configure` set up above
-            log_level=args.log_level,
+            log_level=settings.log_level,
             access_log=False,  # the app writes its own, with the request ID and the route
             proxy_headers=False,  # applied in the app, from --forwarded-allow-ips only
             ws_max_size=WS_MAX_SIZE,
-            http=deadline_protocol(args.header_timeout, args.body_timeout),
-            timeout_keep_alive=args.keep_alive_timeout,
-            timeout_graceful_shutdown=args.shutdown_timeout,
+            http=deadline_protocol(settings.header_timeout, settings.body_timeout),
+            # Seconds as floats: uvicorn's hints say int, its timers take any number.
+            timeout_keep_alive=settings.keep_alive_timeout,  # type: ignore[arg-type]
+            timeout_graceful_shutdown=settings.shutdown_timeout,  # type: ignore[arg-type]
         )
         server = uvicorn.Server(config)
 

@@ -23,11 +23,13 @@ from mines.server.common.errors import (
     SignInFailedError,
     WrongPasswordError,
 )
+from mines.server.common.settings import SESSION_DAYS
 from mines.server.db.storage import AccountRow, ImportedBoard, SessionRow, Storage
 from mines.server.services.names import check_scripts, skeletons, stored_name
 from mines.server.services.profiles import imported_json, profile
 
-SESSION_SECONDS = 30 * 24 * 3600
+SESSION_SECONDS = SESSION_DAYS * 24 * 3600
+"""A session's length unless the settings say (`Settings.session_days`)."""
 """How long a session lasts after its sign-in; signing in again starts a new one."""
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 """Password lengths in characters: NIST SP 800-63B's minimum of 8, and a maximum far above any
@@ -64,9 +66,17 @@ class AccountService:
     1 lane). Session tokens are stored as their SHA-256 only, as games' tokens are.
     """
 
-    def __init__(self, storage: Storage, *, wall: Callable[[], float] = time.time):
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        wall: Callable[[], float] = time.time,
+        session_seconds: int = SESSION_SECONDS,
+    ):
         self.storage = storage
         self._wall = wall
+        self.session_seconds = session_seconds
+        """How long a session lasts from its sign-in (`Settings.session_days`)."""
         self._hasher = PasswordHasher()
 
     @cached_property
@@ -184,6 +194,6 @@ class AccountService:
     def _start(self, account: AccountRow, old_token: str | None) -> SignedIn:
         token = secrets.token_urlsafe(32)
         now = self._wall()
-        session = SessionRow(hash_token(token), account.id, now, now + SESSION_SECONDS)
+        session = SessionRow(hash_token(token), account.id, now, now + self.session_seconds)
         self.storage.start_session(session, None if old_token is None else hash_token(old_token))
         return SignedIn(account, token)

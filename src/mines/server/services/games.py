@@ -20,6 +20,7 @@ from mines.moves import Move, MoveKind
 from mines.placement import MinePlacer, PlacementRule, placer_for_rule
 from mines.presets import BoardSize, board_size, preset, preset_of
 from mines.replay import RecordedPlacer
+from mines.scoring import Score
 from mines.server.common.auth import (
     MISSING_TOKEN,
     NotAuthenticatedError,
@@ -58,7 +59,6 @@ from mines.server.services.present import (
     Window,
     changed_cells,
     changes_box,
-    clicks_json,
     resolve_window,
     view_json,
 )
@@ -441,15 +441,8 @@ class GameService:
                 raise GameInProgressError(IN_PROGRESS)
             three_bv = game.three_bv if game.started else 0
             won = game.status is GameStatus.WON
-            why = leaderboard.unranked_reason(
-                preset_of(row.rows, row.cols, row.mines),
-                row.rule,
-                row.preset,
-                row.account_id is not None,
-                row.assisted,
-                game.status.value,
-                (three_bv, game.elapsed),
-                None if row.daily is None else self._daily_first(row) == row.id,
+            why = self._unranked(
+                row, game, None if row.daily is None else self._daily_first(row) == row.id
             )
             return {
                 "id": row.id,
@@ -460,8 +453,8 @@ class GameService:
                 "mines": row.mines,
                 "preset": preset_of(row.rows, row.cols, row.mines),
                 "no_guess": row.rule == NO_GUESS_RULE,
-                "three_bv": three_bv,
-                **clicks_json(three_bv, game.elapsed, won, row.version, row.wasted),
+                # Useful clicks are the stored moves; wasted ones were counted, not stored.
+                **Score(three_bv, game.elapsed, won, row.version, row.wasted).to_dict(),
                 "assisted": row.assisted,
                 "ranked": why is None,
                 **({} if why is None else {"unranked": why}),
@@ -637,6 +630,23 @@ class GameService:
             live.version = stored.seq
         live.changes.clear()
 
+    @staticmethod
+    def _unranked(row: GameRow, game: Game, daily_first: bool | None) -> str | None:
+        """Why a finished game does not rank, or None (`mines.ranking.unranked_reason`)."""
+        return leaderboard.unranked_reason(
+            preset_of(row.rows, row.cols, row.mines),
+            row.rule,
+            row.preset,
+            row.account_id is not None,
+            row.assisted,
+            game.status.value,
+            (game.three_bv if game.started else 0, game.elapsed),
+            daily_first,
+        )
+
+    def _ranks(self, row: GameRow, game: Game, daily_first: bool | None) -> bool:
+        return self._unranked(row, game, daily_first) is None
+
     def _daily_first(self, row: GameRow) -> str | None:
         """On a daily board, the account's first finished game there (None: this one is)."""
         if row.daily is None or row.account_id is None or row.preset is None:
@@ -664,9 +674,7 @@ class GameService:
         if (
             game.status is GameStatus.WON
             and row.preset is not None
-            and row.account_id is not None
-            and not leaderboard.too_fast(row.preset, game.three_bv, game.elapsed)
-            and (row.daily is None or first_attempt)
+            and self._ranks(row, game, None if row.daily is None else first_attempt)
         ):
             no_guess = row.rule == NO_GUESS_RULE
             result = Result(

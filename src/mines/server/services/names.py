@@ -1,27 +1,16 @@
-"""Account names people can tell apart: the stored form, the refusals, the look-alike skeletons."""
+"""The one name rule (accounts, game players, race players): the stored form, the refusals
+with the rule they break, and for accounts the scripts and the look-alike skeletons."""
 
 from __future__ import annotations
 
 import unicodedata
 from functools import cache
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 from confusable_homoglyphs import categories, confusables
-from pydantic import BeforeValidator, Field, TypeAdapter, ValidationError
+from pydantic import Field, TypeAdapter, ValidationError
 
 from mines.server.common.errors import InvalidNameError
-from mines.server.services.leaderboard import PLAYER_PATTERN, normalize_player
-
-
-def _normal_name(value: object) -> object:
-    # Normalised before the pattern is checked, so look-alike names become one name.
-    return normalize_player(value) if isinstance(value, str) else value
-
-
-PlayerName = Annotated[str, BeforeValidator(_normal_name), Field(pattern=PLAYER_PATTERN)]
-"""A player's name, by the one rule the server and the browser share (`/api/meta` publishes
-it): NFKC, the ends trimmed, then `PLAYER_PATTERN` and `normalize_player`'s refusals."""
-
 
 DEFAULT_IGNORABLE = (
     (0x00AD, 0x00AD),
@@ -46,13 +35,30 @@ DEFAULT_IGNORABLE = (
 characters drawn as nothing, such as the Hangul fillers U+3164 and U+FFA0, U+17B4 and the
 variation selectors. Python's `unicodedata` does not expose the property, so it is listed here."""
 
+NAME_MAX = 24
+"""The most characters a name may have, once in its stored form."""
+NAME_MARKS = 2
+"""More combining marks than this on one letter (decomposed) is "stacked" (Zalgo text) and
+refused; two allow Vietnamese letters such as ệ."""
+NAME_PATTERN = r"^[\p{L}\p{N}_][\p{L}\p{M}\p{N}_ .'\-]{0,23}$"
+"""The characters of a name, as a pattern that Rust's regex (pydantic's) and ECMAScript's with
+flag u read alike: the page checks names with this very pattern, from /api/meta."""
+NAME_PUNCTUATION = "_ .'-"
+NAME_INVISIBLE = r"[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Default_Ignorable_Code_Point}]"
+"""The invisible characters `player_name` refuses, as an ECMAScript (flag u) class for the page."""
 NAME_RULE = (
-    "1 to 24 letters or digits of any script (with their combining marks), spaces, dots, "
-    "apostrophes, dashes or underscores, starting with a letter, digit or underscore, "
-    "all of one script (Japanese may mix Han, Hiragana and Katakana, Korean Hangul and Han, "
-    "and either with Latin)"
+    f"1 to {NAME_MAX} letters or digits of any script (with their combining marks), spaces, "
+    "dots, apostrophes, dashes or underscores, starting with a letter, digit or underscore, "
+    "with no invisible characters"
 )
-"""The rule for account names, in the words an `invalid_name` answer uses."""
+"""The rule for every name (accounts, game players, race players), in the words a refusal
+uses and /api/meta serves."""
+ACCOUNT_RULE = (
+    "all of one script (Japanese may mix Han, Hiragana and Katakana, Korean Hangul and Han, "
+    "and either with Latin), and not a look-alike of another account's name"
+)
+"""What an account's name must be besides (`check_scripts`, `skeletons`): an account is an
+identity others rely on, a game's or a race's player name a label."""
 
 NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED"})
 """Digits, punctuation and combining marks belong to every script."""
@@ -63,7 +69,7 @@ SCRIPT_MIXES = (
 )
 """The mixes of scripts that real names use (UTS #39's "highly restrictive" level); any other
 mix, such as Cyrillic with Latin, is how look-alike names are made."""
-_name_check: TypeAdapter[str] = TypeAdapter(PlayerName)
+_pattern: TypeAdapter[str] = TypeAdapter(Annotated[str, Field(pattern=NAME_PATTERN)])
 
 
 def is_ignorable(char: str) -> bool:
@@ -81,24 +87,48 @@ def shown(name: str) -> str:
     return "".join(f"U+{ord(c):04X}" if is_ignorable(c) or c.isspace() else c for c in short)
 
 
-def stored_name(raw: str) -> str:
-    """A new account's name as it is stored and shown: NFKC, invisible characters removed,
-    the ends trimmed; `InvalidNameError`, saying which rule, when it breaks one (but for the
-    scripts it mixes: `check_scripts`)."""
-    text = without_ignorables(unicodedata.normalize("NFKC", raw)).strip()
+def player_name(raw: str) -> str:
+    """A name as it is stored and shown, by the one rule of accounts, game players and race
+    players: NFKC, the ends trimmed; `InvalidNameError` saying which part of `NAME_RULE` it
+    breaks (empty, invisible or control characters, stacked marks, too long, its first
+    character, a character outside the rule)."""
+    text = unicodedata.normalize("NFKC", raw).strip()
     if not text:
-        raise InvalidNameError(
-            f"the name {shown(raw)!r} is empty once its invisible characters are removed; "
-            f"a name is {NAME_RULE}"
-        )
+        return _refuse(raw, "it is empty")
+    run = 0
+    # Marks are counted decomposed: NFKC folds one accent into its letter, not a stack of them.
+    for char in unicodedata.normalize("NFD", text):
+        category = unicodedata.category(char)
+        if is_ignorable(char) or category in ("Cf", "Cs", "Co", "Cn"):
+            _refuse(raw, f"it holds an invisible or unassigned character, U+{ord(char):04X}")
+        if category == "Cc":
+            _refuse(raw, f"it holds a control character, U+{ord(char):04X}")
+        run = run + 1 if category in ("Mn", "Me") else 0
+        if run > NAME_MARKS:
+            _refuse(raw, f"it stacks more than {NAME_MARKS} combining marks on one letter")
+    if len(text) > NAME_MAX:
+        _refuse(raw, f"it is {len(text)} characters long, past {NAME_MAX}")
+    first = text[0]
+    if not (unicodedata.category(first)[0] in "LN" or first == "_"):
+        _refuse(raw, f"it starts with {shown(first)!r}, not a letter, digit or underscore")
+    for char in text:
+        if unicodedata.category(char)[0] not in "LMN" and char not in NAME_PUNCTUATION:
+            _refuse(raw, f"it holds {shown(char)!r}, which is not a letter, digit or mark")
     try:
-        text = _name_check.validate_python(text)
-    except ValidationError as problem:
-        reason = problem.errors()[0].get("msg", "")
-        if "pattern" in reason:
-            reason = f"a name is {NAME_RULE}"
-        raise InvalidNameError(f"the name {shown(raw)!r} is refused: {reason}") from None
-    return text
+        return _pattern.validate_python(text)
+    except ValidationError:
+        # The served pattern is the last word (the page checks with it); not reached so far.
+        return _refuse(raw, "it does not match the pattern /api/meta serves")
+
+
+def _refuse(raw: str, reason: str) -> NoReturn:
+    raise InvalidNameError(f"the name {shown(raw)!r} is refused: {reason}; a name is {NAME_RULE}")
+
+
+def stored_name(raw: str) -> str:
+    """A new account's name as it is stored and shown (`player_name`); the scripts it mixes
+    are checked apart (`check_scripts`)."""
+    return player_name(raw)
 
 
 def check_scripts(name: str) -> None:
@@ -112,7 +142,7 @@ def check_scripts(name: str) -> None:
     if len(scripts) > 1 and not any(scripts <= mix for mix in SCRIPT_MIXES):
         raise InvalidNameError(
             f"the name {shown(name)!r} mixes {' and '.join(sorted(scripts))} letters, as "
-            f"look-alike names do; a name is {NAME_RULE}"
+            f"look-alike names do; an account's name is {ACCOUNT_RULE}"
         )
 
 

@@ -116,22 +116,6 @@ def for_people(text: str) -> str:
     return _CELL.sub(lambda m: f"(row {int(m[1]) + 1}, column {int(m[2]) + 1})", text)
 
 
-def clicks_json(
-    three_bv: int, elapsed: float, won: bool, useful: int, wasted: int
-) -> dict[str, Any]:
-    """The end-of-game figures: clicks are the moves asked for while the game was on, useful
-    ones changed the board (the stored moves), wasted ones did not; 3BV/s and efficiency
-    (3BV per click, in percent, as speed players count it) are for wins."""
-    clicks = useful + wasted
-    return {
-        "clicks": clicks,
-        "useful_clicks": useful,
-        "wasted_clicks": wasted,
-        "three_bv_per_second": round(three_bv / elapsed, 3) if won and elapsed > 0 else None,
-        "efficiency": round(100 * three_bv / clicks, 1) if won and clicks else None,
-    }
-
-
 def changed_cells(
     view: BoardView, changes: Iterable[CellChanges], limit: int
 ) -> tuple[Changed, bool]:

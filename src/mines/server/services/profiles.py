@@ -6,6 +6,7 @@ from typing import Any
 
 from mines.placement import PlacementRule
 from mines.presets import PRESETS, preset_of
+from mines.scoring import efficiency, three_bv_per_second
 from mines.server.db.storage import AccountRow, ImportedBoard, PlayedGame
 from mines.server.services.leaderboard import unranked_reason
 
@@ -29,8 +30,8 @@ def profile(account: AccountRow, games: list[PlayedGame], today: str) -> dict[st
         if why(game) is None and game.preset is not None:
             kind = best[best_key(game)]
             kind[game.preset] = min(kind.get(game.preset, game.elapsed), game.elapsed)
-    paces = [game.three_bv / game.elapsed for game in wins if game.elapsed > 0]
-    efficiencies = [100 * game.three_bv / game.clicks for game in wins if game.clicks]
+    paces = [p for g in wins if (p := three_bv_per_second(g.three_bv, g.elapsed)) is not None]
+    efficiencies = [e for g in wins if (e := efficiency(g.three_bv, g.clicks)) is not None]
     return {
         "name": account.name,
         "created_at": account.created_at,

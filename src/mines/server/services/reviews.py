@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from mines.errors import GameInProgressError
 from mines.record import GameRecord
 from mines.server.common.errors import GameNotFoundError, WorkerDiedError
-from mines.server.common.settings import Settings
+from mines.server.common.settings import REVIEW_BUDGET, REVIEW_MEMORY, REVIEW_WORKERS, Settings
 from mines.server.db.storage import StorageError
 from mines.server.services.games import GameService
 from mines.server.services.workers import JobStoppedError, Stopped, Workers
@@ -27,14 +27,8 @@ REVIEW_FORMAT = 3
 """The version of the review's JSON (`Review.to_json`): a stored review in another format is
 worked out again. Raise it whenever that JSON or the verdicts change (2: `final_mines_left`;
 3: each move's `label`, the game's `figures` and `survived`, the losing move counted as any
-other, issue 46)."""
-REVIEW_BUDGET = 30.0
-"""Seconds a worker may take over one review. `WORK_LIMIT` keeps an exact review within about
-10 s of CPU; the rest is room for a busy machine (workers run below the server's priority)."""
-REVIEW_MEMORY = 1024 * 1024 * 1024
-"""Bytes of address space a reviewing worker may use."""
-REVIEW_WORKERS = 2
-"""Reviews worked out at once (per server process); another meanwhile is refused with 503."""
+other, issue 46; and the figures of `mines.scoring`, efficiency in percent, wasted clicks
+counted, issue 42)."""
 DIED_RETRY_AFTER = 5
 """Seconds a client is asked to wait after a review's worker died (it may have been killed)."""
 
@@ -49,9 +43,11 @@ def review_in_worker(settings: Settings, game_id: str) -> bytes:
     games = GameService(open_storage(settings.database), settings)
     try:
         record = GameRecord.from_dict(games.record(game_id))
+        row = games.storage.load(game_id)
     finally:
         games.close()
-    return review(record).to_json().encode()
+    # The wasted clicks were counted, not stored: the review's figures are the summary's.
+    return review(record, unrecorded=row.wasted if row else 0).to_json().encode()
 
 
 class ReviewService:
@@ -77,7 +73,6 @@ class ReviewService:
         self._threads = ThreadPoolExecutor(workers + 2, thread_name_prefix="mines-review")
         self._lock = threading.Lock()
         self._flights: dict[str, Future[bytes]] = {}
-        self._waiting: dict[str, int] = {}
 
     async def review(self, game_id: str) -> bytes:
         """The review's JSON: refused (404, 409, 422) before any work, else the stored one,
@@ -86,22 +81,9 @@ class ReviewService:
         if stored is not None:
             return stored
         flight = self._flight(game_id)
-        with self._lock:
-            self._waiting[game_id] = self._waiting.get(game_id, 0) + 1
-        try:
-            # Shielded: a client that goes away leaves the computation to the others (and
-            # to storage); wrapped, a concurrent future serves requests on any event loop.
-            return await asyncio.shield(asyncio.wrap_future(flight))
-        finally:
-            with self._lock:
-                self._waiting[game_id] -= 1
-                if not self._waiting[game_id]:
-                    del self._waiting[game_id]
-
-    def waiting(self, game_id: str) -> int:
-        """How many requests wait for this game's review right now."""
-        with self._lock:
-            return self._waiting.get(game_id, 0)
+        # Shielded: a client that goes away leaves the computation to the others (and to
+        # storage); wrapped, a concurrent future serves requests on any event loop.
+        return await asyncio.shield(asyncio.wrap_future(flight))
 
     def stored(self, game_id: str) -> bytes | None:
         """Refuse a game that is unknown, in progress or too big, before any work; then its

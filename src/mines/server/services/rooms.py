@@ -32,6 +32,7 @@ from mines.server.common.auth import (
     ForbiddenError,
     NotAuthenticatedError,
     hash_token,
+    is_token,
     new_token,
 )
 from mines.server.common.errors import RoomNotFoundError, echo_id
@@ -245,9 +246,8 @@ class RoomService:
         """The player a token belongs to in this room."""
         if not token:
             raise NotAuthenticatedError(ROOM_TOKEN)
-        digest = hash_token(token)
         for player, known in enumerate(room.tokens):
-            if secrets.compare_digest(known, digest):
+            if is_token(token, known):
                 return player
         raise ForbiddenError("this token does not belong to a player of this room")
 

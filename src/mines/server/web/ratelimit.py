@@ -8,7 +8,7 @@ import math
 import re
 import time
 from collections.abc import Awaitable, Callable
-from typing import cast
+from typing import Any, Literal, cast
 
 from limits import RateLimitItem, parse_many
 from limits.aio.storage import RedisStorage
@@ -18,9 +18,10 @@ from limits.strategies import MovingWindowRateLimiter
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from starlette.routing import compile_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from mines.server.common.auth import ROOM_TOKEN, ForbiddenError, NotAuthenticatedError
+from mines.server.common.auth import ROOM_TOKEN, ForbiddenError, NotAuthenticatedError, bearer_token
 from mines.server.common.errors import GameNotFoundError
 from mines.server.common.settings import REDIS_TIMEOUT, RateLimits
 from mines.server.db.storage import StorageError
@@ -29,11 +30,42 @@ from mines.server.web.handlers import classify, error
 log = logging.getLogger(__name__)
 
 KEY_PREFIX = "mines"
-CREATE_PATHS = ("/api/games", "/api/races")
-MOVE_PATH = re.compile(r"^/api/games/([^/]{1,64})/(?:reveal|flag|chord)$")
-RACE_MOVE_PATH = re.compile(r"^/api/races/[^/]{1,64}/(?:reveal|flag|chord)$")
+RATE_KEY = "x-rate-limit"
+"""The OpenAPI extension in which a route declares the rate it spends (`rate_limit`)."""
+Spends = Literal["create", "game", "room"]
 PROBE_INTERVAL = 1.0
 """Seconds between two pings of a Redis that failed, to notice it answers again."""
+
+
+def rate_limit(kind: Spends) -> dict[str, Any]:
+    """A route's declaration, in its `openapi_extra`, of the rate it spends besides its
+    address's: "create" (new games and rooms, per address), "game" (a game's moves, per game,
+    the token checked first against the route's `game_id`), "room" (a race room's moves: one
+    without a token is refused before the room is read). The route's path never matters:
+    renamed or moved, it keeps its limit (and the schema shows it)."""
+    return {RATE_KEY: kind}
+
+
+def declared(scope: Scope) -> tuple[str, dict[str, Any]] | None:
+    """The rate the request's route declares, with the route's path parameters; None for a
+    route that declares none. Read from the app's OpenAPI schema, where the routes declare it,
+    and its paths compiled as Starlette compiles them, once per app."""
+    app = scope.get("app")
+    if app is None or not hasattr(app, "openapi"):
+        return None
+    table: list[tuple[str, re.Pattern[str], str]] | None = getattr(app.state, "rate_table", None)
+    if table is None:
+        table = [
+            (method.upper(), compile_path(path)[0], operation[RATE_KEY])
+            for path, operations in app.openapi().get("paths", {}).items()
+            for method, operation in operations.items()
+            if isinstance(operation, dict) and RATE_KEY in operation
+        ]
+        app.state.rate_table = table
+    for method, pattern, kind in table:
+        if method == scope["method"] and (match := pattern.match(scope["path"])):
+            return kind, match.groupdict()
+    return None
 
 
 class RateLimiter:
@@ -208,12 +240,10 @@ REFUSED = {
 
 
 def bearer(scope: Scope) -> str | None:
-    """The token of an `Authorization: Bearer <token>` header, as FastAPI's `HTTPBearer`
-    reads it; None without one."""
+    """The request's bearer token (`auth.bearer_token`); None without one."""
     for name, value in scope["headers"]:
         if name == b"authorization":
-            scheme, _, token = value.decode("latin-1").partition(" ")
-            return token if scheme.lower() == "bearer" and token else None
+            return bearer_token(value.decode("latin-1"))
     return None
 
 
@@ -239,12 +269,15 @@ class RateLimit:
         address = client[0] if client else "unknown"
         if await self._refused(scope, receive, send, "address", address):
             return
-        if scope["method"] == "POST":
-            if path in CREATE_PATHS:
+        # Only POST routes declare a rate: other requests are not matched against the routes.
+        spends = declared(scope) if scope["method"] == "POST" else None
+        if spends is not None:
+            kind, params = spends
+            if kind == "create":
                 if await self._refused(scope, receive, send, "create", address):
                     return
-            elif match := MOVE_PATH.match(path):
-                game_id = match[1]
+            elif kind == "game":
+                game_id = str(params["game_id"])
                 if self.authorize is not None:
                     try:
                         await self.authorize(game_id, bearer(scope))
@@ -257,7 +290,7 @@ class RateLimit:
                         pass  # the move's own read of the game answers it (503)
                 if await self._refused(scope, receive, send, "game", game_id):
                     return
-            elif RACE_MOVE_PATH.match(path) and not bearer(scope):
+            elif kind == "room" and not bearer(scope):
                 # The room checks the token itself; one that is missing needs no room.
                 if not await self._refused(scope, receive, send, "denied", address):
                     await error(401, "not_authenticated", ROOM_TOKEN)(scope, receive, send)

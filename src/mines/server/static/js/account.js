@@ -38,9 +38,7 @@ function say(words) {
  */
 async function offerStats(account) {
   if (account.stats_imported || localStorage.getItem(OFFERED_KEY)) return;
-  /** @type {Meta} */
-  const meta = await request("GET", "/api/meta");
-  const boards = importableStats(meta.presets);
+  const boards = importableStats((await meta()).presets);
   if (!boards.length) return;
   $("import-stats-boards").replaceChildren(...boards.map((board) => {
     const item = document.createElement("li");
@@ -64,7 +62,27 @@ async function offerStats(account) {
   say("This browser's statistics were added to your profile, marked as imported and not verified.");
 }
 
+/** @type {Promise<Meta> | null} */
+let metaAsked = null;
+
+/** The server's presets and rules (/api/meta), asked once. @returns {Promise<Meta>} */
+function meta() {
+  metaAsked ??= request("GET", "/api/meta");
+  return metaAsked;
+}
+
+/** The password help, from the server's limits. */
+async function showPasswordRule() {
+  try {
+    const { min_length: least, max_length: most } = (await meta()).passwords;
+    $("password-help").textContent = `${least} to ${most} characters.`;
+  } catch {
+    // The server is away: the form says so when it is sent.
+  }
+}
+
 async function start() {
+  showPasswordRule();
   try {
     show(await request("GET", "/api/me"));
   } catch (error) {
@@ -75,8 +93,9 @@ async function start() {
     const submitter = /** @type {SubmitEvent} */ (event).submitter;
     const creating = submitter instanceof HTMLButtonElement && submitter.value === "sign-up";
     const body = { name: inputOf("account-name").value, password: inputOf("account-password").value };
-    if (body.password.length < 8) {
-      $("account-error").textContent = "A password has 8 characters or more.";
+    const passwords = (await meta()).passwords;
+    if (body.password.length < passwords.min_length) {
+      $("account-error").textContent = `A password has ${passwords.min_length} characters or more.`;
       inputOf("account-password").focus();
       return;
     }

@@ -17,28 +17,27 @@ function wholeNumber(text) {
   return /^\d+$/.test(trimmed) ? Number(trimmed) : null;
 }
 
-export const NAME_RULE = "1 to 24 letters or digits of any script, with spaces, dots, apostrophes, dashes or underscores between, starting with a letter or digit.";
 /** What Python's `str.strip()` takes off a name's ends (its `str.isspace()` characters). */
 const SPACE = "[\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
 const ENDS = new RegExp(`^${SPACE}+|${SPACE}+$`, "gu");
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}]/u;
 const MARKS = /[\p{Mn}\p{Me}]+/gu;
 
 /**
  * A player name as the server will store it, or null when the server would refuse it: the
- * server's own rule (docs/server.md, "Leaderboard"), from /api/meta. NFKC, the ends trimmed;
- * no control or format characters; at most `player_marks` combining marks on one letter;
- * then the server's pattern.
+ * server's own rule (`mines.server.names`), every part of it from /api/meta's `names`. NFKC,
+ * the ends trimmed; none of its invisible characters; at most `marks` combining marks on one
+ * letter; then its pattern.
  * @param {string} typed
  * @param {Meta} meta
  */
 export function playerName(typed, meta) {
+  const rule = meta.names;
   const name = typed.normalize("NFKC").replace(ENDS, "");
-  if (INVISIBLE.test(name)) return null;
+  if (new RegExp(rule.invisible, "u").test(name.normalize("NFD"))) return null;
   for (const run of name.normalize("NFD").match(MARKS) || []) {
-    if ([...run].length > meta.player_marks) return null;
+    if ([...run].length > rule.marks) return null;
   }
-  return new RegExp(meta.player_pattern, "u").test(name) ? name : null;
+  return new RegExp(rule.pattern, "u").test(name) ? name : null;
 }
 
 /** Fill the board and first-click choices from the server. @param {Meta} meta */
@@ -118,7 +117,7 @@ export function readForm(meta) {
   const typed = input("player").value;
   if (typed.trim()) {
     const player = playerName(typed, meta);
-    if (player === null) problems.set("player", `Name: ${NAME_RULE}`);
+    if (player === null) problems.set("player", `Name: ${meta.names.rule}.`);
     else body.player = player;
   }
   return { body: problems.size ? null : body, problems };

@@ -400,8 +400,7 @@ class App {
   /** The counters, the face, the status line and what follows a game's end. @param {View} view */
   showBar(view) {
     const won = view.status === "WON";
-    const minesLeft = won ? 0 : view.mines_left;
-    setLed($("mines-left"), minesLeft, `Mines left: ${minesLeft.toLocaleString("en")}`);
+    setLed($("mines-left"), view.mines_left, `Mines left: ${view.mines_left.toLocaleString("en")}`);
     this.timer = { base: view.elapsed, since: performance.now(), running: view.status === "IN_PROGRESS" && this.started };
     this.tick();
     this.setFace(null);

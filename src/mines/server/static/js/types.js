@@ -64,8 +64,19 @@
  * @property {Preset[]} presets
  * @property {string[]} first_click
  * @property {Limits} limits
- * @property {string} player_pattern  names: an ECMAScript (flag u) and Rust pattern alike
- * @property {number} player_marks  the most combining marks one letter of a name may carry
+ * @property {NameRule} names  the one name rule, the server's (`mines.server.names`)
+ * @property {{min_length: number, max_length: number}} passwords  an account password's limits
+ * @property {string} player_pattern  names.pattern, as before
+ * @property {number} player_marks  names.marks, as before
+ */
+/**
+ * @typedef {object} NameRule  What a player's or an account's name may be.
+ * @property {string} rule  the rule in words, as a refusal says it
+ * @property {string} account_rule  what an account's name must be besides
+ * @property {number} max_length
+ * @property {string} pattern  an ECMAScript (flag u) and Rust pattern alike
+ * @property {number} marks  the most combining marks one letter may carry
+ * @property {string} invisible  an ECMAScript (flag u) class of the characters refused as invisible
  */
 /**
  * @typedef {object} Frame  One replayed move and the cells it changed in the window.
@@ -155,10 +166,11 @@
  * @property {Status} status
  * @property {number} elapsed
  * @property {number} three_bv
- * @property {number} clicks
+ * @property {number} clicks  every click, the wasted ones too (as the summary's)
  * @property {number} useful_clicks
- * @property {number} efficiency
- * @property {number | null} three_bv_per_second
+ * @property {number} wasted_clicks
+ * @property {number | null} efficiency  3BV per click, in percent, for a win
+ * @property {number | null} three_bv_per_second  for a win
  * @property {number} guesses
  * @property {number} avoidable
  * @property {number} risky
