@@ -5,16 +5,15 @@ the compose file well formed."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import Server
+from tests.services import service_missing
 
 DEPLOY = Path(__file__).parents[2] / "deploy"
 RULES = DEPLOY / "prometheus" / "mines-alerts.yml"
@@ -26,10 +25,7 @@ SUFFIXES = ("_total", "_bucket", "_count", "_sum", "_created")
 def needs(tool: str, package: str) -> str:
     found = shutil.which(tool)
     if found is None:
-        message = f"{tool} is not installed (Debian: apt-get install {package})"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        service_missing(f"{tool} is not installed (Debian: apt-get install {package})")
     return found
 
 
