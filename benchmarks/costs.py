@@ -2,8 +2,9 @@
 
 Run with `./dev bench costs --processes N`, or `./dev bench cluster --processes N`, which hands
 over to it (docs/scaling.md turns the figures into a capacity model). To count exactly, it
-starts a PostgreSQL and a Redis of its own (nothing else writes there): PostgreSQL with pg_stat_statements (every statement, BEGIN and COMMIT included, and the
-WAL each one wrote), Redis with its command statistics reset. Then, for 1 process and for N:
+starts a PostgreSQL and a Redis of its own (nothing else writes there): PostgreSQL with
+pg_stat_statements (every statement, BEGIN and COMMIT included, and the WAL each one
+wrote), Redis with its command statistics reset. Then, for 1 process and for N:
 
 1. Expert games played through nginx by `--clients` players (benchmarks/load.py's: a new game
    every 7 moves or so, its creation counted in), and per stored move: SQL statements,
