@@ -16,12 +16,12 @@ from typing import Any, Protocol
 from mines.server.db import layouts
 from mines.server.db.storage import (
     ANONYMOUS,
+    AccountGame,
     AccountRow,
     GameRow,
     ImportedBoard,
     Moderation,
     MoveWrite,
-    PlayedGame,
     Result,
     SessionRow,
     StaleGameError,
@@ -294,10 +294,10 @@ def imported_board(values: Sequence[Any]) -> ImportedBoard:
     )
 
 
-def played_game(values: Sequence[Any]) -> PlayedGame:
+def played_game(values: Sequence[Any]) -> AccountGame:
     (id_, rows, cols, mines, rule, preset, status, assisted, clicks, finished, elapsed,
      three_bv, daily, daily_first) = values  # fmt: skip
-    return PlayedGame(
+    return AccountGame(
         id=id_,
         rows=int(rows),
         cols=int(cols),
@@ -725,7 +725,7 @@ class SqlStorage(ABC):
 
     # --- accounts --------------------------------------------------------------------------
 
-    def account_games(self, account_id: str) -> list[PlayedGame]:
+    def account_games(self, account_id: str) -> list[AccountGame]:
         with self.transaction(write=False) as cursor:
             cursor.execute(
                 self.sql(

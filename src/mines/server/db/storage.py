@@ -112,7 +112,7 @@ class MoveWrite:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayedGame:
+class AccountGame:
     """A finished game of an account, as its statistics count it."""
 
     id: str
@@ -282,7 +282,7 @@ class Storage(Protocol):
         where the database cannot tell (SQLite)."""
         ...
 
-    def account_games(self, account_id: str) -> list[PlayedGame]:
+    def account_games(self, account_id: str) -> list[AccountGame]:
         """The account's finished games, oldest first."""
         ...
 

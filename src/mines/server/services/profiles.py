@@ -7,7 +7,7 @@ from typing import Any
 from mines.placement import PlacementRule
 from mines.presets import PRESETS, preset_of
 from mines.scoring import efficiency, three_bv_per_second
-from mines.server.db.storage import AccountRow, ImportedBoard, PlayedGame
+from mines.server.db.storage import AccountGame, AccountRow, ImportedBoard
 from mines.server.services.leaderboard import unranked_reason
 
 HISTORY = 20
@@ -19,7 +19,7 @@ BEST_KEYS = ("best", "best_no_guess", "best_daily", "best_daily_no_guess")
 daily boards, each classic and no-guess."""
 
 
-def profile(account: AccountRow, games: list[PlayedGame], today: str) -> dict[str, Any]:
+def profile(account: AccountRow, games: list[AccountGame], today: str) -> dict[str, Any]:
     """The profile of `account` from its finished games, oldest first: games, wins, win rate,
     streaks, best ranked times per preset and board kind (`BEST_KEYS`), 3BV/s and efficiency
     of its wins, and the latest games with their replays; games on a daily board of `today`
@@ -75,14 +75,14 @@ def imported_json(at: float, boards: list[ImportedBoard]) -> dict[str, Any]:
     }
 
 
-def best_key(game: PlayedGame) -> str:
+def best_key(game: AccountGame) -> str:
     """The profile's key for the best times of this game's board kind (`BEST_KEYS`)."""
     daily = "_daily" if game.daily is not None else ""
     no_guess = "_no_guess" if game.rule == PlacementRule.NOGUESS else ""
     return f"best{daily}{no_guess}"
 
 
-def why(game: PlayedGame) -> str | None:
+def why(game: AccountGame) -> str | None:
     """Why the game did not rank, or None (the reason its summary gives)."""
     board = preset_of(game.rows, game.cols, game.mines)
     pace = (game.three_bv, game.elapsed)
@@ -92,7 +92,7 @@ def why(game: PlayedGame) -> str | None:
     )
 
 
-def streaks(games: list[PlayedGame]) -> dict[str, int]:
+def streaks(games: list[AccountGame]) -> dict[str, int]:
     """The wins in a row up to the latest game (`current`) and the longest run (`best`)."""
     current = best = 0
     for game in games:
@@ -101,7 +101,7 @@ def streaks(games: list[PlayedGame]) -> dict[str, int]:
     return {"current": current, "best": best}
 
 
-def entry(game: PlayedGame) -> dict[str, Any]:
+def entry(game: AccountGame) -> dict[str, Any]:
     return {
         "id": game.id,
         "finished_at": game.finished_at,

@@ -185,7 +185,7 @@
 
 export {};
 /**
- * @typedef {object} PlayedGame  One of a player's latest games (`GET /api/players/{name}`).
+ * @typedef {object} AccountGame  One of a player's latest games (`GET /api/players/{name}`).
  * @property {string} id
  * @property {number} finished_at
  * @property {"beginner" | "intermediate" | "expert" | null} preset
@@ -232,5 +232,5 @@ export {};
  * @property {{best: number | null, average: number | null}} three_bv_per_second
  * @property {number | null} efficiency
  * @property {Imported | null} imported
- * @property {PlayedGame[]} history
+ * @property {AccountGame[]} history
  */
