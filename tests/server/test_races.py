@@ -22,7 +22,7 @@ from mines.server.race_spec import RoomSpec
 from mines.server.race_store import Note, note_of, note_text
 from mines.server.rooms import RoomService
 from mines.server.storage import StorageError
-from tests.server.conftest import FakeClock, Server, layout
+from tests.server.conftest import FakeClock, Server, layout, sign_up
 
 SEED = 4242
 FIRST = (4, 4)
@@ -814,3 +814,23 @@ def test_games_and_rooms_refuse_a_board_request_with_the_cores_words(
         answer = client.post(url, json=body)
         assert (answer.status_code, answer.json()["code"]) == (422, "invalid_board"), url
         assert answer.json()["detail"] == str(core.value), url
+
+
+def test_a_racer_name_that_is_an_account_s_needs_that_account_s_session(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, _ = race_client
+    sign_up(client, "Alice")  # the client now holds Alice's session
+    created = client.post("/api/races", json={"player": "alice", "preset": "beginner"})
+    assert created.status_code == 201, created.text  # her own name, in any case
+    room_id = created.json()["room"]["id"]
+    client.cookies.clear()  # signed out: the name, or a look-alike of it, is hers
+    for name in ("Alice", "ALICE", "Аlice"):  # the last with a Cyrillic A
+        for answer in (
+            client.post("/api/races", json={"player": name, "preset": "beginner"}),
+            client.post(f"/api/races/{room_id}/join", json={"player": name}),
+        ):
+            assert answer.status_code == 409, (name, answer.text)
+            assert answer.json()["code"] == "name_taken"
+            assert "sign in" in answer.json()["detail"]
+    assert client.post(f"/api/races/{room_id}/join", json={"player": "Bob"}).status_code == 200

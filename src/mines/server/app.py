@@ -12,6 +12,7 @@ import anyio
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import mines
@@ -49,6 +50,9 @@ from mines.server.routers import (
 from mines.server.storage import Storage
 
 STATIC = Path(__file__).parent / "static"
+GZIP_MINIMUM_BYTES = 1024
+"""Answers shorter than this go as they are: below about a kilobyte gzip saves less than the
+time it costs (a move's answer is a few hundred bytes)."""
 
 
 def readiness(storage: Storage, limiter: RateLimiter) -> Readiness:
@@ -155,6 +159,9 @@ def create_app(
     # The last added runs first: headers go on every answer, the body cap's 413 included;
     # a request over its rate is refused before its body is read.
     settings = service.settings
+    # Answers of a few KB and more (a review is about 40 KB of JSON) go compressed to a client
+    # that accepts it; the static files come compressed already and are left alone.
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(BodyLimit, limit=settings.body_limit)
     app.add_middleware(JsonOnly)  # before the body is read, after the rates and the token
     app.add_middleware(CrossSite)

@@ -11,7 +11,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from starlette.concurrency import run_in_threadpool
 
-from mines.errors import GameInProgressError
+from mines.errors import GameInProgressError, MinesError
 from mines.record import GameRecord
 from mines.server.errors import GameNotFoundError, WorkerDiedError
 from mines.server.games import GameService
@@ -95,6 +95,23 @@ class ReviewService:
                 self._waiting[game_id] -= 1
                 if not self._waiting[game_id]:
                     del self._waiting[game_id]
+
+    def prepare(self, game_id: str) -> None:
+        """A game just ended: work its review out in the background, so that the first request
+        finds it stored or under way. Only while a worker is left for requests (with one
+        worker: when it is idle); never raises, and refusals are the request's to say."""
+        if self._workers.busy >= max(1, self._workers.slots - 1):
+            return
+        self._threads.submit(self._prepare, game_id)
+
+    def _prepare(self, game_id: str) -> None:
+        try:
+            if self.stored(game_id) is not None:
+                return
+        except (MinesError, StorageError):  # unknown, too big, or storage away: nothing to do
+            return
+        # Nobody waits on it: its answer is stored, its error is the next request's to meet.
+        self._flight(game_id)
 
     def waiting(self, game_id: str) -> int:
         """How many requests wait for this game's review right now."""

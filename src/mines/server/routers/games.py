@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from mines.errors import IllegalMoveError
 from mines.moves import MoveKind
+from mines.status import GameStatus
 from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
 from mines.server.deps import WINDOW_PARAMETERS, error_responses, hub, service, window
 from mines.server.errors import (
@@ -27,6 +28,7 @@ from mines.server.finished import Read
 from mines.server.games import GameService, GameSpec
 from mines.server.present import Window, game_facts, without_cells
 from mines.server.routers.accounts import signed_in_account
+from mines.server.reviews import ReviewService
 from mines.server.routers.readers import ReaderCredentials, check_reader, reader_token
 from mines.server.schemas import CreatedOut, FlagTarget, GameOut, MoveOut, MoveTarget, NewGame
 
@@ -170,6 +172,10 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         if result.broadcast is not None:
             game_hub.publish(game_id, result.broadcast)
         view = result.view
+        if result.stored and view["status"] != GameStatus.IN_PROGRESS.value:
+            # The move that ended the game: its review is worked out now, in the background.
+            reviews: ReviewService = request.app.state.reviews
+            reviews.prepare(game_id)
         if only_changes and result.changed_complete:
             view = without_cells(view)
         # Built here rather than validated against MoveOut: this is the hot path, and the

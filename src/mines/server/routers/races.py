@@ -19,6 +19,7 @@ from mines.server.errors import classify
 from mines.server.games import SEED_LIMIT
 from mines.server.race_spec import ROOM_CELL_LIMIT, RoomSpec
 from mines.server.rooms import RoomService
+from mines.server.routers.accounts import accounts, signed_in_account
 from mines.server.routers.live import admitted, ignore_until_closed
 from mines.server.schemas import FlagTarget, MoveTarget, PlayerName, PresetName
 
@@ -107,6 +108,12 @@ def rooms(connection: HTTPConnection) -> RoomService:
     return service
 
 
+async def check_name(request: Request, name: str) -> None:
+    """A racer's name that is an account's needs that account's session (409 `name_taken`)."""
+    account = await signed_in_account(request)
+    await run_in_threadpool(accounts(request).check_guest_name, name, account)
+
+
 def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     return None if credentials is None else credentials.credentials
 
@@ -115,12 +122,13 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
     "",
     status_code=201,
     response_model=JoinedOut,
-    responses=error_responses(422),
+    responses=error_responses(409, 422),
     summary="New room",
 )
 async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     fields = body.model_dump()
     player = fields.pop("player")
+    await check_name(request, player)
     service = rooms(request)
     token, room = await run_in_threadpool(service.create, RoomSpec(**fields), player)
     return {"player": 0, "token": token, "room": room}
@@ -133,6 +141,7 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     summary="Join a room in its lobby",
 )
 async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any]:
+    await check_name(request, body.player)
     service = rooms(request)
     player, token, room = await run_in_threadpool(service.join, room_id, body.player)
     return {"player": player, "token": token, "room": room}

@@ -94,6 +94,8 @@ class App {
     this.counted = new Set();
     this.chancesOn = false;
     this.marksOn = false;
+    /** The watched game's player, once a summary named them. */
+    this.playerName = "";
   }
 
   // --- setup ---------------------------------------------------------------------------
@@ -235,6 +237,7 @@ class App {
     this.version = -1;
     this.ahead = [];
     this.wanted = null;
+    this.playerName = "";
     this.started = false;
     this.chancesOn = false;
     inputOf("analysis").checked = false;
@@ -408,8 +411,10 @@ class App {
     const wasOver = status.dataset.status === "WON" || status.dataset.status === "LOST";
     if (status.dataset.status !== view.status) status.dataset.status = view.status;
     if (this.player) return;
-    const text = won ? `You won in ${view.elapsed.toFixed(1)} seconds!`
-      : view.status === "LOST" ? "Boom! You hit a mine. Press the face for a new game."
+    // A watcher is told about the player ("Ann hit a mine"), not as if it were their game.
+    const who = this.token ? "You" : this.playerName || "The player";
+    const text = won ? `${who} won in ${view.elapsed.toFixed(1)} seconds!`
+      : view.status === "LOST" ? (this.token ? "Boom! You hit a mine. Press the face for a new game." : `${who} hit a mine. Game over.`)
         : this.token ? "Playing" : "Watching";
     // Unchanged text is left alone: a new text node would lay the page out again after every move.
     if (status.textContent !== text) status.textContent = text;
@@ -455,7 +460,11 @@ class App {
       this.info = { rows: summary.rows, cols: summary.cols, mines: summary.mines, no_guess: summary.no_guess, preset: summary.preset };
       if (this.token) countGame(summary);
       this.showStats();
-      const said = showResult($("result"), summary);
+      const said = showResult($("result"), summary, !this.token);
+      if (!this.token && !this.player) {
+        this.playerName = summary.player;
+        this.showBar(view);  // the status line now names the player
+      }
       if (summary.preset) this.showLeaderboardOf(summary.preset, summary.no_guess);
       else this.loadLeaderboard();
       this.say(said);
