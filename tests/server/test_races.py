@@ -75,7 +75,7 @@ def test_every_race_route_lists_its_error_answers_in_the_schema(
 ) -> None:
     paths = race_client[0].get("/openapi.json").json()["paths"]
     own = {
-        ("post", "/api/races"): {"422"},
+        ("post", "/api/races"): {"409", "422"},
         ("post", "/api/races/{room_id}/join"): {"404", "409", "422"},
         ("post", "/api/races/{room_id}/start"): {"401", "403", "404", "409"},
         ("post", "/api/races/{room_id}/rematch"): {"401", "403", "404", "409"},
@@ -825,7 +825,7 @@ def test_a_racer_name_that_is_an_account_s_needs_that_account_s_session(
     assert created.status_code == 201, created.text  # her own name, in any case
     room_id = created.json()["room"]["id"]
     client.cookies.clear()  # signed out: the name, or a look-alike of it, is hers
-    for name in ("Alice", "ALICE", "Аlice"):  # the last with a Cyrillic A
+    for name in ("Alice", "ALICE", "\u0410lice"):  # the last with a Cyrillic A
         for answer in (
             client.post("/api/races", json={"player": name, "preset": "beginner"}),
             client.post(f"/api/races/{room_id}/join", json={"player": name}),

@@ -12,7 +12,6 @@ import anyio
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
-from starlette.middleware.gzip import GZipMiddleware
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import mines
@@ -24,7 +23,14 @@ from mines.server.favicon import favicon
 from mines.server.games import GameService
 from mines.server.hub import REFRESH, Hub
 from mines.server.metrics import Live, networks, registry
-from mines.server.middleware import BodyLimit, CrossSite, HeadAsGet, JsonOnly, SecurityHeaders
+from mines.server.middleware import (
+    BodyLimit,
+    CompressApi,
+    CrossSite,
+    HeadAsGet,
+    JsonOnly,
+    SecurityHeaders,
+)
 from mines.server.names import skeletons
 from mines.server.observe import Observe
 from mines.server.race_store import ANNOUNCE_PREFIX
@@ -159,9 +165,7 @@ def create_app(
     # The last added runs first: headers go on every answer, the body cap's 413 included;
     # a request over its rate is refused before its body is read.
     settings = service.settings
-    # Answers of a few KB and more (a review is about 40 KB of JSON) go compressed to a client
-    # that accepts it; the static files come compressed already and are left alone.
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES)
+    app.add_middleware(CompressApi, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(BodyLimit, limit=settings.body_limit)
     app.add_middleware(JsonOnly)  # before the body is read, after the rates and the token
     app.add_middleware(CrossSite)

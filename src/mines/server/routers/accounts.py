@@ -243,6 +243,19 @@ async def sign_out(request: Request) -> Response:
     return answer
 
 
+class SessionOut(BaseModel):
+    account: AccountOut | None
+    """The signed-in account, or null when nobody is."""
+
+
+@router.get("/session", response_model=SessionOut, summary="Who is signed in, if anyone")
+async def session(request: Request) -> dict[str, Any]:
+    """`/api/me` for a page that asks at every load: 200 signed in or not, so that a browser
+    logs no failed request for a visitor who is not signed in."""
+    account = await signed_in_account(request)
+    return {"account": None if account is None else account_json(account)}
+
+
 @router.get(
     "/me", response_model=AccountOut, responses=error_responses(401), summary="Who is signed in"
 )

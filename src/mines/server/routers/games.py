@@ -15,7 +15,6 @@ from starlette.concurrency import run_in_threadpool
 
 from mines.errors import IllegalMoveError
 from mines.moves import MoveKind
-from mines.status import GameStatus
 from mines.server.auth import MISSING_TOKEN, NotAuthenticatedError
 from mines.server.deps import WINDOW_PARAMETERS, error_responses, hub, service, window
 from mines.server.errors import (
@@ -27,10 +26,11 @@ from mines.server.errors import (
 from mines.server.finished import Read
 from mines.server.games import GameService, GameSpec
 from mines.server.present import Window, game_facts, without_cells
-from mines.server.routers.accounts import signed_in_account
 from mines.server.reviews import ReviewService
+from mines.server.routers.accounts import signed_in_account
 from mines.server.routers.readers import ReaderCredentials, check_reader, reader_token
 from mines.server.schemas import CreatedOut, FlagTarget, GameOut, MoveOut, MoveTarget, NewGame
+from mines.status import GameStatus
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 bearer = HTTPBearer(auto_error=False, description="the token returned when the game was created")

@@ -4,7 +4,7 @@
 import { ApiError, request } from "./api.js";
 import { $, inputOf } from "./dom.js";
 import { importableStats, sayImported } from "./scores.js";
-import { sayError } from "./words.js";
+import { showRefusal } from "./words.js";
 
 /** @typedef {{name: string, created_at: number, stats_imported: boolean}} Account */
 /** @typedef {import("./types.js").Meta} Meta */
@@ -66,9 +66,10 @@ async function offerStats(account) {
 
 async function start() {
   try {
-    show(await request("GET", "/api/me"));
+    // /api/session answers 200 signed in or not: no failed request in the console.
+    show((/** @type {{account: Account | null}} */ (await request("GET", "/api/session"))).account);
   } catch (error) {
-    show(null);  // nobody is signed in (401), or the server is away: the form is offered
+    show(null);  // the server is away: the form is offered
   }
   $("account-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -89,7 +90,8 @@ async function start() {
       $("sign-out").focus();
       await offerStats(account);
     } catch (error) {
-      $("account-error").textContent = error instanceof ApiError ? sayError(error) : String(error);
+      if (error instanceof ApiError) showRefusal($("account-error"), error);
+      else $("account-error").textContent = String(error);
     }
   });
   $("sign-out").addEventListener("click", async () => {
@@ -99,8 +101,19 @@ async function start() {
       say("Signed out. New games are anonymous and do not rank.");
       inputOf("account-name").focus();
     } catch (error) {
-      $("account-error").textContent = error instanceof ApiError ? sayError(error) : String(error);
+      if (error instanceof ApiError) showRefusal($("account-error"), error);
+      else $("account-error").textContent = String(error);
     }
+  });
+  // The panel closes with Escape, or a press anywhere else, and gives the focus back.
+  const panel = /** @type {HTMLDetailsElement} */ ($("account"));
+  panel.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !panel.open) return;
+    panel.open = false;
+    $("account-summary").focus();
+  });
+  document.addEventListener("pointerdown", (event) => {
+    if (panel.open && event.target instanceof Node && !panel.contains(event.target)) panel.open = false;
   });
 }
 

@@ -83,6 +83,15 @@ export class Frame {
       if (way && ways[way]) this.panPage(...ways[way]);
     });
     window.addEventListener("resize", () => this.fit());
+    // What is above the board changed height (an options panel opened, a lobby's invitation
+    // went): the room below it changed, so a fitted board is fitted again.
+    let top = 0;
+    new ResizeObserver(() => {
+      const now = Math.round(this.viewport.getBoundingClientRect().top + scrollY);
+      if (now === top) return;
+      top = now;
+      if (!this.zoomed) this.fit();
+    }).observe(document.body);
   }
 
   /** What the board's gestures and keys do to the frame, for `listen` (js/input.js). */

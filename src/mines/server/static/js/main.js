@@ -8,7 +8,7 @@ import { fillChoices, readForm, showProblems } from "./form.js";
 import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
 import { LiveSocket } from "./live.js";
-import { Player, bindControls } from "./replay.js";
+import { Player, bindControls, showPlaying } from "./replay.js";
 import { boardKey, countGame, reviewPath, showLeaderboard, showResult, showStats } from "./scores.js";
 import { sayError } from "./words.js";
 
@@ -479,6 +479,16 @@ class App {
     showStats(/** @type {HTMLTableElement} */ ($("stats")), $("stats-board"), boardKey(this.info));
   }
 
+  /** The header's board choice, the statistics and the leaderboard follow the board shown (a
+   * replay's from a link too). @param {BoardInfo} board */
+  showBoardOf(board) {
+    this.info = board;
+    if (board.preset) selectOf("preset").value = board.preset;
+    $("custom").hidden = selectOf("preset").value !== "custom";
+    this.showStats();
+    if (board.preset) this.showLeaderboardOf(board.preset, board.no_guess);
+  }
+
   /** The leaderboard follows the board being played. @param {string} preset @param {boolean} noGuess */
   showLeaderboardOf(preset, noGuess) {
     selectOf("board-preset").value = preset;
@@ -750,8 +760,10 @@ class App {
     try {
       const path = `/api/games/${encodeURIComponent(id)}`;
       const token = gameToken(id);
-      const first = /** @type {{view: View}} */ (await request("GET", `${path}?top=0&left=0&height=1&width=1`, undefined, token)).view;
+      const game = /** @type {GameAnswer} */ (await request("GET", `${path}?top=0&left=0&height=1&width=1`, undefined, token));
+      const first = game.view;
       const box = { top: 0, left: 0, height: Math.min(first.rows, WINDOW_MAX.rows), width: Math.min(first.cols, WINDOW_MAX.cols) };
+      this.showBoardOf(game.board);
       const replay = /** @type {Replay} */ (await request("GET", `${path}/replay${windowQuery(box)}`, undefined, token));
       if (this.id !== id) {
         this.id = id;
@@ -768,8 +780,7 @@ class App {
         $("status").textContent = `Replay: move ${step} of ${total}`;
         const play = $("replay-play");
         const playing = Boolean(this.player && this.player.playing);
-        play.textContent = playing ? "⏸" : "▶";
-        play.setAttribute("aria-label", playing ? "Pause" : "Play");
+        showPlaying(play, playing);
       });
       this.player.speed = Number(selectOf("replay-speed").value);
       const link = /** @type {HTMLAnchorElement} */ ($("replay-link"));

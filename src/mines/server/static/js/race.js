@@ -4,11 +4,12 @@ import { ApiError, request } from "./api.js";
 import { Board } from "./board.js";
 import { Frame } from "./frame.js";
 import { $, inputOf, selectOf } from "./dom.js";
+import { limitNames } from "./form.js";
 import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
 import { LiveSocket } from "./live.js";
-import { Player, bindControls } from "./replay.js";
-import { sayError } from "./words.js";
+import { Player, bindControls, showPlaying } from "./replay.js";
+import { sayError, showRefusal } from "./words.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Meta} Meta */
@@ -118,6 +119,7 @@ class RaceApp {
     document.body.classList.add("ready");  // shown at once: the style sheet's first-board wait is the game page's
     buildLed($("mines-left"), 3);
     buildLed($("your-score"), 3);
+    limitNames(meta, ["create-name", "join-name"]);
     for (const preset of meta.presets) {
       const option = document.createElement("option");
       option.value = preset.name;
@@ -356,8 +358,7 @@ class RaceApp {
     $("replay-step").textContent = `move ${step} of ${total}`;
     const playing = Boolean(this.player?.playing);
     const play = $("replay-play");
-    play.textContent = playing ? "⏸" : "▶";
-    play.setAttribute("aria-label", playing ? "Pause" : "Play");
+    showPlaying(play, playing);
   }
 
   closeReplay() {
@@ -491,7 +492,10 @@ class RaceApp {
     if (error instanceof ApiError) {
       /** @type {Record<string, string>} */
       const words = RACE_WORDS;
-      $("error").textContent = words[error.code] || sayError(error);
+      const said = error.code === "name_taken" && /sign in/.test(error.detail)
+        ? "That name is an account's: sign in to that account on the game page to race under it, or choose another name."
+        : words[error.code] || sayError(error);
+      showRefusal($("error"), error, said);
     } else {
       $("error").textContent = String(error);
     }
