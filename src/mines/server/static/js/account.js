@@ -112,8 +112,11 @@ async function start() {
     panel.open = false;
     $("account-summary").focus();
   });
+  // (A dialog the panel opened, the offer of this browser's statistics, leaves it open.)
   document.addEventListener("pointerdown", (event) => {
-    if (panel.open && event.target instanceof Node && !panel.contains(event.target)) panel.open = false;
+    const target = event.target;
+    if (!panel.open || !(target instanceof Element) || panel.contains(target) || target.closest("dialog")) return;
+    panel.open = false;
   });
 }
 
