@@ -28,6 +28,8 @@ const CHROME_PX = 24;
  * @property {HTMLElement} [zoomOut]
  * @property {HTMLElement} [zoomFit]
  * @property {(top: number, left: number) => void} [moveWindow]  the window a bigger board should show
+ * @property {HTMLDetailsElement[]} [passing]  panels above the board that open and close (More
+ *   options): the board is fitted as if they were closed, so opening one does not shrink it
  */
 
 /** Where a size's zoom is remembered. @param {number} rows @param {number} cols */
@@ -123,7 +125,11 @@ export class Frame {
   room() {
     const column = this.viewport.closest(".frame")?.parentElement;
     const width = Math.max(100, (column ? column.clientWidth : innerWidth) - CHROME_PX);
-    const top = this.viewport.getBoundingClientRect().top + scrollY;
+    let top = this.viewport.getBoundingClientRect().top + scrollY;
+    for (const panel of this.parts.passing ?? []) {
+      const summary = panel.querySelector("summary");
+      if (panel.open && summary) top -= panel.getBoundingClientRect().height - summary.getBoundingClientRect().height;
+    }
     const height = Math.max(160, innerHeight - top - (this.parts.reserve ?? 0) - 6);
     return { width, height };
   }

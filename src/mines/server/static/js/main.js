@@ -54,6 +54,7 @@ class App {
       minimap: /** @type {HTMLCanvasElement} */ ($("minimap")),
       zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), zoomFit: $("zoom-fit"),
       moveWindow: (top, left) => this.setWindow(top, left),
+      passing: [/** @type {HTMLDetailsElement} */ (document.querySelector("#new-game .more"))],
     });
     /** @type {{top: number, left: number} | null} the window asked for, when it is not the one shown */
     this.wanted = null;
