@@ -196,7 +196,7 @@ class App {
       keepGameToken(created.id, created.token);
       history.replaceState(null, "", `#${created.id}`);
       this.start(created.id, created.token, created);
-      $("board").focus();
+      $("board").focus({ preventScroll: true });  // the page stays where it is: it never jumps
     } catch (error) {
       ready();
       $("form-error").textContent = this.words(error);
@@ -220,7 +220,7 @@ class App {
       const box = { top: 0, left: 0, height: Math.min(first.rows, WINDOW_MAX.rows), width: Math.min(first.cols, WINDOW_MAX.cols) };
       const game = /** @type {GameAnswer} */ (await request("GET", `${path}${windowQuery(box)}`, undefined, token));
       this.start(id, token, game);
-      $("board").focus();
+      $("board").focus({ preventScroll: true });
       if (!this.token) this.say("You are watching this game; moves made by its player appear as they happen.");
     } catch (error) {
       this.showError(error);
