@@ -80,12 +80,15 @@ def test_sign_up_out_and_in_on_the_game_page(browser: Browser, url: str) -> None
     game_id = new_game(page, seed=None)
     assert get(f"{url}/api/games/{game_id}").json()["ranks"] is True  # a signed-in game
     expect(page.locator("#account-profile")).to_have_attribute("href", "/players/Ann")
+    expect(page.locator("#account-signed-in")).to_be_hidden()  # a press elsewhere closed it
+    page.click("#account-summary")
     page.click("#sign-out")
     expect(page.locator("#account-form")).to_be_visible()
     expect(page.locator("#account-summary")).to_have_text("Sign in")
     page.evaluate("document.querySelector('.more').open = false")  # new_game opens it
     game_id = new_game(page, seed=None)
     assert get(f"{url}/api/games/{game_id}").json()["ranks"] is False  # anonymous again
+    page.click("#account-summary")
     page.fill("#account-name", "ann")
     page.fill("#account-password", "not the password")
     page.click("#sign-in")

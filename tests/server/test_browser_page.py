@@ -104,7 +104,10 @@ def test_names_of_any_script_the_server_takes_are_taken_by_the_page(page: Page) 
             page.click("#start")
         assert answer.value.status == 201
         assert json.loads(answer.value.request.post_data or "{}")["player"] == name
-    page.fill("#player", "W" * 25)
+    page.fill("#player", "W" * 25)  # the field takes the server's limit, and no more
+    expect(page.locator("#player")).to_have_value("W" * 24)
+    expect(page.locator("#player")).to_have_attribute("aria-invalid", "false")
+    page.fill("#player", "<script>")
     expect(page.locator("#player")).to_have_attribute("aria-invalid", "true")
 
 
@@ -164,10 +167,23 @@ def test_forward_tab_reaches_every_control_and_comes_round(page: Page) -> None:
                 " return e.id || e.tagName.toLowerCase() + ':' + (e.textContent || '').trim(); })()"
             )
         )
+    # (The touch-only "Tap reveals" is not shown where a mouse is the pointer.)
     for control in [
-        "a:Race friends", "preset", "summary:More options", "start", "face", "board", "mode",
-        "zoom", "analysis", "hint", "board-preset", "board-no-guess",
-    ]:  # fmt: skip
+        "a:Race friends",
+        "account-summary",
+        "preset",
+        "summary:More options",
+        "start",
+        "face",
+        "board",
+        "zoom-out",
+        "zoom-fit",
+        "zoom-in",
+        "analysis",
+        "hint",
+        "board-preset",
+        "board-no-guess",
+    ]:
         assert control in seen, (control, seen)
     # Round and round: after the board's tools and the side panel, the header again.
     after_board = seen[seen.index("board") + 1 :]

@@ -51,6 +51,8 @@ def test_two_browsers_race_one_board_to_its_result(browser: Browser, url: str) -
     expect(host.locator("#players tbody tr")).to_have_count(2)  # the host sees Bob arrive
     expect(guest.locator("#start-race")).to_be_hidden()  # only the host starts
 
+    watcher = race_page(browser, link, DESKTOP)  # nobody's browser in this race: it watches
+    expect(watcher.locator("#board .cell").first).to_be_visible()
     host.click("#start-race")
     expect(host.locator("#room-status")).to_contain_text("Go!")
     expect(guest.locator("#room-status")).to_contain_text("Go!")
@@ -62,6 +64,10 @@ def test_two_browsers_race_one_board_to_its_result(browser: Browser, url: str) -
     guest.locator(f"#cell-{mine[0]}-{mine[1]}").tap()  # a tap: the guest is out
     expect(host.locator(f"#cell-{mine[0]}-{mine[1]}")).to_have_attribute("data-symbol", "X")
     expect(guest.locator("#players tbody tr").nth(1)).to_contain_text("out")
+    # Each is told in their own words: the one who hit it as "you", the others by name.
+    expect(guest.locator("#race-said")).to_have_text("You hit a mine: you are out of the race.")
+    expect(host.locator("#race-said")).to_have_text("Bob hit a mine and is out of the race.")
+    expect(watcher.locator("#race-said")).to_have_text("Bob hit a mine and is out of the race.")
 
     for r in range(9):
         for c in range(9):
@@ -74,6 +80,7 @@ def test_two_browsers_race_one_board_to_its_result(browser: Browser, url: str) -
     expect(host.locator("#result")).to_have_text("Ann wins with 71 points.")
     expect(guest.locator("#result")).to_have_text("Ann wins with 71 points.")
     expect(guest.locator("#players tbody tr").first).to_contain_text("winner")
+    expect(watcher.locator("#players tbody tr").nth(1)).to_contain_text("out")  # not "ready"
 
     assert axe_serious(host) == []
 

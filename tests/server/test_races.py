@@ -22,7 +22,7 @@ from mines.server.db.storage import StorageError
 from mines.server.services.cache import GameCache
 from mines.server.services.race_spec import RoomSpec
 from mines.server.services.rooms import RoomService
-from tests.server.conftest import FakeClock, Server, layout
+from tests.server.conftest import FakeClock, Server, layout, sign_up
 
 SEED = 4242
 FIRST = (4, 4)
@@ -75,7 +75,7 @@ def test_every_race_route_lists_its_error_answers_in_the_schema(
 ) -> None:
     paths = race_client[0].get("/openapi.json").json()["paths"]
     own = {
-        ("post", "/api/races"): {"409", "422"},  # 409: a name hidden by the operators
+        ("post", "/api/races"): {"409", "422"},  # 409: a name hidden, or an account's
         ("post", "/api/races/{room_id}/join"): {"404", "409", "422"},
         ("post", "/api/races/{room_id}/start"): {"401", "403", "404", "409"},
         ("post", "/api/races/{room_id}/rematch"): {"401", "403", "404", "409"},
@@ -848,3 +848,23 @@ def test_the_race_tables_come_from_the_migrations_and_a_database_that_had_them_m
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT version FROM schema_version").fetchall() == [(SCHEMA_VERSION,)]
         assert db.execute("SELECT id FROM races").fetchall() == [("r1",)]
+
+
+def test_a_racer_name_that_is_an_account_s_needs_that_account_s_session(
+    race_client: tuple[TestClient, FakeClock],
+) -> None:
+    client, _ = race_client
+    sign_up(client, "Alice")  # the client now holds Alice's session
+    created = client.post("/api/races", json={"player": "alice", "preset": "beginner"})
+    assert created.status_code == 201, created.text  # her own name, in any case
+    room_id = created.json()["room"]["id"]
+    client.cookies.clear()  # signed out: the name, or a look-alike of it, is hers
+    for name in ("Alice", "ALICE", "\u0410lice"):  # the last with a Cyrillic A
+        for answer in (
+            client.post("/api/races", json={"player": name, "preset": "beginner"}),
+            client.post(f"/api/races/{room_id}/join", json={"player": name}),
+        ):
+            assert answer.status_code == 409, (name, answer.text)
+            assert answer.json()["code"] == "name_taken"
+            assert "sign in" in answer.json()["detail"]
+    assert client.post(f"/api/races/{room_id}/join", json={"player": "Bob"}).status_code == 200

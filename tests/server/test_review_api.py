@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -239,9 +240,9 @@ def test_when_every_review_worker_is_busy_another_review_is_503(
     server: Server, clock: FakeClock
 ) -> None:
     reviews = use_job(server, review_jobs.counted, workers=1)
-    game = won_game(server, clock)
     reviews._workers._slots.acquire()  # another review is being worked out
     try:
+        game = won_game(server, clock)  # its end starts nothing: no worker is free
         answer = get_review(server, game)
     finally:
         reviews._workers._slots.release()
@@ -279,3 +280,34 @@ def wait_for(condition: Any) -> None:
         if time.monotonic() > deadline:
             pytest.fail("waited too long")
         time.sleep(0.01)
+
+
+def test_the_review_is_worked_out_as_soon_as_the_game_ends(
+    server: Server, clock: FakeClock
+) -> None:
+    use_job(server, review_jobs.counted)
+    game = won_game(server, clock)  # no request for its review
+    deadline = time.monotonic() + PATIENCE
+    while server.service.storage.load_review(game["id"], REVIEW_FORMAT) is None:
+        assert time.monotonic() < deadline, "the review was not worked out in the background"
+        time.sleep(0.05)
+    assert get_review(server, game).status_code == 200
+    assert review_jobs.starts(server.settings) == [game["id"]]  # once: the request read it
+
+
+def test_a_review_goes_compressed_to_a_client_that_accepts_it(
+    server: Server, clock: FakeClock
+) -> None:
+    game = won_game(server, clock)
+    packed = server.client.get(
+        f"/api/games/{game['id']}/review", headers={"Accept-Encoding": "gzip"}
+    )
+    assert packed.headers["content-encoding"] == "gzip"
+    assert int(packed.headers["content-length"]) < len(packed.content) / 2
+    plain = server.client.get(
+        f"/api/games/{game['id']}/review", headers={"Accept-Encoding": "identity"}
+    )
+    assert "content-encoding" not in plain.headers
+    assert plain.json() == packed.json()
+    small = server.client.get("/healthz", headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in small.headers  # below the minimum: as it is

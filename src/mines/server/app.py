@@ -48,11 +48,21 @@ from mines.server.web.blocks import Blocked, BlockList
 from mines.server.web.drain import CloseWhileDraining, Drain
 from mines.server.web.favicon import favicon
 from mines.server.web.handlers import install_handlers
-from mines.server.web.middleware import BodyLimit, CrossSite, HeadAsGet, JsonOnly, SecurityHeaders
+from mines.server.web.middleware import (
+    BodyLimit,
+    CompressApi,
+    CrossSite,
+    HeadAsGet,
+    JsonOnly,
+    SecurityHeaders,
+)
 from mines.server.web.observe import Observe
 from mines.server.web.ratelimit import Authorize, RateLimit, RateLimiter
 
 STATIC = Path(__file__).parent / "static"
+GZIP_MINIMUM_BYTES = 1024
+"""Answers shorter than this go as they are: below about a kilobyte gzip saves less than the
+time it costs (a move's answer is a few hundred bytes)."""
 
 
 def readiness(storage: Storage, limiter: RateLimiter) -> Readiness:
@@ -120,7 +130,6 @@ def create_app(
     else:
         game_hub = Hub()
     race_rooms = rooms or RoomService(service.storage, cache=service.cache)
-    settings = service.settings
     reviews = ReviewService(
         service,
         workers=settings.review_workers,
@@ -195,6 +204,7 @@ def create_app(
     install_handlers(app)
     # The last added runs first: headers go on every answer, the body cap's 413 included;
     # a request over its rate is refused before its body is read.
+    app.add_middleware(CompressApi, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(BodyLimit, limit=settings.body_limit)
     app.add_middleware(JsonOnly)  # before the body is read, after the rates and the token
     app.add_middleware(CrossSite)

@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from mines.server.api.deps import error_responses
 from mines.server.api.schemas import ImportedOut, PresetName
-from mines.server.api.sessions import COOKIE, accounts, session_token
+from mines.server.api.sessions import COOKIE, accounts, session_token, signed_in_account
 from mines.server.common.errors import RateLimitedError
 from mines.server.db.storage import AccountRow, ImportedBoard
 from mines.server.services.accounts import (
@@ -198,6 +198,19 @@ async def sign_out(request: Request) -> Response:
         COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
     )
     return answer
+
+
+class SessionOut(BaseModel):
+    account: AccountOut | None
+    """The signed-in account, or null when nobody is."""
+
+
+@router.get("/session", response_model=SessionOut, summary="Who is signed in, if anyone")
+async def session(request: Request) -> dict[str, Any]:
+    """`/api/me` for a page that asks at every load: 200 signed in or not, so that a browser
+    logs no failed request for a visitor who is not signed in."""
+    account = await signed_in_account(request)
+    return {"account": None if account is None else account_json(account)}
 
 
 @router.get(

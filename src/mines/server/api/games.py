@@ -23,8 +23,10 @@ from mines.server.common.errors import GameNotFoundError, GameOverError, Invalid
 from mines.server.services.finished import Read
 from mines.server.services.games import GameService, GameSpec
 from mines.server.services.present import Window, game_facts, without_cells
+from mines.server.services.reviews import ReviewService
 from mines.server.web.handlers import validation_answer
 from mines.server.web.ratelimit import rate_limit
+from mines.status import GameStatus
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -166,6 +168,10 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
             if fanout is not None:
                 await fanout.publish(game_id, result.broadcast)
         view = result.view
+        if result.stored and view["status"] != GameStatus.IN_PROGRESS.value:
+            # The move that ended the game: its review is worked out now, in the background.
+            reviews: ReviewService = request.app.state.reviews
+            reviews.prepare(game_id)
         if only_changes and result.changed_complete:
             view = without_cells(view)
         # Built here rather than validated against MoveOut: this is the hot path, and the

@@ -15,6 +15,7 @@ from mines.errors import JoinRefusedError, MinesError
 from mines.moves import MoveKind
 from mines.server.api.deps import Token, error_responses, hub
 from mines.server.api.schemas import FlagTarget, MoveTarget, PlayerName, PresetName
+from mines.server.api.sessions import accounts, signed_in_account
 from mines.server.api.sockets import admitted, ignore_until_closed
 from mines.server.db.storage import Storage
 from mines.server.services.games import SEED_LIMIT
@@ -119,6 +120,12 @@ async def check_withheld(request: Request, name: str) -> None:
         raise JoinRefusedError(WITHHELD)
 
 
+async def check_name(request: Request, name: str) -> None:
+    """A racer's name that is an account's needs that account's session (409 `name_taken`)."""
+    account = await signed_in_account(request)
+    await run_in_threadpool(accounts(request).check_guest_name, name, account)
+
+
 @router.post(
     "",
     status_code=201,
@@ -131,6 +138,7 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     fields = body.model_dump()
     player = fields.pop("player")
     await check_withheld(request, player)
+    await check_name(request, player)
     service = rooms(request)
     token, room = await run_in_threadpool(service.create, RoomSpec(**fields), player)
     return {"player": 0, "token": token, "room": room}
@@ -144,6 +152,7 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
 )
 async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any]:
     await check_withheld(request, body.player)
+    await check_name(request, body.player)
     service = rooms(request)
     player, token, room = await run_in_threadpool(service.join, room_id, body.player)
     return {"player": player, "token": token, "room": room}

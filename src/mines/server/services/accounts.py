@@ -104,6 +104,20 @@ class AccountService:
             raise NameTakenError(taken(shown))
         return self._start(account, old_token)
 
+    def check_guest_name(self, name: str, account: AccountRow | None) -> None:
+        """`NameTakenError` when a name given without an account (a racer's) is, or looks
+        like, an account's name and `account` (who is signed in, if anyone) is not that one."""
+        skeleton, skeleton_cased = skeletons(name)
+        if account is not None and (
+            skeleton == account.skeleton or skeleton_cased == account.skeleton_cased
+        ):
+            return  # the account's own name, or a look-alike of it: theirs to use
+        if not self.storage.name_free(skeleton, skeleton_cased):
+            raise NameTakenError(
+                f"the name {name!r} is an account's (or looks like one): sign in to that "
+                "account to race under it, or choose another name"
+            )
+
     def sign_in(self, name: str, password: str, old_token: str | None = None) -> SignedIn:
         """A new session for the account `name` names, ending the session `ended` (the hash
         token the client held, if any); `SignInFailedError` for a wrong name or

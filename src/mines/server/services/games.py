@@ -446,6 +446,7 @@ class GameService:
             )
             return {
                 "id": row.id,
+                "player": row.player,
                 "status": game.status.value,
                 "elapsed": round(game.elapsed, 3),
                 "rows": row.rows,

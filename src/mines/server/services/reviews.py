@@ -11,7 +11,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 
 from starlette.concurrency import run_in_threadpool
 
-from mines.errors import GameInProgressError
+from mines.errors import GameInProgressError, MinesError
 from mines.record import GameRecord
 from mines.server.common.errors import GameNotFoundError, WorkerDiedError
 from mines.server.common.settings import REVIEW_BUDGET, REVIEW_MEMORY, REVIEW_WORKERS, Settings
@@ -84,6 +84,23 @@ class ReviewService:
         # Shielded: a client that goes away leaves the computation to the others (and to
         # storage); wrapped, a concurrent future serves requests on any event loop.
         return await asyncio.shield(asyncio.wrap_future(flight))
+
+    def prepare(self, game_id: str) -> None:
+        """A game just ended: work its review out in the background, so that the first request
+        finds it stored or under way. Only while a worker is left for requests (with one
+        worker: when it is idle); never raises, and refusals are the request's to say."""
+        if self._workers.busy >= max(1, self._workers.slots - 1):
+            return
+        self._threads.submit(self._prepare, game_id)
+
+    def _prepare(self, game_id: str) -> None:
+        try:
+            if self.stored(game_id) is not None:
+                return
+        except (MinesError, StorageError):  # unknown, too big, or storage away: nothing to do
+            return
+        # Nobody waits on it: its answer is stored, its error is the next request's to meet.
+        self._flight(game_id)
 
     def stored(self, game_id: str) -> bytes | None:
         """Refuse a game that is unknown, in progress or too big, before any work; then its

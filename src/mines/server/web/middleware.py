@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from mines.server.web.handlers import error
@@ -210,3 +211,19 @@ class HeadAsGet:
             await send(message)
 
         await self.app({**scope, "method": "GET"}, receive, without_body)
+
+
+class CompressApi:
+    """gzip for the API's answers to a client that accepts it (a review is about 40 KB of
+    JSON); the static files come compressed already (`mines.server.web.assets`) and pass as
+    they are, and so do WebSockets."""
+
+    def __init__(self, app: ASGIApp, minimum_size: int):
+        self.app = app
+        self.gzip = GZipMiddleware(app, minimum_size=minimum_size)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            await self.gzip(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)

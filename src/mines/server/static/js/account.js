@@ -4,7 +4,7 @@
 import { ApiError, request } from "./api.js";
 import { $, inputOf } from "./dom.js";
 import { importableStats, sayImported } from "./scores.js";
-import { sayError } from "./words.js";
+import { showRefusal } from "./words.js";
 
 /** @typedef {{name: string, created_at: number, stats_imported: boolean}} Account */
 /** @typedef {import("./types.js").Meta} Meta */
@@ -84,9 +84,10 @@ async function showPasswordRule() {
 async function start() {
   showPasswordRule();
   try {
-    show(await request("GET", "/api/me"));
+    // /api/session answers 200 signed in or not: no failed request in the console.
+    show((/** @type {{account: Account | null}} */ (await request("GET", "/api/session"))).account);
   } catch (error) {
-    show(null);  // nobody is signed in (401), or the server is away: the form is offered
+    show(null);  // the server is away: the form is offered
   }
   $("account-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -108,7 +109,8 @@ async function start() {
       $("sign-out").focus();
       await offerStats(account);
     } catch (error) {
-      $("account-error").textContent = error instanceof ApiError ? sayError(error) : String(error);
+      if (error instanceof ApiError) showRefusal($("account-error"), error);
+      else $("account-error").textContent = String(error);
     }
   });
   $("account-manage-form").addEventListener("submit", async (event) => {
@@ -126,8 +128,9 @@ async function start() {
         return;
       }
       const newPassword = inputOf("account-new").value;
-      if (newPassword.length < 8) {
-        $("account-error").textContent = "A password has 8 characters or more.";
+      const passwords = (await meta()).passwords;
+      if (newPassword.length < passwords.min_length) {
+        $("account-error").textContent = `A password has ${passwords.min_length} characters or more.`;
         inputOf("account-new").focus();
         return;
       }
@@ -138,7 +141,8 @@ async function start() {
       $("account-error").textContent = "";
       say(`Password changed; ${done.signed_out} other session(s) signed out.`);
     } catch (error) {
-      $("account-error").textContent = error instanceof ApiError ? sayError(error) : String(error);
+      if (error instanceof ApiError) showRefusal($("account-error"), error);
+      else $("account-error").textContent = String(error);
     }
   });
   $("sign-out").addEventListener("click", async () => {
@@ -148,8 +152,22 @@ async function start() {
       say("Signed out. New games are anonymous and do not rank.");
       inputOf("account-name").focus();
     } catch (error) {
-      $("account-error").textContent = error instanceof ApiError ? sayError(error) : String(error);
+      if (error instanceof ApiError) showRefusal($("account-error"), error);
+      else $("account-error").textContent = String(error);
     }
+  });
+  // The panel closes with Escape, or a press anywhere else, and gives the focus back.
+  const panel = /** @type {HTMLDetailsElement} */ ($("account"));
+  panel.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || !panel.open) return;
+    panel.open = false;
+    $("account-summary").focus();
+  });
+  // (A dialog the panel opened, the offer of this browser's statistics, leaves it open.)
+  document.addEventListener("pointerdown", (event) => {
+    const target = event.target;
+    if (!panel.open || !(target instanceof Element) || panel.contains(target) || target.closest("dialog")) return;
+    panel.open = false;
   });
 }
 

@@ -4,14 +4,17 @@ export class ApiError extends Error {
   /**
    * @param {number} status  HTTP status, 0 when the server could not be reached
    * @param {string} code  the server's stable code (docs/server.md, "Error codes")
-   * @param {string} detail  the server's own sentence, kept for the console only
+   * @param {string} detail  the server's own sentence (shown where it names what to change: a name's rule)
    * @param {{field: string, problem: string}[]} errors  which fields a validation error names
+   * @param {number | null} [retryAfter]  seconds the server asked to wait (its Retry-After)
    */
-  constructor(status, code, detail, errors) {
+  constructor(status, code, detail, errors, retryAfter = null) {
     super(detail);
     this.status = status;
     this.code = code;
+    this.detail = detail;
     this.errors = errors;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -60,7 +63,8 @@ export async function request(method, path, body, token) {
     const code = data && typeof data.code === "string" ? data.code : codeOf(response.status);
     const detail = data && typeof data.detail === "string" ? data.detail : response.statusText;
     const errors = data && Array.isArray(data.errors) ? data.errors : [];
-    throw new ApiError(response.status, code, detail, errors);
+    const wait = Number(response.headers.get("Retry-After"));
+    throw new ApiError(response.status, code, detail, errors, Number.isFinite(wait) && wait > 0 ? Math.ceil(wait) : null);
   }
   return /** @type {T} */ (data);
 }

@@ -44,6 +44,8 @@ export class Board {
     this.marked = new Set();
     /** @type {HTMLElement[]} cells drawn pressed while a button is held */
     this.pressed = [];
+    /** @type {((rebuilt: boolean) => void) | null} told after each drawing (the frame sizes and moves) */
+    this.drawn = null;
   }
 
   /** Show a whole view: rebuild when the window moved, else repaint what differs. @param {View} view */
@@ -55,6 +57,7 @@ export class Board {
     this.status = view.status;
     if (!same) {
       this.build(view, height, width);
+      this.drawn?.(true);
       return;
     }
     for (let r = 0; r < height; r++) {
@@ -64,6 +67,7 @@ export class Board {
         if (line[c] !== this.symbols[i]) this.paint(i, line[c]);
       }
     }
+    this.drawn?.(false);
   }
 
   /** Repaint the cells a move changed. @param {Changed[]} changed @param {Status} status */
@@ -73,6 +77,7 @@ export class Board {
       const i = this.index(row, col);
       if (i >= 0) this.paint(i, symbol);
     }
+    this.drawn?.(false);
   }
 
   /** @param {View} view @param {number} height @param {number} width */

@@ -40,6 +40,29 @@ export function playerName(typed, meta) {
   return new RegExp(rule.pattern, "u").test(name) ? name : null;
 }
 
+/**
+ * The longest name the server takes, in characters: its own figure in /api/meta when it gives
+ * one, else read off its name pattern (the last `{0,N}` allows N + 1), else 24.
+ * @param {Meta} meta
+ */
+export function nameLength(meta) {
+  /** @type {any} */
+  const given = meta;
+  const figure = given.limits?.name_max_length ?? given.limits?.player_max_length ?? given.player_max_length;
+  if (Number.isInteger(figure) && figure > 0) return figure;
+  const counts = [...String(meta.player_pattern || "").matchAll(/\{0,(\d+)\}/g)];
+  return counts.length ? Number(counts[counts.length - 1][1]) + 1 : 24;
+}
+
+/** Every name field takes as many characters as the server does, and says so. @param {Meta} meta @param {string[]} ids */
+export function limitNames(meta, ids) {
+  const most = String(nameLength(meta));
+  for (const id of ids) {
+    const field = document.getElementById(id);
+    if (field instanceof HTMLInputElement) field.maxLength = Number(most);
+  }
+}
+
 /** Fill the board and first-click choices from the server. @param {Meta} meta */
 export function fillChoices(meta) {
   const preset = select("preset");
@@ -49,6 +72,7 @@ export function fillChoices(meta) {
     preset.insertBefore(option, custom);
   }
   preset.value = meta.presets[meta.presets.length - 1].name;
+  limitNames(meta, ["player", "account-name"]);
   const rule = select("first-click");
   /** @type {Record<string, string>} */
   const names = { opening: "opens an area (classic)", safe: "is never a mine", any: "may be a mine" };

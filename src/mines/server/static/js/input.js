@@ -13,6 +13,10 @@
  * @property {(press: Press | null) => void} pressing  what is held down now, for the pressed look
  * @property {() => "reveal" | "flag"} mode  what a tap does
  * @property {() => [number, number]} cursor
+ * @property {(dx: number, dy: number) => void} [panBy]  a drag or swipe moved the board by CSS pixels
+ * @property {() => boolean} [canPan]  whether part of the board is out of sight (a mouse drag then pans)
+ * @property {(factor: number, x?: number, y?: number) => void} [zoomBy]  a pinch or key zoomed, around (x, y)
+ * @property {() => void} [zoomFit]  the board back to the size that fits the screen
  */
 /**
  * @typedef {object} Press  A button held over a cell: one cell looks pressed, or a chord's block.
@@ -29,6 +33,9 @@ const BUTTONS = LEFT | RIGHT | MIDDLE;
 
 /** @type {Record<string, [number, number]>} */
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+/** @type {Record<string, number>} zoom keys and their factors (1: fit the screen again) */
+const ZOOM_KEYS = { "+": 1.25, "=": 1.25, "-": 0.8, "_": 0.8, "0": 1 };
 
 /** The cell an event is on. @param {EventTarget | null} target @returns {[number, number] | null} */
 function cellOf(target) {
@@ -65,8 +72,10 @@ export function listen(board, actions) {
  */
 function listenToMouse(board, actions) {
   let held = 0;
-  /** @type {"left" | "right" | "chord" | "done" | null} what the press in progress does */
+  /** @type {"left" | "right" | "chord" | "drag" | "done" | null} what the press in progress does */
   let press = null;
+  /** Where the pointer was last in a left press, to tell a drag from a click. */
+  let at = { x: 0, y: 0, moved: 0 };
 
   /** @param {PointerEvent} event */
   const mouse = (event) => {
@@ -80,10 +89,28 @@ function listenToMouse(board, actions) {
       // A press starts only with a button going down on the board: moves without one cost nothing.
       if (event.type !== "pointerdown" || !down || !cell) return;
       press = held & MIDDLE || (held & (LEFT | RIGHT)) === (LEFT | RIGHT) ? "chord" : held & LEFT ? "left" : "right";
+      at = { x: event.clientX, y: event.clientY, moved: 0 };
       board.focus({ preventScroll: true });
       actions.inspect(...cell);
-    } else if (down && press !== "chord") {
+    } else if (down && press !== "chord" && press !== "drag") {
       press = "chord";  // the other button joined: this press can now only chord
+    }
+    if ((press === "left" || press === "drag") && actions.panBy && actions.canPan?.() && !up) {
+      // On a board bigger than its frame a left press that moves drags the board along and
+      // reveals nothing when it ends; on a board seen whole the pressed look follows the
+      // pointer, as in the classic game.
+      const dx = event.clientX - at.x;
+      const dy = event.clientY - at.y;
+      at = { x: event.clientX, y: event.clientY, moved: at.moved + Math.hypot(dx, dy) };
+      if (press === "left" && at.moved > MOVE_TOLERANCE_PX) {
+        press = "drag";
+        board.classList.add("dragging");
+      }
+      if (press === "drag") actions.panBy(-dx, -dy);
+    }
+    if (press === "drag" && up) {
+      press = "done";
+      board.classList.remove("dragging");
     }
     if (up && press !== "done") {
       const released = press;
@@ -123,10 +150,28 @@ function listenToMouse(board, actions) {
 function listenToTouch(board, actions) {
   /** @type {{id: number, cell: [number, number], x: number, y: number, timer: number, long: boolean} | null} */
   let touch = null;
+  /** @type {Map<number, {x: number, y: number}>} every finger on the board, for swipes and pinches */
+  const fingers = new Map();
+  /** Whether the fingers on the board are moving it (a swipe or a pinch): no tap comes of them. */
+  let gesture = false;
+
+  const cancelTouch = () => {
+    if (touch) clearTimeout(touch.timer);
+    touch = null;
+    actions.pressing(null);
+  };
 
   board.addEventListener("pointerdown", (event) => {
+    if (event.pointerType === "mouse") return;
+    fingers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (fingers.size > 1) {  // a second finger: a pinch, never a tap
+      gesture = true;
+      cancelTouch();
+      return;
+    }
+    gesture = false;
     const cell = cellOf(event.target);
-    if (!cell || event.pointerType === "mouse") return;
+    if (!cell) return;
     actions.inspect(...cell);
     if (touch) clearTimeout(touch.timer);
     const start = { id: event.pointerId, cell, x: event.clientX, y: event.clientY, timer: 0, long: false };
@@ -142,24 +187,47 @@ function listenToTouch(board, actions) {
   });
 
   board.addEventListener("pointermove", (event) => {
-    if (!touch || event.pointerId !== touch.id) return;
-    if (Math.hypot(event.clientX - touch.x, event.clientY - touch.y) > MOVE_TOLERANCE_PX) cancelTouch();
+    const finger = fingers.get(event.pointerId);
+    if (!finger) return;
+    if (touch && event.pointerId === touch.id && !gesture
+      && Math.hypot(event.clientX - touch.x, event.clientY - touch.y) > MOVE_TOLERANCE_PX) {
+      gesture = !touch.long;  // a moving finger swipes the board (after a long press: nothing)
+      cancelTouch();
+    }
+    if (!gesture) return;
+    const [a, b] = [...fingers.values()];
+    const before = b ? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, d: Math.hypot(a.x - b.x, a.y - b.y) } : null;
+    const dx = event.clientX - finger.x;
+    const dy = event.clientY - finger.y;
+    finger.x = event.clientX;
+    finger.y = event.clientY;
+    if (before && b) {
+      // Two fingers: the board grows with their distance and follows their middle.
+      const d = Math.hypot(a.x - b.x, a.y - b.y);
+      const middle = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+      if (actions.zoomBy && before.d > 0) actions.zoomBy(d / before.d, middle.x, middle.y);
+      actions.panBy?.(before.x - middle.x, before.y - middle.y);
+    } else {
+      actions.panBy?.(-dx, -dy);
+    }
   });
 
-  const cancelTouch = () => {
-    if (touch) clearTimeout(touch.timer);
-    touch = null;
-    actions.pressing(null);
+  /** @param {PointerEvent} event */
+  const lift = (event) => {
+    fingers.delete(event.pointerId);
+    if (!fingers.size) setTimeout(() => { if (!fingers.size) gesture = false; });
   };
-  board.addEventListener("pointercancel", cancelTouch);
+  board.addEventListener("pointercancel", (event) => { lift(event); cancelTouch(); });
 
   board.addEventListener("pointerup", (event) => {
-    if (event.pointerType === "mouse" || !touch || event.pointerId !== touch.id) return;
+    if (event.pointerType === "mouse") return;
+    lift(event);
+    if (!touch || event.pointerId !== touch.id) return;
     const { cell, long, timer } = touch;
     clearTimeout(timer);
     touch = null;
     actions.pressing(null);
-    if (long) return;  // the long press already acted: its release does nothing
+    if (long || gesture) return;  // the long press already acted: its release does nothing
     if (actions.mode() === "flag") actions.flag(...cell);
     else actions.primary(...cell);
   });
@@ -173,6 +241,13 @@ function listenToTouch(board, actions) {
 function listenToKeys(board, actions) {
   board.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (ZOOM_KEYS[event.key] && actions.zoomBy) {
+      const factor = ZOOM_KEYS[event.key];
+      if (factor === 1) actions.zoomFit?.();
+      else actions.zoomBy(factor);
+      event.preventDefault();
+      return;
+    }
     const arrow = ARROWS[event.key];
     const [row, col] = actions.cursor();
     if (arrow) {

@@ -2,12 +2,13 @@
 
 import { ApiError, gameToken, keepGameToken, request, windowQuery } from "./api.js";
 import { Board } from "./board.js";
+import { Frame } from "./frame.js";
 import { $, inputOf, selectOf } from "./dom.js";
 import { fillChoices, readForm, showProblems } from "./form.js";
 import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
 import { LiveSocket } from "./live.js";
-import { Player, bindControls } from "./replay.js";
+import { Player, bindControls, showPlaying } from "./replay.js";
 import { boardKey, countGame, reviewPath, showLeaderboard, showResult, showStats } from "./scores.js";
 import { sayError } from "./words.js";
 
@@ -25,7 +26,8 @@ import { sayError } from "./words.js";
 /** @typedef {import("./input.js").Press} Press */
 
 const WINDOW_MAX = { rows: 100, cols: 100 };  // the most cells shown at once; bigger boards pan
-const PAN_STEP = 10;
+/** CSS pixels kept free below a fitted board: the tools' row and the status line. */
+const BELOW_BOARD_PX = 84;
 /** Refusals that mean "nothing happens here", as a click on an open number does in the classic
  * game: said politely, never as an alert. */
 const NOTHING_HAPPENS = new Set(["illegal_move", "cell_flagged", "game_over"]);
@@ -47,6 +49,15 @@ class App {
   constructor(meta) {
     this.meta = meta;
     this.board = new Board($("board"));
+    this.frame = new Frame(this.board, {
+      viewport: $("viewport"), reserve: BELOW_BOARD_PX, pan: $("pan"), label: $("window-info"),
+      minimap: /** @type {HTMLCanvasElement} */ ($("minimap")),
+      zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), zoomFit: $("zoom-fit"),
+      moveWindow: (top, left) => this.setWindow(top, left),
+      passing: [/** @type {HTMLDetailsElement} */ (document.querySelector("#new-game .more"))],
+    });
+    /** @type {{top: number, left: number} | null} the window asked for, when it is not the one shown */
+    this.wanted = null;
     /** @type {string | null} */
     this.id = null;
     /** @type {string | null} */
@@ -80,11 +91,12 @@ class App {
     this.player = null;
     /** @type {"reveal" | "flag"} */
     this.mode = "reveal";
-    this.zoomed = false;
     this.creating = 0;
     this.counted = new Set();
     this.chancesOn = false;
     this.marksOn = false;
+    /** The watched game's player, once a summary named them. */
+    this.playerName = "";
   }
 
   // --- setup ---------------------------------------------------------------------------
@@ -100,15 +112,15 @@ class App {
     document.documentElement.dataset.theme = theme;
     this.marksOn = localStorage.getItem("mines:marks") === "on";
     inputOf("marks").checked = this.marksOn;
-    this.zoomed = matchMedia("(pointer: coarse)").matches;
 
     const board = $("board");
     listen(board, {
+      ...this.frame.gestures(),
       primary: (r, c) => this.primary(r, c),
       flag: (r, c) => this.flag(r, c),
       chord: (r, c) => this.move("chord", r, c),
       moveCursor: (dr, dc) => this.moveCursor(dr, dc),
-      pan: (dr, dc) => this.pan(dr, dc),
+      pan: (dr, dc) => this.frame.panPage(dr, dc),
       newGame: () => this.newGame(),
       inspect: (r, c) => { this.board.setCursor(r, c); this.describeCell(r, c); },
       hover: (r, c) => { if (this.chancesOn) this.describeCell(r, c); },
@@ -130,13 +142,6 @@ class App {
     });
     $("marks").addEventListener("change", () => this.setMarks(inputOf("marks").checked));
     $("mode").addEventListener("click", () => this.setMode(this.mode === "reveal" ? "flag" : "reveal"));
-    $("zoom").addEventListener("click", () => { this.zoomed = !this.zoomed; this.fit(); });
-    $("pan").addEventListener("click", (event) => {
-      const target = event.target instanceof HTMLElement ? event.target.dataset.pan : undefined;
-      /** @type {Record<string, [number, number]>} */
-      const ways = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
-      if (target && ways[target]) this.pan(...ways[target]);
-    });
     $("analysis").addEventListener("change", () => this.toggleChances());
     $("hint").addEventListener("click", () => this.hint());
     $("board-preset").addEventListener("change", () => this.loadLeaderboard());
@@ -152,7 +157,6 @@ class App {
       if (event.target === document.body && this.view && BOARD_KEYS.has(event.key)
         && !event.ctrlKey && !event.metaKey && !event.altKey) board.focus();
     });
-    window.addEventListener("resize", () => this.fit());
     window.setInterval(() => this.tick(), 250);
     this.checkForm();
 
@@ -192,7 +196,7 @@ class App {
       keepGameToken(created.id, created.token);
       history.replaceState(null, "", `#${created.id}`);
       this.start(created.id, created.token, created);
-      $("board").focus();
+      $("board").focus({ preventScroll: true });  // the page stays where it is: it never jumps
     } catch (error) {
       ready();
       $("form-error").textContent = this.words(error);
@@ -216,7 +220,7 @@ class App {
       const box = { top: 0, left: 0, height: Math.min(first.rows, WINDOW_MAX.rows), width: Math.min(first.cols, WINDOW_MAX.cols) };
       const game = /** @type {GameAnswer} */ (await request("GET", `${path}${windowQuery(box)}`, undefined, token));
       this.start(id, token, game);
-      $("board").focus();
+      $("board").focus({ preventScroll: true });
       if (!this.token) this.say("You are watching this game; moves made by its player appear as they happen.");
     } catch (error) {
       this.showError(error);
@@ -233,6 +237,8 @@ class App {
     this.ranks = game.ranks;
     this.version = -1;
     this.ahead = [];
+    this.wanted = null;
+    this.playerName = "";
     this.started = false;
     this.chancesOn = false;
     inputOf("analysis").checked = false;
@@ -242,7 +248,6 @@ class App {
     this.board.cursor = [game.view.top, game.view.left];
     buildLed($("mines-left"), Math.max(3, String(game.board.mines).length));
     this.takeView(game.view);
-    this.fit();
     this.showError(null);
     this.watch();
     this.showStats();
@@ -251,10 +256,11 @@ class App {
     $("replay-open").hidden = game.view.status === "IN_PROGRESS";
   }
 
-  /** The board's window as a query. */
+  /** The board's window as a query: the one asked for, else the one shown. */
   box() {
     const b = this.board;
-    return { top: b.top, left: b.left, height: b.height, width: b.width };
+    const { top, left } = this.wanted ?? b;
+    return { top, left, height: b.height, width: b.width };
   }
 
   playable() {
@@ -392,9 +398,6 @@ class App {
     ready();
     if (view.elapsed > 0 || this.board.symbols.some((s) => s >= "0" && s <= "8")) this.started = true;
     this.setHeader(view);
-    const pan = view.rows > this.board.height || view.cols > this.board.width;
-    $("pan").hidden = !pan;
-    $("window-info").textContent = pan ? `rows ${view.top + 1}–${view.top + this.board.height}, columns ${view.left + 1}–${view.left + this.board.width} of ${view.rows.toLocaleString("en")}×${view.cols.toLocaleString("en")}` : "";
   }
 
   /** The counters, the face, the status line and what follows a game's end. @param {View} view */
@@ -408,8 +411,10 @@ class App {
     const wasOver = status.dataset.status === "WON" || status.dataset.status === "LOST";
     if (status.dataset.status !== view.status) status.dataset.status = view.status;
     if (this.player) return;
-    const text = won ? `You won in ${view.elapsed.toFixed(1)} seconds!`
-      : view.status === "LOST" ? "Boom! You hit a mine. Press the face for a new game."
+    // A watcher is told about the player ("Ann hit a mine"), not as if it were their game.
+    const who = this.token ? "You" : this.playerName || "The player";
+    const text = won ? `${who} won in ${view.elapsed.toFixed(1)} seconds!`
+      : view.status === "LOST" ? (this.token ? "Boom! You hit a mine. Press the face for a new game." : `${who} hit a mine. Game over.`)
         : this.token ? "Playing" : "Watching";
     // Unchanged text is left alone: a new text node would lay the page out again after every move.
     if (status.textContent !== text) status.textContent = text;
@@ -455,7 +460,11 @@ class App {
       this.info = { rows: summary.rows, cols: summary.cols, mines: summary.mines, no_guess: summary.no_guess, preset: summary.preset };
       if (this.token) countGame(summary);
       this.showStats();
-      const said = showResult($("result"), summary);
+      const said = showResult($("result"), summary, !this.token);
+      if (!this.token && !this.player) {
+        this.playerName = summary.player;
+        this.showBar(view);  // the status line now names the player
+      }
       if (summary.preset) this.showLeaderboardOf(summary.preset, summary.no_guess);
       else this.loadLeaderboard();
       this.say(said);
@@ -468,6 +477,16 @@ class App {
   showStats() {
     if (!this.info) return;
     showStats(/** @type {HTMLTableElement} */ ($("stats")), $("stats-board"), boardKey(this.info));
+  }
+
+  /** The header's board choice, the statistics and the leaderboard follow the board shown (a
+   * replay's from a link too). @param {BoardInfo} board */
+  showBoardOf(board) {
+    this.info = board;
+    if (board.preset) selectOf("preset").value = board.preset;
+    $("custom").hidden = selectOf("preset").value !== "custom";
+    this.showStats();
+    if (board.preset) this.showLeaderboardOf(board.preset, board.no_guess);
   }
 
   /** The leaderboard follows the board being played. @param {string} preset @param {boolean} noGuess */
@@ -614,20 +633,11 @@ class App {
     if (row < b.top || row >= b.top + b.height || col < b.left || col >= b.left + b.width) {
       // Off the window's edge: the window follows the cursor.
       b.cursor = [row, col];
-      this.setWindow(
-        row < b.top ? row : row >= b.top + b.height ? row - b.height + 1 : b.top,
-        col < b.left ? col : col >= b.left + b.width ? col - b.width + 1 : b.left,
-      );
+      this.frame.goTo(row, col);
       return;
     }
     b.setCursor(row, col);
     this.describeCell();
-  }
-
-  /** @param {number} dr @param {number} dc */
-  pan(dr, dc) {
-    const b = this.board;
-    this.setWindow(b.top + dr * PAN_STEP, b.left + dc * PAN_STEP);
   }
 
   /** @param {number} top @param {number} left */
@@ -635,25 +645,11 @@ class App {
     const b = this.board;
     const t = Math.max(0, Math.min(b.rows - b.height, top));
     const l = Math.max(0, Math.min(b.cols - b.width, left));
-    if (t === b.top && l === b.left) return;
-    b.top = t;
-    b.left = l;
-    b.cursor = [Math.max(t, Math.min(t + b.height - 1, b.cursor[0])), Math.max(l, Math.min(l + b.width - 1, b.cursor[1]))];
+    const { top: now, left: then } = this.wanted ?? b;
+    if (t === now && l === then) return;
+    this.wanted = { top: t, left: l };
     // The live socket follows the window: its first message is the new window's view.
-    this.watch();
-  }
-
-  /** Cells as big as fit the screen, or zoomed in to finger size (the board then pans). */
-  fit() {
-    const b = this.board;
-    if (!b.width) return;
-    const room = Math.max(120, ($("viewport").parentElement?.parentElement?.clientWidth || innerWidth) - 24);
-    const fitted = Math.max(10, Math.min(32, Math.floor(room / b.width)));
-    const size = this.zoomed ? Math.max(36, fitted) : fitted;
-    b.setCellSize(size);
-    const zoom = $("zoom");
-    zoom.setAttribute("aria-pressed", String(this.zoomed));
-    zoom.textContent = this.zoomed ? "Zoom out" : "Zoom in";
+    if (!this.player) this.watch();
   }
 
   /** @param {"reveal" | "flag"} mode */
@@ -732,7 +728,7 @@ class App {
       const hint = /** @type {Hint} */ (await request("POST", `/api/games/${encodeURIComponent(id)}/hint`, undefined, this.token));
       if (id !== this.id) return;
       const b = this.board;
-      if (b.index(hint.row, hint.col) < 0) this.setWindow(hint.row - Math.floor(b.height / 2), hint.col - Math.floor(b.width / 2));
+      if (b.index(hint.row, hint.col) < 0) this.frame.goTo(hint.row, hint.col);
       b.setCursor(hint.row, hint.col);
       b.setHint([hint.row, hint.col]);
       $("board").focus();
@@ -764,8 +760,10 @@ class App {
     try {
       const path = `/api/games/${encodeURIComponent(id)}`;
       const token = gameToken(id);
-      const first = /** @type {{view: View}} */ (await request("GET", `${path}?top=0&left=0&height=1&width=1`, undefined, token)).view;
+      const game = /** @type {GameAnswer} */ (await request("GET", `${path}?top=0&left=0&height=1&width=1`, undefined, token));
+      const first = game.view;
       const box = { top: 0, left: 0, height: Math.min(first.rows, WINDOW_MAX.rows), width: Math.min(first.cols, WINDOW_MAX.cols) };
+      this.showBoardOf(game.board);
       const replay = /** @type {Replay} */ (await request("GET", `${path}/replay${windowQuery(box)}`, undefined, token));
       if (this.id !== id) {
         this.id = id;
@@ -782,8 +780,7 @@ class App {
         $("status").textContent = `Replay: move ${step} of ${total}`;
         const play = $("replay-play");
         const playing = Boolean(this.player && this.player.playing);
-        play.textContent = playing ? "⏸" : "▶";
-        play.setAttribute("aria-label", playing ? "Pause" : "Play");
+        showPlaying(play, playing);
       });
       this.player.speed = Number(selectOf("replay-speed").value);
       const link = /** @type {HTMLAnchorElement} */ ($("replay-link"));
@@ -794,7 +791,6 @@ class App {
       history.replaceState(null, "", `#replay=${encodeURIComponent(id)}`);
       this.board.rows = -1;
       this.player.seek(0);
-      this.fit();
       this.player.play();
     } catch (error) {
       this.showError(error);

@@ -2,12 +2,14 @@
 
 import { ApiError, request } from "./api.js";
 import { Board } from "./board.js";
+import { Frame } from "./frame.js";
 import { $, inputOf, selectOf } from "./dom.js";
+import { limitNames } from "./form.js";
 import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
 import { LiveSocket } from "./live.js";
-import { Player, bindControls } from "./replay.js";
-import { sayError } from "./words.js";
+import { Player, bindControls, showPlaying } from "./replay.js";
+import { sayError, showRefusal } from "./words.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Meta} Meta */
@@ -25,6 +27,7 @@ import { sayError } from "./words.js";
  * @property {string} id
  * @property {"lobby" | "racing" | "over"} state
  * @property {"shared" | "duel"} mode
+ * @property {"out" | "freeze"} on_mine
  * @property {number} seq
  * @property {number | null} starts_in
  * @property {number | null} you
@@ -71,6 +74,11 @@ const tokenKey = (id) => `mines:race:${id}`;
 class RaceApp {
   constructor() {
     this.board = new Board($("board"));
+    this.frame = new Frame(this.board, {
+      viewport: $("viewport"), reserve: 56, pan: $("pan"), label: $("window-info"),
+      minimap: /** @type {HTMLCanvasElement} */ ($("minimap")),
+      zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), zoomFit: $("zoom-fit"),
+    });
     /** @type {string | null} */
     this.id = roomInAddress();
     /** @type {string | null} */
@@ -111,6 +119,7 @@ class RaceApp {
     document.body.classList.add("ready");  // shown at once: the style sheet's first-board wait is the game page's
     buildLed($("mines-left"), 3);
     buildLed($("your-score"), 3);
+    limitNames(meta, ["create-name", "join-name"]);
     for (const preset of meta.presets) {
       const option = document.createElement("option");
       option.value = preset.name;
@@ -131,11 +140,12 @@ class RaceApp {
     bindControls(() => this.player);
     $("mode").addEventListener("click", () => this.setMode(this.mode === "reveal" ? "flag" : "reveal"));
     listen($("board"), {
+      ...this.frame.gestures(),
       primary: (r, c) => this.move(/^[1-8]$/.test(this.board.symbolAt(r, c)) ? "chord" : "reveal", r, c),
       flag: (r, c) => this.move("flag", r, c),
       chord: (r, c) => this.move("chord", r, c),
       moveCursor: (dr, dc) => this.moveCursor(dr, dc),
-      pan: () => {},
+      pan: (dr, dc) => this.frame.panPage(dr, dc),
       newGame: () => {},
       inspect: (r, c) => this.board.setCursor(r, c),
       pressing: () => {},
@@ -291,6 +301,11 @@ class RaceApp {
     $("start-race").hidden = !(room.state === "lobby" && room.you === 0);
     $("rematch").hidden = !(room.state === "over" && room.you === 0);
     $("replay-open").hidden = room.state !== "over" || this.player !== null;
+    // Who hit a mine since the room was last shown (the mine's event makes it read again).
+    room.players.forEach((player, i) => {
+      const was = before?.id === room.id ? before.players[i] : undefined;
+      if (was && ((player.out && !was.out) || (player.frozen_for > 0 && !(was.frozen_for > 0)))) this.sayMine(i);
+    });
     if (this.player) return;  // the replay keeps the board until it is closed
     this.board.render(room.view);
     room.openers.forEach((line, r) => {
@@ -343,8 +358,7 @@ class RaceApp {
     $("replay-step").textContent = `move ${step} of ${total}`;
     const playing = Boolean(this.player?.playing);
     const play = $("replay-play");
-    play.textContent = playing ? "⏸" : "▶";
-    play.setAttribute("aria-label", playing ? "Pause" : "Play");
+    showPlaying(play, playing);
   }
 
   closeReplay() {
@@ -368,6 +382,19 @@ class RaceApp {
     if (!label.includes(", opened by ")) cell.setAttribute("aria-label", `${label}, opened by ${player.name}`);
   }
 
+  /** A player hit a mine: said to them as "you", to everyone else by the player's name. @param {number} who */
+  sayMine(who) {
+    const room = this.room;
+    const player = room?.players[who];
+    if (!room || !player) return;
+    const out = room.on_mine !== "freeze";
+    const text = who === room.you
+      ? (out ? "You hit a mine: you are out of the race." : "You hit a mine: 10 points off, and you are frozen for 5 s.")
+      : `${player.name} hit a mine${out ? " and is out of the race" : ""}.`;
+    $("race-said").textContent = text;
+    this.say(text);
+  }
+
   /** @param {Room} room */
   showPlayers(room) {
     const rows = room.players.map((player) => {
@@ -382,8 +409,11 @@ class RaceApp {
       const score = document.createElement("td");
       score.textContent = room.mode === "duel" ? `${Math.round(player.progress * 100)}%` : String(player.score);
       const state = document.createElement("td");
-      state.textContent = player.out ? "out" : player.frozen_for > 0 ? `frozen ${player.frozen_for.toFixed(0)} s`
-        : room.winner === player.id ? "winner" : room.state === "racing" ? "racing" : "ready";
+      // After the race each player's final state: the winner, out (a mine), or finished.
+      state.textContent = room.winner === player.id ? "winner" : player.out ? "out"
+        : room.state === "over" ? "finished"
+          : player.frozen_for > 0 ? `frozen ${player.frozen_for.toFixed(0)} s`
+            : room.state === "racing" ? "racing" : "ready";
       row.append(name, score, state);
       return row;
     });
@@ -462,7 +492,10 @@ class RaceApp {
     if (error instanceof ApiError) {
       /** @type {Record<string, string>} */
       const words = RACE_WORDS;
-      $("error").textContent = words[error.code] || sayError(error);
+      const said = error.code === "name_taken" && /sign in/.test(error.detail)
+        ? "That name is an account's: sign in to that account on the game page to race under it, or choose another name."
+        : words[error.code] || sayError(error);
+      showRefusal($("error"), error, said);
     } else {
       $("error").textContent = String(error);
     }

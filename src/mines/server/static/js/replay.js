@@ -110,6 +110,21 @@ export class Player {
   }
 }
 
+const PLAY_PATH = "M4 2v12l10-6z";
+const PAUSE_PATH = "M3 2h4v12H3zM9 2h4v12H9z";
+
+/**
+ * The play button as what a press does now: play, or pause while playing (drawn as inline
+ * SVG: the ⏸ and ▶ characters are empty boxes in fonts that lack them).
+ * @param {HTMLElement} button @param {boolean} playing
+ */
+export function showPlaying(button, playing) {
+  const path = button.querySelector("svg path");
+  if (path) path.setAttribute("d", playing ? PAUSE_PATH : PLAY_PATH);
+  button.dataset.playing = String(playing);
+  button.setAttribute("aria-label", playing ? "Pause" : "Play");
+}
+
 /**
  * Wires a page's replay bar (play, back, forward, scrub, speed) to whichever player is open.
  * The single game's page and the race page share the bar's markup and these handlers.

@@ -3,6 +3,7 @@
 
 import { ApiError, gameToken, request } from "./api.js";
 import { Board } from "./board.js";
+import { Frame } from "./frame.js";
 import { $, fillTerms } from "./dom.js";
 import { setLed } from "./leds.js";
 import { sayError } from "./words.js";
@@ -50,6 +51,9 @@ class ReviewPage {
   constructor(data) {
     this.data = data;
     this.board = new Board($("board"));
+    this.frame = new Frame(this.board, {
+      viewport: $("viewport"), reserve: 120, zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), zoomFit: $("zoom-fit"),
+    });
     /** @type {string[]} the whole board's symbols after `this.at` moves */
     this.cells = data.start.join("").split("");
     this.at = 0;
@@ -282,6 +286,14 @@ class ReviewPage {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const target = /** @type {HTMLElement} */ (event.target);
     if (target.closest("input, select, textarea")) return;
+    /** @type {Record<string, number>} the zoom keys, as on the game page (1: fit again) */
+    const zoom = { "+": 1.25, "=": 1.25, "-": 0.8, "_": 0.8, "0": 1 };
+    if (event.key in zoom) {
+      event.preventDefault();
+      if (zoom[event.key] === 1) this.frame.fitAgain();
+      else this.frame.zoomBy(zoom[event.key]);
+      return;
+    }
     /** @type {Record<string, number>} */
     const to = { ArrowLeft: this.at - 1, ArrowRight: this.at + 1, Home: 0, End: this.length };
     if (!(event.key in to)) return;

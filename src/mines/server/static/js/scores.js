@@ -194,9 +194,11 @@ const UNRANKED = {
  * the server counted them. Returns the same in one sentence, for a screen reader.
  * @param {HTMLElement} box
  * @param {Summary} summary
+ * @param {boolean} [watching]  the page watches another's game: it speaks about its player
  */
-export function showResult(box, summary) {
+export function showResult(box, summary, watching = false) {
   const won = summary.status === "WON";
+  const who = watching ? summary.player : "You";
   const figure = (/** @type {number | null} */ value, /** @type {number} */ places) => value === null ? "–" : value.toFixed(places);
   const rows = [
     ["Time", `${summary.elapsed.toFixed(2)} s`],
@@ -208,12 +210,12 @@ export function showResult(box, summary) {
   const list = document.createElement("dl");
   fillTerms(list, rows);
   const title = document.createElement("h2");
-  title.textContent = won ? "You won" : "Game over";
+  title.textContent = won ? `${who} won` : watching ? `${who} hit a mine` : "Game over";
   const note = document.createElement("p");
   note.className = "help";
   note.textContent = summary.ranked ? "This time is on the leaderboard."
-    : summary.assisted ? "Not ranked: you had help (a hint or the mine chances)."
-    : won ? UNRANKED[summary.unranked ?? ""] ?? "" : "";
+    : summary.assisted ? `Not ranked: ${watching ? `${who} had` : "you had"} help (a hint or the mine chances).`
+    : won && !watching ? UNRANKED[summary.unranked ?? ""] ?? "" : "";
   const review = document.createElement("p");
   const link = document.createElement("a");
   link.id = "result-review";
@@ -223,5 +225,6 @@ export function showResult(box, summary) {
   box.replaceChildren(title, list, ...(note.textContent ? [note] : []), review);
   box.hidden = false;
   const sentence = rows.map(([name, value]) => `${name} ${value}`).join(", ");
-  return `${won ? `You won in ${summary.elapsed.toFixed(1)} seconds!` : "Game over."} ${sentence}.${note.textContent ? ` ${note.textContent}` : ""}`;
+  const over = watching ? `${who} hit a mine. Game over.` : "Game over.";
+  return `${won ? `${who} won in ${summary.elapsed.toFixed(1)} seconds!` : over} ${sentence}.${note.textContent ? ` ${note.textContent}` : ""}`;
 }

@@ -100,6 +100,7 @@
 /**
  * @typedef {object} Summary  The result of a finished game.
  * @property {string} id
+ * @property {string} player  the name it was played under (an account's, or the one given)
  * @property {Status} status
  * @property {number} elapsed
  * @property {string | null} preset

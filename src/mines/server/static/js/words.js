@@ -58,6 +58,50 @@ export const SENTENCES = {
 };
 
 const FALLBACK = "Something went wrong. Please try again.";
+/** Refusals whose server sentence says what to change (which rule a name broke): shown as is. */
+const SERVER_SAYS = new Set(["invalid_name"]);
+
+/** A server sentence, started with a capital and ended with a full stop. @param {string} text */
+function sentence(text) {
+  const trimmed = text.trim();
+  if (!trimmed) return "";
+  return `${trimmed[0].toUpperCase()}${trimmed.slice(1)}${/[.!?]$/.test(trimmed) ? "" : "."}`;
+}
+
+/** How long is left, in words. @param {number} seconds */
+export function sayWait(seconds) {
+  if (seconds >= 120) return `${Math.ceil(seconds / 60)} minutes`;
+  return seconds === 1 ? "1 second" : `${seconds} seconds`;
+}
+
+/**
+ * Show a refusal in an element; a rate limit's counts down from the server's Retry-After
+ * until it is over (then it says so). Returns a function that stops the count.
+ * @param {HTMLElement} element @param {ApiError} error @param {string} [text]  the sentence, if not sayError's
+ */
+export function showRefusal(element, error, text) {
+  const owner = /** @type {HTMLElement & {stopCount?: () => void}} */ (element);
+  owner.stopCount?.();
+  owner.stopCount = undefined;
+  if (error.code !== "rate_limited" || !error.retryAfter) {
+    element.textContent = text ?? sayError(error);
+    return;
+  }
+  const until = Date.now() + error.retryAfter * 1000;
+  const tick = () => {
+    const left = Math.ceil((until - Date.now()) / 1000);
+    if (left <= 0) {
+      element.textContent = "You can try again now.";
+      window.clearInterval(timer);
+      owner.stopCount = undefined;
+      return;
+    }
+    element.textContent = `Too many tries in a short time: wait ${sayWait(left)}, then try again.`;
+  };
+  const timer = window.setInterval(tick, 1000);
+  owner.stopCount = () => window.clearInterval(timer);
+  tick();
+}
 
 /**
  * The sentence for an error answer: its code's sentence, and for a validation error the fields
@@ -65,13 +109,15 @@ const FALLBACK = "Something went wrong. Please try again.";
  * @param {ApiError} error
  */
 export function sayError(error) {
-  const sentence = SENTENCES[error.code];
-  if (!sentence) return FALLBACK;
-  if (error.code !== "validation_error" || !error.errors.length) return sentence;
+  const said = SENTENCES[error.code];
+  if (!said) return FALLBACK;
+  if (SERVER_SAYS.has(error.code) && error.detail) return sentence(error.detail);
+  if (error.code === "rate_limited" && error.retryAfter) return `That was a lot of requests very quickly. Wait ${sayWait(error.retryAfter)}, then go on.`;
+  if (error.code !== "validation_error" || !error.errors.length) return said;
   const names = error.errors
     .map((item) => FIELDS[/** @type {keyof typeof FIELDS} */ (lastPart(item.field))])
     .filter(Boolean);
-  if (!names.length) return sentence;
+  if (!names.length) return said;
   return `${unique(names).join(", ")} ${names.length > 1 ? "are" : "is"} not valid.`;
 }
 
