@@ -11,15 +11,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 
-from mines.errors import JoinRefusedError, MinesError
+from mines.errors import MinesError
 from mines.moves import MoveKind
 from mines.server.api.deps import Token, error_responses, hub
 from mines.server.api.schemas import FlagTarget, MoveTarget, PlayerName, PresetName
 from mines.server.api.sessions import accounts, signed_in_account
 from mines.server.api.sockets import admitted, ignore_until_closed
-from mines.server.db.storage import Storage
 from mines.server.services.games import SEED_LIMIT
-from mines.server.services.names import skeletons
 from mines.server.services.race_spec import ROOM_CELL_LIMIT, RoomSpec
 from mines.server.services.rooms import RoomService
 from mines.server.web.handlers import classify
@@ -108,20 +106,9 @@ def rooms(connection: HTTPConnection) -> RoomService:
     return service
 
 
-WITHHELD = "this name is withheld by the server's operators; race under another"
-
-
-async def check_withheld(request: Request, name: str) -> None:
-    """Refuse a race name that is, or looks like, a hidden or suspended account's name
-    (`mines admin account hide|suspend`): what leaves the leaderboard leaves races too."""
-    storage: Storage = request.app.state.service.storage
-    withheld = await run_in_threadpool(storage.name_withheld, skeletons(name)[0])
-    if withheld:
-        raise JoinRefusedError(WITHHELD)
-
-
 async def check_name(request: Request, name: str) -> None:
-    """A racer's name that is an account's needs that account's session (409 `name_taken`)."""
+    """A racer's name: never one the operators withheld, and an account's only with that
+    account's session (`AccountService.check_guest_name`)."""
     account = await signed_in_account(request)
     await run_in_threadpool(accounts(request).check_guest_name, name, account)
 
@@ -137,7 +124,6 @@ async def check_name(request: Request, name: str) -> None:
 async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     fields = body.model_dump()
     player = fields.pop("player")
-    await check_withheld(request, player)
     await check_name(request, player)
     service = rooms(request)
     token, room = await run_in_threadpool(service.create, RoomSpec(**fields), player)
@@ -151,7 +137,6 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     summary="Join a room in its lobby",
 )
 async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any]:
-    await check_withheld(request, body.player)
     await check_name(request, body.player)
     service = rooms(request)
     player, token, room = await run_in_threadpool(service.join, room_id, body.player)

@@ -13,6 +13,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from mines.errors import JoinRefusedError
 from mines.server.common.auth import hash_token
 from mines.server.common.errors import (
     AccountSuspendedError,
@@ -48,6 +49,10 @@ def taken(name: str) -> str:
         f"the name {name!r} is taken: it is, or looks like, another player's name (names are "
         "compared without case, invisible characters or look-alike letters)"
     )
+
+
+WITHHELD = "this name is withheld by the server's operators; race under another"
+"""Why a withheld name may not race (`JoinRefusedError`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +110,14 @@ class AccountService:
         return self._start(account, old_token)
 
     def check_guest_name(self, name: str, account: AccountRow | None) -> None:
-        """`NameTakenError` when a name given without an account (a racer's) is, or looks
-        like, an account's name and `account` (who is signed in, if anyone) is not that one."""
+        """The one check of a name given without an account (a racer's): `JoinRefusedError`
+        when it is, or looks like, a name the operators withheld (`mines admin account
+        hide|suspend`: what leaves the leaderboard leaves races too); `NameTakenError` when it
+        is, or looks like, an account's name and `account` (who is signed in, if anyone) is
+        not that one."""
         skeleton, skeleton_cased = skeletons(name)
+        if self.storage.name_withheld(skeleton):
+            raise JoinRefusedError(WITHHELD)
         if account is not None and (
             skeleton == account.skeleton or skeleton_cased == account.skeleton_cased
         ):
