@@ -156,7 +156,7 @@ def validation_answer(problems: Sequence[Mapping[str, Any]]) -> JSONResponse:
 
 def allowed_methods(request: Request) -> list[str]:
     """Every method some route serves at the request's path: Starlette's 405 lists only the
-    first route's, and `/api/session` has two (POST signs in, DELETE signs out)."""
+    first route's, and `/api/session` has three (GET reads, POST signs in, DELETE signs out)."""
     allowed = []
     for method in METHODS:
         scope = {**request.scope, "method": method}
