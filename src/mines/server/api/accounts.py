@@ -205,7 +205,12 @@ class SessionOut(BaseModel):
     """The signed-in account, or null when nobody is."""
 
 
-@router.get("/session", response_model=SessionOut, summary="Who is signed in, if anyone")
+@router.get(
+    "/session",
+    response_model=SessionOut,
+    responses=error_responses(),
+    summary="Who is signed in, if anyone",
+)
 async def session(request: Request) -> dict[str, Any]:
     """`/api/me` for a page that asks at every load: 200 signed in or not, so that a browser
     logs no failed request for a visitor who is not signed in."""
