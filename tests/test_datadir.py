@@ -9,7 +9,7 @@ import pytest
 
 from mines.cli.main import main
 from mines.datadir import DATA_DIR_VARIABLE, data_dir
-from mines.server.db.database import default_database
+from mines.server.common.places import default_database
 
 ROOT = Path(__file__).resolve().parents[1]
 

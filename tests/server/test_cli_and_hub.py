@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from mines.cli.main import build_parser
-from mines.server.db.database import default_database, open_storage
+from mines.server.common.places import default_database
+from mines.server.db.database import open_storage
 from mines.server.db.storage import StorageError
 from mines.server.ops import cli
 from mines.server.services.hub import QUEUE_LIMIT, REFRESH, Hub

@@ -6,7 +6,6 @@ from pathlib import Path
 from urllib.parse import parse_qs, quote, urlencode, urlsplit, urlunsplit
 
 from mines.server.common.logs import masked
-from mines.server.common.places import default_database as default_database
 from mines.server.db.storage import Storage, StorageError
 
 MAX_BUSY_TIMEOUT = 60.0

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from mines.server.db.database import default_database
+from mines.server.common.places import default_database
 from mines.server.db.storage import ACCOUNT_ACTIONS
 
 if TYPE_CHECKING:

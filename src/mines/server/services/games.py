@@ -39,6 +39,7 @@ from mines.server.common.settings import Settings
 from mines.server.db import layouts
 from mines.server.db.layouts import KeepingPlacer
 from mines.server.db.storage import (
+    ANONYMOUS,
     AccountRow,
     Finish,
     GameRow,
@@ -247,7 +248,7 @@ class GameService:
             mines=mines,
             rule=rule,
             seed=seed,
-            player=account.name if account else spec.player or leaderboard.ANONYMOUS,
+            player=account.name if account else spec.player or ANONYMOUS,
             preset=leaderboard.ranked_preset(rows, cols, mines, rule, spec.seed is not None),
             created_at=self._wall(),
             layout=None,

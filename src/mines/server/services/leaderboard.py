@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from mines.ranking import HUMAN_PACE, RANKED_RULES, ranked_preset, too_fast, unranked_reason
-from mines.server.db.storage import ANONYMOUS as ANONYMOUS
 from mines.server.db.storage import Result
 
 __all__ = [
