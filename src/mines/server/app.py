@@ -197,7 +197,7 @@ def create_app(
     app.state.fanout = fanout
     app.state.rooms = race_rooms
     app.state.reviews = reviews
-    app.state.sockets = SocketCounts(service.settings.sockets_per_address, service.settings.sockets)
+    app.state.sockets = SocketCounts(settings.sockets_per_address, settings.sockets)
     app.state.accounts = account_service or AccountService(
         service.storage, session_seconds=settings.session_seconds
     )
