@@ -378,6 +378,51 @@ def test_no_router_imports_another() -> None:
     assert routers_importing_routers(import_graph(), with_routes) == []
 
 
+STATE_READER = "mines.server.api.deps"
+"""The one module of the HTTP API that reads the app (`app.state`, where `create_app` leaves
+the services); routes take its dependencies (`Games`, `Rooms`, `Token`, ...) as parameters."""
+
+
+def app_reads(source: str) -> list[int]:
+    """The lines of `source` that reach the app by an attribute (`request.app`,
+    `websocket.app.state`) or read an `app`'s state (`app.state`); a request's own
+    `request.state` is no service."""
+    return sorted(
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute)
+        and (
+            node.attr == "app"
+            or (
+                node.attr == "state" and isinstance(node.value, ast.Name) and node.value.id == "app"
+            )
+        )
+    )
+
+
+def test_routes_reach_services_only_through_dependencies() -> None:
+    """No module of `server/api/` but `deps` reads `request.app` or `app.state`: a route
+    declares the services it needs as parameters, and a test can swap them."""
+    readers = {
+        f"{name}:{line}"
+        for name, path in all_modules().items()
+        if server_layer(name) == "api" and name != STATE_READER
+        for line in app_reads(path.read_text(encoding="utf-8"))
+    }
+    assert readers == set()
+    assert app_reads((SOURCE / "mines" / "server" / "api" / "deps.py").read_text()) != []
+
+
+def test_a_route_reading_the_app_state_is_caught() -> None:
+    assert app_reads("games = request.app.state.service\n") == [1]
+    assert app_reads(
+        "x = 1\nasync with admitted(websocket, websocket.app.state.sockets):\n    pass\n"
+    ) == [2]
+    assert app_reads("def f(app):\n    return app.state.rooms\n") == [2]
+    assert app_reads("started = request.state.started\n") == []
+    assert app_reads("async def f(games: Games, hub: LiveHub) -> None:\n    hub.publish(1)\n") == []
+
+
 def test_the_server_checks_catch_what_they_look_for() -> None:
     graph = {
         "mines.server.db.sql": {"mines.server.services.games"},

@@ -73,7 +73,8 @@ class Server:
         storage = open_storage(database)
         self.service = GameService(storage, self.settings, wall=clock, seeds=self._seed)
         self.accounts = AccountService(storage, wall=clock)
-        self.client = TestClient(create_app(self.service, account_service=self.accounts))
+        self.app = create_app(self.service, account_service=self.accounts)
+        self.client = TestClient(self.app)
 
     def _seed(self) -> int:
         """The seeds the server draws for games created without one, in an order tests know."""

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from mines.record import GameRecord
+from mines.server.api.deps import review_service
 from mines.server.db.storage import StoredReview
 from mines.server.services.reviews import REVIEW_FORMAT, Job, ReviewService
 from mines.solver import review
@@ -23,9 +24,14 @@ from tests.server.conftest import FakeClock, Server, layout, safe_cells
 
 
 def use_job(server: Server, job: Job, **options: Any) -> ReviewService:
-    """The app's review service, with `job` run in its workers instead of the real one."""
+    """The app's review service, with `job` run in its workers instead of the real one: every
+    route that takes `deps.Reviews` gets it (FastAPI's `dependency_overrides`)."""
     reviews = ReviewService(server.service, job=job, **options)
-    server.client.app.state.reviews = reviews  # type: ignore[attr-defined]
+
+    async def swapped() -> ReviewService:
+        return reviews
+
+    server.app.dependency_overrides[review_service] = swapped
     return reviews
 
 

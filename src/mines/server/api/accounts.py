@@ -9,14 +9,21 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.concurrency import run_in_threadpool
 
-from mines.server.api.deps import error_responses
+from mines.server.api.deps import (
+    Accounts,
+    CurrentAccount,
+    Limiter,
+    SessionToken,
+    error_responses,
+)
 from mines.server.api.schemas import ImportedOut, PresetName
-from mines.server.api.sessions import COOKIE, accounts, session_token, signed_in_account
+from mines.server.api.sessions import COOKIE
 from mines.server.common.errors import RateLimitedError
 from mines.server.db.storage import AccountRow, ImportedBoard
 from mines.server.services.accounts import (
     PASSWORD_MAX,
     PASSWORD_MIN,
+    AccountService,
     SignedIn,
 )
 from mines.server.services.names import skeletons
@@ -126,10 +133,9 @@ def account_json(account: AccountRow) -> dict[str, Any]:
     }
 
 
-async def check_rate(request: Request, name: str | None) -> None:
+async def check_rate(limiter: RateLimiter, request: Request, name: str | None) -> None:
     """Count one sign-in (or new account) against the client's address and, given a name,
     against every sign-in to that name (by its skeleton), from wherever they come."""
-    limiter: RateLimiter = request.app.state.limiter
     address = request.client.host if request.client else "unknown"
     keys = [f"address {address}"]
     if name is not None:
@@ -143,13 +149,15 @@ async def check_rate(request: Request, name: str | None) -> None:
             )
 
 
-def signed_in(request: Request, done: SignedIn, status: int) -> JSONResponse:
+def signed_in(
+    request: Request, accounts: AccountService, done: SignedIn, status: int
+) -> JSONResponse:
     """The account's answer, with the new session's cookie."""
     answer = JSONResponse(account_json(done.account), status)
     answer.set_cookie(
         COOKIE,
         done.token,
-        max_age=accounts(request).session_seconds,
+        max_age=accounts.session_seconds,
         path="/",
         httponly=True,
         samesite="lax",
@@ -166,12 +174,16 @@ def signed_in(request: Request, done: SignedIn, status: int) -> JSONResponse:
     responses=error_responses(403, 409, 422),
     summary="Create an account (and sign in)",
 )
-async def create_account(body: Credentials, request: Request) -> JSONResponse:
-    await check_rate(request, None)
-    done = await run_in_threadpool(
-        accounts(request).create, body.name, body.password, session_token(request)
-    )
-    return signed_in(request, done, 201)
+async def create_account(
+    body: Credentials,
+    request: Request,
+    accounts: Accounts,
+    limiter: Limiter,
+    session: SessionToken,
+) -> JSONResponse:
+    await check_rate(limiter, request, None)
+    done = await run_in_threadpool(accounts.create, body.name, body.password, session)
+    return signed_in(request, accounts, done, 201)
 
 
 @router.post(
@@ -180,19 +192,22 @@ async def create_account(body: Credentials, request: Request) -> JSONResponse:
     responses=error_responses(401, 403, 422),
     summary="Sign in",
 )
-async def sign_in(body: Credentials, request: Request) -> JSONResponse:
-    await check_rate(request, body.name)
-    done = await run_in_threadpool(
-        accounts(request).sign_in, body.name, body.password, session_token(request)
-    )
-    return signed_in(request, done, 200)
+async def sign_in(
+    body: Credentials,
+    request: Request,
+    accounts: Accounts,
+    limiter: Limiter,
+    session: SessionToken,
+) -> JSONResponse:
+    await check_rate(limiter, request, body.name)
+    done = await run_in_threadpool(accounts.sign_in, body.name, body.password, session)
+    return signed_in(request, accounts, done, 200)
 
 
 @router.delete("/session", status_code=204, responses=error_responses(403), summary="Sign out")
-async def sign_out(request: Request) -> Response:
-    token = session_token(request)
-    if token is not None:
-        await run_in_threadpool(accounts(request).sign_out, token)
+async def sign_out(request: Request, accounts: Accounts, session: SessionToken) -> Response:
+    if session is not None:
+        await run_in_threadpool(accounts.sign_out, session)
     answer = Response(status_code=204)
     answer.delete_cookie(
         COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
@@ -211,18 +226,17 @@ class SessionOut(BaseModel):
     responses=error_responses(),
     summary="Who is signed in, if anyone",
 )
-async def session(request: Request) -> dict[str, Any]:
+async def session(account: CurrentAccount) -> dict[str, Any]:
     """`/api/me` for a page that asks at every load: 200 signed in or not, so that a browser
     logs no failed request for a visitor who is not signed in."""
-    account = await signed_in_account(request)
     return {"account": None if account is None else account_json(account)}
 
 
 @router.get(
     "/me", response_model=AccountOut, responses=error_responses(401), summary="Who is signed in"
 )
-async def me(request: Request) -> dict[str, Any]:
-    account = await run_in_threadpool(accounts(request).account, session_token(request))
+async def me(accounts: Accounts, session: SessionToken) -> dict[str, Any]:
+    account = await run_in_threadpool(accounts.account, session)
     return account_json(account)
 
 
@@ -233,15 +247,14 @@ async def me(request: Request) -> dict[str, Any]:
     responses=error_responses(401, 403, 409, 422),
     summary="Add this browser's own statistics to the account (once)",
 )
-async def import_stats(body: ImportIn, request: Request) -> dict[str, Any]:
+async def import_stats(body: ImportIn, accounts: Accounts, session: SessionToken) -> dict[str, Any]:
     """The statistics a browser kept of its games before its player had an account. Nothing
     can check them, so they are stored apart from the account's games: the profile shows them
     as imported and not verified, and they never enter its best times or a leaderboard. An
     account takes them once (`409 already_imported` after)."""
-    service = accounts(request)
-    account = await run_in_threadpool(service.account, session_token(request))
+    account = await run_in_threadpool(accounts.account, session)
     boards = [ImportedBoard(**board.model_dump()) for board in body.boards]
-    answer: dict[str, Any] = await run_in_threadpool(service.import_stats, account, boards)
+    answer: dict[str, Any] = await run_in_threadpool(accounts.import_stats, account, boards)
     return answer
 
 
@@ -277,15 +290,18 @@ class PasswordChangedOut(BaseModel):
     responses=error_responses(401, 403, 422),
     summary="Change the password (and sign out every other session)",
 )
-async def change_password(body: NewPasswordIn, request: Request) -> dict[str, Any]:
+async def change_password(
+    body: NewPasswordIn,
+    request: Request,
+    accounts: Accounts,
+    limiter: Limiter,
+    session: SessionToken,
+) -> dict[str, Any]:
     """Confirmed by the current password (`403 wrong_password` else). Every other session of
     the account ends: a password changed because it leaked also signs out whoever used it."""
-    await check_rate(request, None)
+    await check_rate(limiter, request, None)
     ended = await run_in_threadpool(
-        accounts(request).change_password,
-        session_token(request),
-        body.password,
-        body.new_password,
+        accounts.change_password, session, body.password, body.new_password
     )
     return {"signed_out": ended}
 
@@ -296,13 +312,18 @@ async def change_password(body: NewPasswordIn, request: Request) -> dict[str, An
     responses=error_responses(401, 403, 422),
     summary="Delete the account",
 )
-async def delete_account(body: PasswordIn, request: Request) -> Response:
+async def delete_account(
+    body: PasswordIn,
+    request: Request,
+    accounts: Accounts,
+    limiter: Limiter,
+    session: SessionToken,
+) -> Response:
     """Confirmed by the password (`403 wrong_password` else). The account, its sessions, its
     imported statistics and its name go at once; its games stay on the server (replays,
     daily boards) as an anonymous player's, which never rank. The name is free again."""
-    await check_rate(request, None)
-    service = accounts(request)
-    await run_in_threadpool(service.delete, session_token(request), body.password)
+    await check_rate(limiter, request, None)
+    await run_in_threadpool(accounts.delete, session, body.password)
     answer = Response(status_code=204)
     answer.delete_cookie(
         COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
@@ -315,11 +336,11 @@ async def delete_account(body: PasswordIn, request: Request) -> Response:
     responses=error_responses(401),
     summary="Everything the server keeps about the account (JSON)",
 )
-async def export(request: Request) -> JSONResponse:
+async def export(accounts: Accounts, session: SessionToken) -> JSONResponse:
     """The account, its sessions (when made and until when, not their tokens), its games
     with every move, its results, its imported statistics and what operators did to it; the
     password only as the fact that its hash is kept."""
-    found = await run_in_threadpool(accounts(request).export, session_token(request))
+    found = await run_in_threadpool(accounts.export, session)
     return JSONResponse(
         found,
         headers={

@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from mines.errors import IllegalMoveError
 from mines.game import Game
 from mines.placement import placer_for_rule
-from mines.server.api.deps import WINDOW_PARAMETERS, Token, error_responses, service, window
+from mines.server.api.deps import WINDOW_PARAMETERS, Games, Token, error_responses, window
 from mines.server.common.auth import check_token
 from mines.server.common.errors import GameNotFoundError, InvalidRequestError
 from mines.server.db.storage import GameRow
@@ -34,23 +34,25 @@ and one request must not hold a server thread for long."""
     responses=HELP_ERRORS,
     openapi_extra=WINDOW_PARAMETERS,
 )
-async def get_analysis(game_id: str, request: Request, token: Token) -> dict[str, Any]:
+async def get_analysis(
+    game_id: str, request: Request, token: Token, games: Games
+) -> dict[str, Any]:
     """`{"cells": [[row, col, chance, "safe" | "mine" | null]], "ranks": false}` for each
     unrevealed cell of the window, from `mines.solver.analyze` on the player's view of the whole
     board."""
     asked = window(request.query_params)
-    return await run_in_threadpool(analysis, service(request), game_id, token, asked)
+    return await run_in_threadpool(analysis, games, game_id, token, asked)
 
 
 @router.post(
     "/{game_id}/hint", summary="A next move and its reason (practice games)", responses=HELP_ERRORS
 )
-async def get_hint(game_id: str, request: Request, token: Token) -> dict[str, Any]:
+async def get_hint(game_id: str, token: Token, games: Games) -> dict[str, Any]:
     """`{"row", "col", "safe", "probability", "reason", "ranks"}` from `mines.solver.hint`: the
     reason in words for people, cells named from 1 ("(row 1, column 1)" is the top left) while
     `row` and `col` count from 0 as everywhere in the API; `ranks` is false (help keeps a game
     off the leaderboard)."""
-    return await run_in_threadpool(one_hint, service(request), game_id, token)
+    return await run_in_threadpool(one_hint, games, game_id, token)
 
 
 def _players_view(games: GameService, game_id: str, token: str | None) -> tuple[GameRow, BoardView]:

@@ -1,20 +1,33 @@
-"""What the routes share: the game service and hub of the app, and the optional view window."""
+"""What the routes share, as FastAPI dependencies: the services, who asks, the view window."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import Depends
 from fastapi.security import HTTPBearer
+from prometheus_client import CollectorRegistry
 from starlette.datastructures import QueryParams
 from starlette.requests import HTTPConnection
 
+from mines.server.api.readers import Readers
 from mines.server.api.schemas import COORDINATE_LIMIT, ErrorOut
+from mines.server.api.sessions import COOKIE, session_account
+from mines.server.api.sockets import SocketCounts
 from mines.server.common.auth import bearer_token
 from mines.server.common.errors import InvalidRequestError
+from mines.server.common.metrics import Network
+from mines.server.db.storage import AccountRow
+from mines.server.services.accounts import AccountService
+from mines.server.services.fanout import RedisFanout
 from mines.server.services.games import GameService
 from mines.server.services.hub import Hub
 from mines.server.services.present import Window
+from mines.server.services.readiness import Readiness
+from mines.server.services.reviews import ReviewService
+from mines.server.services.rooms import RoomService
+from mines.server.web.drain import Drain
+from mines.server.web.ratelimit import RateLimiter
 
 WINDOW_FIELDS = {
     "top": (0, "first row shown"),
@@ -64,14 +77,106 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {code: {"model": ErrorOut} for code in sorted({*codes, *COMMON_ERRORS})}
 
 
-def service(connection: HTTPConnection) -> GameService:
-    game_service: GameService = connection.app.state.service
-    return game_service
+# The services `create_app` left in `app.state`, one dependency each: a route takes the alias
+# (`games: Games`) as a parameter, this is the one module of the API that reads `app.state`,
+# and a test swaps a service with `app.dependency_overrides`. They are `async`: FastAPI runs
+# a plain `def` dependency in a thread, a hop that costs more than reading an attribute.
 
 
-def hub(connection: HTTPConnection) -> Hub:
-    game_hub: Hub = connection.app.state.hub
-    return game_hub
+async def games_service(connection: HTTPConnection) -> GameService:
+    return cast("GameService", connection.app.state.service)
+
+
+async def live_hub(connection: HTTPConnection) -> Hub:
+    return cast("Hub", connection.app.state.hub)
+
+
+async def redis_fanout(connection: HTTPConnection) -> RedisFanout | None:
+    return cast("RedisFanout | None", connection.app.state.fanout)
+
+
+async def room_service(connection: HTTPConnection) -> RoomService:
+    return cast("RoomService", connection.app.state.rooms)
+
+
+async def review_service(connection: HTTPConnection) -> ReviewService:
+    return cast("ReviewService", connection.app.state.reviews)
+
+
+async def account_service(connection: HTTPConnection) -> AccountService:
+    return cast("AccountService", connection.app.state.accounts)
+
+
+async def rate_limiter(connection: HTTPConnection) -> RateLimiter:
+    return cast("RateLimiter", connection.app.state.limiter)
+
+
+async def socket_counts(connection: HTTPConnection) -> SocketCounts:
+    return cast("SocketCounts", connection.app.state.sockets)
+
+
+async def readiness_checks(connection: HTTPConnection) -> Readiness:
+    return cast("Readiness", connection.app.state.readiness)
+
+
+async def process_drain(connection: HTTPConnection) -> Drain:
+    return cast("Drain", connection.app.state.drain)
+
+
+async def metrics_registry(connection: HTTPConnection) -> CollectorRegistry:
+    return cast("CollectorRegistry", connection.app.state.metrics)
+
+
+async def metrics_allow(connection: HTTPConnection) -> tuple[Network, ...]:
+    return cast("tuple[Network, ...]", connection.app.state.metrics_allow)
+
+
+Games = Annotated[GameService, Depends(games_service)]
+"""The game service: games, their views and moves, the leaderboards and the daily boards."""
+LiveHub = Annotated[Hub, Depends(live_hub)]
+"""This process's watchers of games and race rooms, by key."""
+Fanout = Annotated[RedisFanout | None, Depends(redis_fanout)]
+"""Live frames to other processes' watchers through Redis; None without `--redis`."""
+Rooms = Annotated[RoomService, Depends(room_service)]
+Reviews = Annotated[ReviewService, Depends(review_service)]
+Accounts = Annotated[AccountService, Depends(account_service)]
+Limiter = Annotated[RateLimiter, Depends(rate_limiter)]
+"""The rate limits, for the counts a route keeps itself (sign-ins by name)."""
+Sockets = Annotated[SocketCounts, Depends(socket_counts)]
+"""The live sockets held, per address and in all: every socket asks it for room."""
+Checks = Annotated[Readiness, Depends(readiness_checks)]
+"""The checks of `/readyz`."""
+Draining = Annotated[Drain, Depends(process_drain)]
+Metrics = Annotated[CollectorRegistry, Depends(metrics_registry)]
+MetricsAllow = Annotated[tuple[Network, ...], Depends(metrics_allow)]
+"""The networks `/metrics` answers (none when the metrics are off)."""
+
+
+# Who is asking: the session cookie and the account it signs in.
+
+
+async def session_token(connection: HTTPConnection) -> str | None:
+    return connection.cookies.get(COOKIE) or None
+
+
+SessionToken = Annotated[str | None, Depends(session_token)]
+"""The request's session cookie (None without one): the account routes pass it on."""
+
+
+async def signed_in_account(accounts: Accounts, session: SessionToken) -> AccountRow | None:
+    return await session_account(accounts, session)
+
+
+CurrentAccount = Annotated[AccountRow | None, Depends(signed_in_account)]
+"""The account the session cookie signs in, or None: the request is then anonymous."""
+
+
+async def game_readers(games: Games, accounts: Accounts, session: SessionToken) -> Readers:
+    return Readers(games, accounts, session)
+
+
+GameReaders = Annotated[Readers, Depends(game_readers)]
+"""Who may read a game by its ID (`await readers.check(game_id, token)`)."""
 
 
 def window(query: QueryParams) -> Window:

@@ -14,16 +14,24 @@ from starlette.concurrency import run_in_threadpool
 
 from mines.errors import IllegalMoveError
 from mines.moves import MoveKind
-from mines.server.api.deps import WINDOW_PARAMETERS, Token, error_responses, hub, service, window
-from mines.server.api.readers import check_reader
+from mines.server.api.deps import (
+    WINDOW_PARAMETERS,
+    CurrentAccount,
+    Fanout,
+    GameReaders,
+    Games,
+    LiveHub,
+    Reviews,
+    Token,
+    error_responses,
+    window,
+)
 from mines.server.api.schemas import CreatedOut, FlagTarget, GameOut, MoveOut, MoveTarget, NewGame
-from mines.server.api.sessions import signed_in_account
 from mines.server.common.auth import MISSING_TOKEN, NotAuthenticatedError
 from mines.server.common.errors import GameNotFoundError, GameOverError, InvalidRequestError
 from mines.server.services.finished import Read
 from mines.server.services.games import GameService, GameSpec
 from mines.server.services.present import Window, game_facts, without_cells
-from mines.server.services.reviews import ReviewService
 from mines.server.web.handlers import validation_answer
 from mines.server.web.ratelimit import rate_limit
 from mines.status import GameStatus
@@ -47,10 +55,10 @@ def cell_body(target: type[MoveTarget]) -> dict[str, Any]:
     summary="New game",
     openapi_extra={**WINDOW_PARAMETERS, **rate_limit("create")},
 )
-async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
+async def create_game(
+    body: NewGame, request: Request, games: Games, account: CurrentAccount
+) -> dict[str, Any]:
     spec = GameSpec(**body.model_dump(mode="json"))  # plain strings, not enum members
-    games = service(request)
-    account = await signed_in_account(request)
     game_id, token, view = await run_in_threadpool(
         games.create, spec, window(request.query_params), account
     )
@@ -66,10 +74,11 @@ async def create_game(body: NewGame, request: Request) -> dict[str, Any]:
     summary="Read",
     openapi_extra=WINDOW_PARAMETERS,
 )
-async def get_game(game_id: str, request: Request, token: Token) -> dict[str, Any]:
+async def get_game(
+    game_id: str, request: Request, token: Token, games: Games, readers: GameReaders
+) -> dict[str, Any]:
     """The game's view; a daily game's only for its player until its day is over (403)."""
-    await check_reader(request, game_id, token)
-    games = service(request)
+    await readers.check(game_id, token)
     view = await run_in_threadpool(games.view, game_id, window(request.query_params))
     return {"id": game_id, "view": view, **await _facts(games, game_id)}
 
@@ -96,9 +105,8 @@ CELLS_QUERY: dict[str, Any] = {
     responses=error_responses(403, 404, 409),
     summary="Record of a finished game",
 )
-async def get_record(game_id: str, request: Request, token: Token) -> Response:
-    await check_reader(request, game_id, token)
-    games = service(request)
+async def get_record(game_id: str, token: Token, games: Games, readers: GameReaders) -> Response:
+    await readers.check(game_id, token)
     body = await run_in_threadpool(games.read_finished, Read.RECORD, game_id, Window())
     return Response(body, media_type="application/json")
 
@@ -120,10 +128,17 @@ def _only_changes(cells: str | None) -> bool:
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
     target = FlagTarget if kind is MoveKind.FLAG else MoveTarget
 
-    async def move(game_id: str, request: Request, token: Token) -> JSONResponse:
+    async def move(
+        game_id: str,
+        request: Request,
+        token: Token,
+        game_service: Games,
+        game_hub: LiveHub,
+        fanout: Fanout,  # other processes' watchers, through Redis
+        reviews: Reviews,
+    ) -> JSONResponse:
         if not token:
             raise NotAuthenticatedError(MISSING_TOKEN)
-        game_service = service(request)
         # The body is read only after the token: a stranger learns nothing from a 422.
         try:
             cell = target.model_validate_json(await request.body())
@@ -136,8 +151,6 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
             return validation_answer(
                 [{**item, "loc": ("body", *item["loc"])} for item in problem.errors()]
             )
-        game_hub = hub(request)
-        fanout = request.app.state.fanout  # other processes' watchers, through Redis
         gone = threading.Event()
         watch = asyncio.create_task(_note_disconnect(request, gone))
         try:
@@ -170,7 +183,6 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         view = result.view
         if result.stored and view["status"] != GameStatus.IN_PROGRESS.value:
             # The move that ended the game: its review is worked out now, in the background.
-            reviews: ReviewService = request.app.state.reviews
             reviews.prepare(game_id)
         if only_changes and result.changed_complete:
             view = without_cells(view)

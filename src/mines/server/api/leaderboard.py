@@ -9,7 +9,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
-from mines.server.api.deps import error_responses, query_int, service
+from mines.server.api.deps import Games, error_responses, query_int
 from mines.server.api.schemas import DailyOut, LeaderboardOut, PresetName
 from mines.server.common.errors import InvalidRequestError
 from mines.server.services.games import utc_day
@@ -54,6 +54,7 @@ LIMIT_PARAMETER: dict[str, Any] = {
 )
 async def best_times(
     request: Request,
+    games: Games,
     preset: PresetName = "expert",
     no_guess: bool = False,
     board: Literal["all", "month", "daily"] = "all",
@@ -65,7 +66,6 @@ async def best_times(
     # `limit` is read here, strictly: FastAPI's int would take "1_0" or " 3".
     text = request.query_params.get("limit")
     limit = LIMIT_DEFAULT if text is None else query_int("limit", text, 1, LIMIT_MAX)
-    games = service(request)
     daily = None
     if board == "daily":
         daily = day_of(day) or utc_day(games.wall())
@@ -77,9 +77,9 @@ async def best_times(
 @router.get(
     "/daily", response_model=DailyOut, responses=error_responses(422), summary="Daily boards"
 )
-async def daily_boards(request: Request, day: str | None = None) -> dict[str, Any]:
+async def daily_boards(games: Games, day: str | None = None) -> dict[str, Any]:
     """A day's daily boards (today's by default, UTC): one per preset, classic and no-guess,
     the same for everyone; their seeds once the day is over. `POST /api/games {"daily":
     "expert"}` starts today's."""
-    found: dict[str, Any] = await run_in_threadpool(service(request).daily, day_of(day))
+    found: dict[str, Any] = await run_in_threadpool(games.daily, day_of(day))
     return found

@@ -9,10 +9,13 @@ from fastapi import APIRouter, WebSocket
 from starlette.concurrency import run_in_threadpool
 
 from mines.errors import MinesError
-from mines.server.api.deps import hub, service, window
-from mines.server.api.readers import check_reader
+from mines.server.api.deps import Fanout, GameReaders, Games, LiveHub, Sockets, window
+from mines.server.api.readers import Readers
 from mines.server.api.sockets import admitted, ignore_until_closed
 from mines.server.common.auth import bearer_token
+from mines.server.services.fanout import RedisFanout
+from mines.server.services.games import GameService
+from mines.server.services.hub import Hub
 from mines.server.services.present import Box, in_window
 from mines.server.web.handlers import classify
 
@@ -20,24 +23,38 @@ router = APIRouter(tags=["live"])
 
 
 @router.websocket("/api/games/{game_id}/live")
-async def watch(websocket: WebSocket, game_id: str) -> None:
+async def watch(
+    websocket: WebSocket,
+    game_id: str,
+    games: Games,
+    hub: LiveHub,
+    fanout: Fanout,
+    readers: GameReaders,
+    sockets: Sockets,
+) -> None:
     """First a `{"type": "view", "view": ...}` message, then `{"type": "move", ...}` per move
     and `{"type": "refresh"}` when this watcher fell behind and should read the view again."""
-    async with admitted(websocket) as room:
+    async with admitted(websocket, sockets) as room:
         if room:
-            await _serve(websocket, game_id)
+            await _serve(websocket, game_id, games, hub, fanout, readers)
 
 
-async def _serve(websocket: WebSocket, game_id: str) -> None:
+async def _serve(
+    websocket: WebSocket,
+    game_id: str,
+    games: GameService,
+    hub: Hub,
+    fanout: RedisFanout | None,
+    readers: Readers,
+) -> None:
     # Subscribe before reading the view, so no move falls between the two.
-    with hub(websocket).subscribe(game_id) as queue:
-        fanout = websocket.app.state.fanout
+    with hub.subscribe(game_id) as queue:
         if fanout is not None:
             await fanout.joined(game_id)  # other processes' moves too, before the view
         try:
-            await check_reader(websocket, game_id, _token(websocket))
+            await readers.check(game_id, _token(websocket))
             asked = window(websocket.query_params)
-            view = await run_in_threadpool(service(websocket).view, game_id, asked)
+            view = await run_in_threadpool(games.view, game_id, asked)
         except MinesError as error:
             # 4000 + the HTTP status the same request would get: 4404 unknown game, 4422 bad window.
             status, _ = classify(error)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from mines.placement import FirstClick
 from mines.presets import PRESETS
-from mines.server.api.deps import error_responses, service
+from mines.server.api.deps import Games, error_responses
 from mines.server.api.schemas import COORDINATE_LIMIT
 from mines.server.services.accounts import PASSWORD_MAX, PASSWORD_MIN
 from mines.server.services.names import (
@@ -27,8 +27,8 @@ FIRST_CLICK_RULES = tuple(rule.value for rule in FirstClick)
 
 
 @router.get("", summary="Presets and limits", responses=error_responses())
-async def meta(request: Request) -> dict[str, Any]:
-    settings = service(request).settings
+async def meta(games: Games) -> dict[str, Any]:
+    settings = games.settings
     return {
         "presets": [p._asdict() for p in PRESETS.values()],
         "first_click": list(FIRST_CLICK_RULES),

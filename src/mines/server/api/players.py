@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel
 from starlette.concurrency import run_in_threadpool
 
-from mines.server.api.deps import error_responses
+from mines.server.api.deps import Accounts, error_responses
 from mines.server.api.schemas import ImportedOut, PresetName
-from mines.server.api.sessions import accounts
 
 router = APIRouter(prefix="/api/players", tags=["accounts"])
 
@@ -75,6 +74,6 @@ class ProfileOut(BaseModel):
     responses=error_responses(404),
     summary="A player's profile",
 )
-async def player(name: str, request: Request) -> dict[str, Any]:
-    found: dict[str, Any] = await run_in_threadpool(accounts(request).public_profile, name)
+async def player(name: str, accounts: Accounts) -> dict[str, Any]:
+    found: dict[str, Any] = await run_in_threadpool(accounts.public_profile, name)
     return found

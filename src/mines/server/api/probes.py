@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from mines.server.api.deps import Checks, Draining
 from mines.server.api.schemas import HealthOut, ReadyOut, UnreadyOut
-from mines.server.services.readiness import CHECK_TIMEOUT, Readiness
+from mines.server.services.readiness import CHECK_TIMEOUT
 
 router = APIRouter(tags=["operations"])
 
@@ -42,9 +43,8 @@ async def healthz() -> JSONResponse:
     response_model=ReadyOut,
     responses={503: {"model": UnreadyOut, "description": "a dependency is failing"}},
 )
-async def readyz(request: Request) -> JSONResponse:
-    readiness: Readiness = request.app.state.readiness
-    if request.app.state.drain.draining:
+async def readyz(readiness: Checks, drain: Draining) -> JSONResponse:
+    if drain.draining:
         detail = "not ready: this process is draining before it stops"
         body: dict[str, Any] = {"code": "unready", "detail": detail, "status": "unready"}
         body.update(failing=["draining"], checks={})

@@ -6,18 +6,27 @@ import asyncio
 from functools import partial
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, WebSocket
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import HTTPConnection
 
 from mines.errors import MinesError
 from mines.moves import MoveKind
-from mines.server.api.deps import Token, error_responses, hub
+from mines.server.api.deps import (
+    Accounts,
+    CurrentAccount,
+    LiveHub,
+    Rooms,
+    Sockets,
+    Token,
+    error_responses,
+)
 from mines.server.api.schemas import FlagTarget, MoveTarget, PlayerName, PresetName
-from mines.server.api.sessions import accounts, signed_in_account
 from mines.server.api.sockets import admitted, ignore_until_closed
+from mines.server.db.storage import AccountRow
+from mines.server.services.accounts import AccountService
 from mines.server.services.games import SEED_LIMIT
+from mines.server.services.hub import Hub
 from mines.server.services.race_spec import ROOM_CELL_LIMIT, RoomSpec
 from mines.server.services.rooms import RoomService
 from mines.server.web.handlers import classify
@@ -101,16 +110,10 @@ class JoinedOut(BaseModel):
     room: RoomOut
 
 
-def rooms(connection: HTTPConnection) -> RoomService:
-    service: RoomService = connection.app.state.rooms
-    return service
-
-
-async def check_name(request: Request, name: str) -> None:
+async def check_name(accounts: AccountService, account: AccountRow | None, name: str) -> None:
     """A racer's name: never one the operators withheld, and an account's only with that
     account's session (`AccountService.check_guest_name`)."""
-    account = await signed_in_account(request)
-    await run_in_threadpool(accounts(request).check_guest_name, name, account)
+    await run_in_threadpool(accounts.check_guest_name, name, account)
 
 
 @router.post(
@@ -121,12 +124,13 @@ async def check_name(request: Request, name: str) -> None:
     summary="New room",
     openapi_extra=rate_limit("create"),
 )
-async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
+async def create_room(
+    body: NewRoom, rooms: Rooms, accounts: Accounts, account: CurrentAccount
+) -> dict[str, Any]:
     fields = body.model_dump()
     player = fields.pop("player")
-    await check_name(request, player)
-    service = rooms(request)
-    token, room = await run_in_threadpool(service.create, RoomSpec(**fields), player)
+    await check_name(accounts, account, player)
+    token, room = await run_in_threadpool(rooms.create, RoomSpec(**fields), player)
     return {"player": 0, "token": token, "room": room}
 
 
@@ -136,10 +140,11 @@ async def create_room(body: NewRoom, request: Request) -> dict[str, Any]:
     responses=error_responses(404, 409, 422),
     summary="Join a room in its lobby",
 )
-async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any]:
-    await check_name(request, body.player)
-    service = rooms(request)
-    player, token, room = await run_in_threadpool(service.join, room_id, body.player)
+async def join_room(
+    room_id: str, body: Join, rooms: Rooms, accounts: Accounts, account: CurrentAccount
+) -> dict[str, Any]:
+    await check_name(accounts, account, body.player)
+    player, token, room = await run_in_threadpool(rooms.join, room_id, body.player)
     return {"player": player, "token": token, "room": room}
 
 
@@ -149,8 +154,8 @@ async def join_room(room_id: str, body: Join, request: Request) -> dict[str, Any
     responses=error_responses(401, 403, 404, 409),
     summary="Start the race (the host only)",
 )
-async def start_room(room_id: str, request: Request, token: Token) -> dict[str, Any]:
-    answer: dict[str, Any] = await run_in_threadpool(rooms(request).start, room_id, token)
+async def start_room(room_id: str, token: Token, rooms: Rooms) -> dict[str, Any]:
+    answer: dict[str, Any] = await run_in_threadpool(rooms.start, room_id, token)
     return answer
 
 
@@ -160,36 +165,34 @@ async def start_room(room_id: str, request: Request, token: Token) -> dict[str, 
     responses=error_responses(401, 403, 404, 409),
     summary="A new round in the same room once the race is over (the host only)",
 )
-async def rematch_room(room_id: str, request: Request, token: Token) -> dict[str, Any]:
-    answer: dict[str, Any] = await run_in_threadpool(rooms(request).rematch, room_id, token)
+async def rematch_room(room_id: str, token: Token, rooms: Rooms) -> dict[str, Any]:
+    answer: dict[str, Any] = await run_in_threadpool(rooms.rematch, room_id, token)
     return answer
 
 
 @router.get(
     "/{room_id}", response_model=RoomOut, responses=error_responses(403, 404), summary="Read a room"
 )
-async def read_room(room_id: str, request: Request, token: Token) -> dict[str, Any]:
+async def read_room(room_id: str, token: Token, rooms: Rooms) -> dict[str, Any]:
     """With a player's token, the board as that player sees it (their own flags); without
     one, as a watcher sees it."""
-    answer: dict[str, Any] = await run_in_threadpool(rooms(request).read, room_id, token)
+    answer: dict[str, Any] = await run_in_threadpool(rooms.read, room_id, token)
     return answer
 
 
 @router.get(
     "/{room_id}/replay", responses=error_responses(404, 409), summary="Replay of a finished race"
 )
-async def replay_room(room_id: str, request: Request) -> dict[str, Any]:
+async def replay_room(room_id: str, rooms: Rooms) -> dict[str, Any]:
     """Every move of the race with its time, and every event those moves made, in order."""
-    answer: dict[str, Any] = await run_in_threadpool(rooms(request).replay, room_id)
+    answer: dict[str, Any] = await run_in_threadpool(rooms.replay, room_id)
     return answer
 
 
 def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
-    async def play(
-        room_id: str, cell: MoveTarget, request: Request, token: Token
-    ) -> dict[str, Any]:
+    async def play(room_id: str, cell: MoveTarget, token: Token, rooms: Rooms) -> dict[str, Any]:
         answer: dict[str, Any] = await run_in_threadpool(
-            partial(rooms(request).move, flagged=getattr(cell, "flagged", None)),
+            partial(rooms.move, flagged=getattr(cell, "flagged", None)),
             room_id,
             token,
             kind,
@@ -197,10 +200,8 @@ def _add_move_route(kind: MoveKind, verb: str, summary: str) -> None:
         )
         return answer
 
-    async def flag(
-        room_id: str, cell: FlagTarget, request: Request, token: Token
-    ) -> dict[str, Any]:
-        return await play(room_id, cell, request, token)
+    async def flag(room_id: str, cell: FlagTarget, token: Token, rooms: Rooms) -> dict[str, Any]:
+        return await play(room_id, cell, token, rooms)
 
     move = flag if kind is MoveKind.FLAG else play  # a flag's body may say the state to set
 
@@ -227,20 +228,22 @@ def room_key(room_id: str) -> str:
 
 
 @router.websocket("/{room_id}/live")
-async def watch_room(websocket: WebSocket, room_id: str) -> None:
+async def watch_room(
+    websocket: WebSocket, room_id: str, rooms: Rooms, hub: LiveHub, sockets: Sockets
+) -> None:
     """First `{"type": "room", "room": ...}` (with `?token=` as that player sees it), then
     `{"type": "event", "event": {"seq", ...}}` per event in order, and `{"type": "refresh"}`
     when this watcher fell behind and should read the room again."""
-    async with admitted(websocket) as room:
+    async with admitted(websocket, sockets) as room:
         if room:
-            await _serve(websocket, room_id)
+            await _serve(websocket, room_id, rooms, hub)
 
 
-async def _serve(websocket: WebSocket, room_id: str) -> None:
+async def _serve(websocket: WebSocket, room_id: str, rooms: RoomService, hub: Hub) -> None:
     token = websocket.query_params.get("token")
-    with hub(websocket).subscribe(room_key(room_id)) as queue:
+    with hub.subscribe(room_key(room_id)) as queue:
         try:
-            room = await run_in_threadpool(rooms(websocket).read, room_id, token)
+            room = await run_in_threadpool(rooms.read, room_id, token)
         except MinesError as error:
             # 4000 + the HTTP status the same request would get, as for games' sockets.
             status, _ = classify(error)

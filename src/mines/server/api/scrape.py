@@ -4,21 +4,20 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from mines.server.common.metrics import Network, allowed
+from mines.server.api.deps import Metrics, MetricsAllow
+from mines.server.common.metrics import allowed
 from mines.server.web.handlers import error
 
 router = APIRouter()
 
 
 @router.get("/metrics", include_in_schema=False)
-async def metrics(request: Request) -> Response:
-    allow: tuple[Network, ...] = request.app.state.metrics_allow
+async def metrics(request: Request, registry: Metrics, allow: MetricsAllow) -> Response:
     if not allowed(request.client.host if request.client else None, allow):
         # The same answer as a path that does not exist: a stranger learns nothing.
         return error(404, "not_found", "Not Found")
-    registry: CollectorRegistry = request.app.state.metrics
     return Response(
         generate_latest(registry),
         media_type=CONTENT_TYPE_LATEST,

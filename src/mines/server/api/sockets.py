@@ -67,11 +67,10 @@ class SocketCounts:
 
 
 @asynccontextmanager
-async def admitted(websocket: WebSocket) -> AsyncIterator[bool]:
-    """Accept a live socket; True (and counted until the block ends) when its address has
-    room for one more, else it is closed with `CLOSE_TOO_MANY`. Every live socket goes
-    through here, the race rooms' included."""
-    counts: SocketCounts = websocket.app.state.sockets
+async def admitted(websocket: WebSocket, counts: SocketCounts) -> AsyncIterator[bool]:
+    """Accept a live socket; True (and counted in `counts`, the app's `deps.Sockets`, until
+    the block ends) when its address has room for one more, else it is closed with
+    `CLOSE_TOO_MANY`. Every live socket goes through here, the race rooms' included."""
     address = websocket.client.host if websocket.client else "unknown"
     refused = counts.refusal(address)
     with counts.hold(address) as room:
