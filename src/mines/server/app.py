@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import anyio
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
+from prometheus_client import CollectorRegistry
 from starlette.concurrency import run_in_threadpool
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
@@ -32,7 +34,8 @@ from mines.server.api import (
 )
 from mines.server.api.sockets import SocketCounts
 from mines.server.common.auth import MISSING_TOKEN, NotAuthenticatedError
-from mines.server.common.metrics import Live, networks, registry
+from mines.server.common.metrics import Live, Network, networks, registry
+from mines.server.common.settings import Settings
 from mines.server.db.race_store import ANNOUNCE_PREFIX
 from mines.server.db.storage import Storage
 from mines.server.services.accounts import AccountService
@@ -65,6 +68,162 @@ GZIP_MINIMUM_BYTES = 1024
 time it costs (a move's answer is a few hundred bytes)."""
 
 
+@dataclass(frozen=True)
+class Services:
+    """What the routes and the middleware use, made once per app (`build_services`)."""
+
+    # Each field is kept in `app.state` under its name, where `api/deps.py`, the routes' one
+    # reader, finds it: a new service is a field here and a dependency there.
+    games: GameService
+    hub: Hub
+    fanout: RedisFanout | None
+    """Live frames to and from other processes through Redis; None without `--redis`."""
+    rooms: RoomService
+    reviews: ReviewService
+    accounts: AccountService
+    sockets: SocketCounts
+    limiter: RateLimiter
+    blocks: BlockList
+    drain: Drain
+    readiness: Readiness
+    metrics: CollectorRegistry
+    metrics_allow: tuple[Network, ...]
+
+
+def create_app(
+    service: GameService,
+    rooms: RoomService | None = None,
+    *,
+    account_service: AccountService | None = None,
+    drain: Drain | None = None,
+) -> FastAPI:
+    """The ASGI app around a game service; whoever made the service closes it."""
+    services = build_services(service, rooms, account_service, drain)
+    app = FastAPI(
+        title="mines",
+        summary="Server-authoritative Minesweeper: the server holds the mines, clients see views.",
+        version=mines.__version__,
+        lifespan=lifespan(services),
+        docs_url=None,  # FastAPI's page needs a CDN and an inline script: apidocs serves /docs
+        redoc_url=None,
+    )
+    for name, value in vars(services).items():
+        setattr(app.state, name, value)
+    install_handlers(app)
+    add_middleware(app, services)
+    for module in ROUTERS:
+        app.include_router(module.router)
+    add_client_pages(app, Assets(STATIC))
+    return app
+
+
+ROUTERS = (
+    games,
+    leaderboard,
+    live,
+    races,
+    meta,
+    replay,
+    review,
+    analysis,
+    probes,
+    scrape,
+    accounts,
+    players,
+    apidocs,
+)
+"""The API's routers, included in this order (the OpenAPI schema lists them so)."""
+
+
+def build_services(
+    service: GameService,
+    rooms: RoomService | None,
+    account_service: AccountService | None,
+    drain: Drain | None,
+) -> Services:
+    """The app's services around the game service, from its settings (or as given)."""
+    settings = service.settings
+    game_hub, fanout = live_hub(settings)
+    sockets = SocketCounts(settings.sockets_per_address, settings.sockets)
+    limiter = RateLimiter(
+        settings.rates, settings.redis, prefix=settings.redis_prefix, timeout=settings.redis_timeout
+    )
+    return Services(
+        games=service,
+        hub=game_hub,
+        fanout=fanout,
+        rooms=rooms or RoomService(service.storage, cache=service.cache),
+        reviews=ReviewService(
+            service,
+            workers=settings.review_workers,
+            budget=settings.review_budget,
+            memory=settings.review_memory,
+        ),
+        accounts=account_service
+        or AccountService(service.storage, session_seconds=settings.session_seconds),
+        sockets=sockets,
+        limiter=limiter,
+        blocks=BlockList(service.storage.blocked_networks),
+        drain=drain or Drain(),
+        readiness=readiness(service.storage, limiter),
+        metrics=metrics(service, sockets, limiter, fanout),
+        metrics_allow=networks(settings.metrics_allow) if settings.metrics else (),
+    )
+
+
+ROOM_PREFIX = races.room_key("")
+"""The hub's keys of race rooms begin so; a game's key is its ID."""
+
+
+def live_hub(settings: Settings) -> tuple[Hub, RedisFanout | None]:
+    """This process's hub of watchers, and the Redis fanout when the settings name Redis."""
+    # The fanout carries live frames of games to the processes watching each game only; race
+    # rooms' events still come from the database's notifications.
+    if settings.redis is None:
+        return Hub(), None
+
+    def read_games_again() -> None:
+        """Frames may have been missed: the watchers of every game read it again."""
+        for key in game_hub.watched():
+            if not key.startswith(ROOM_PREFIX):
+                game_hub.publish(key, REFRESH)
+
+    fanout = RedisFanout(
+        settings.redis,
+        prefix=settings.redis_prefix,
+        timeout=settings.redis_timeout,
+        deliver=lambda key, frame: game_hub.publish(key, frame),
+        missed=read_games_again,
+    )
+    game_hub = Hub(
+        first=lambda key: None if key.startswith(ROOM_PREFIX) else fanout.watch(key),
+        last=lambda key: None if key.startswith(ROOM_PREFIX) else fanout.unwatch(key),
+    )
+    return game_hub, fanout
+
+
+def metrics(
+    service: GameService, sockets: SocketCounts, limiter: RateLimiter, fanout: RedisFanout | None
+) -> CollectorRegistry:
+    """The app's registry for `/metrics`: the shared counters and this app's live gauges."""
+    found = registry(
+        Live(
+            cache=lambda: (
+                ("room" if key.startswith(ANNOUNCE_PREFIX) else "game", weight)
+                for key, weight in service.cache.weights()
+            ),
+            cache_budget=service.cache.budget,
+            cache_used=lambda: service.cache.used,
+            websockets=lambda: sockets.total,
+            workers=service.worker_pools,
+            fallback=lambda: limiter.failing,
+        )
+    )
+    if fanout is not None:
+        found.register(MESSAGES)
+    return found
+
+
 def readiness(storage: Storage, limiter: RateLimiter) -> Readiness:
     """The checks of `/readyz`: the database, and Redis when the rate limits are shared."""
 
@@ -83,10 +242,10 @@ def readiness(storage: Storage, limiter: RateLimiter) -> Readiness:
 
 
 def authorizer(service: GameService) -> Authorize:
-    """Checks a move's token before its game's rate counts it: against the game kept in
-    memory on the event loop, else (a read) in a thread."""
+    """A move's token check, before its game's rate counts it (`RateLimit`'s `authorize`)."""
 
     async def authorize(game_id: str, token: str | None) -> None:
+        # Against the game kept in memory on the event loop, else (a read) in a thread.
         if not token:
             raise NotAuthenticatedError(MISSING_TOKEN)
         if not service.cached_access(game_id, token):
@@ -95,82 +254,12 @@ def authorizer(service: GameService) -> Authorize:
     return authorize
 
 
-def create_app(
-    service: GameService,
-    rooms: RoomService | None = None,
-    *,
-    account_service: AccountService | None = None,
-    drain: Drain | None = None,
-) -> FastAPI:
-    """The ASGI app around a game service; whoever made the service closes it."""
-    settings = service.settings
-    room_prefix = races.room_key("")
-    fanout: RedisFanout | None = None
-
-    def read_games_again() -> None:
-        """Frames may have been missed: the watchers of every game read it again."""
-        for key in game_hub.watched():
-            if not key.startswith(room_prefix):
-                game_hub.publish(key, REFRESH)
-
-    if settings.redis is not None:
-        # Live frames of games go through Redis, to the processes watching each game only;
-        # race rooms' events still come from the database's notifications.
-        fanout = RedisFanout(
-            settings.redis,
-            prefix=settings.redis_prefix,
-            timeout=settings.redis_timeout,
-            deliver=lambda key, frame: game_hub.publish(key, frame),
-            missed=read_games_again,
-        )
-        game_hub = Hub(
-            first=lambda key: None if key.startswith(room_prefix) else fanout.watch(key),
-            last=lambda key: None if key.startswith(room_prefix) else fanout.unwatch(key),
-        )
-    else:
-        game_hub = Hub()
-    race_rooms = rooms or RoomService(service.storage, cache=service.cache)
-    reviews = ReviewService(
-        service,
-        workers=settings.review_workers,
-        budget=settings.review_budget,
-        memory=settings.review_memory,
-    )
+def lifespan(services: Services) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """The app's start (listening to other processes, warming up) and its stop (closing)."""
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Moves stored by other processes sharing the database: their watchers here re-read.
-        loop = asyncio.get_running_loop()
-
-        def moved_elsewhere(game_id: str) -> None:
-            if game_id.startswith(ANNOUNCE_PREFIX):  # a race room: its events, not a refresh
-                race_rooms.moved_elsewhere(game_id)
-            else:
-                loop.call_soon_threadsafe(game_hub.publish, game_id, REFRESH)
-
-        # Race events leave the room's lock in order; queued to the loop, they stay in order.
-        def publish_race(room_id: str, message: dict[str, Any]) -> None:
-            loop.call_soon_threadsafe(game_hub.publish, races.room_key(room_id), message)
-
-        # The listener was away and is back: moves stored meanwhile may not have been heard.
-        def read_again() -> None:
-            rooms_watched = []
-            for key in game_hub.watched():
-                if key.startswith(room_prefix):
-                    rooms_watched.append(key.removeprefix(room_prefix))
-                else:
-                    game_hub.publish(key, REFRESH)  # games: their watchers read them again
-            race_rooms.read_again(rooms_watched)
-
-        race_rooms.publish = publish_race
-
-        def missed() -> None:
-            loop.call_soon_threadsafe(read_again)
-
-        if fanout is not None:
-            service.storage.announce_moves = False  # no NOTIFY on a move: Redis carries it
-            fanout.start()
-        stop = service.storage.listen(moved_elsewhere, missed)
+    async def run(app: FastAPI) -> AsyncIterator[None]:
+        stop = listen(services, asyncio.get_running_loop())
         # The first request need not import its backend, nor the first sign-up build the
         # table of look-alike letters (about a second).
         await run_in_threadpool(skeletons, "")
@@ -179,49 +268,64 @@ def create_app(
         finally:
             if stop is not None:
                 stop()
-            if fanout is not None:
-                await fanout.stop()
-            race_rooms.close()
-            reviews.close()
+            if services.fanout is not None:
+                await services.fanout.stop()
+            services.rooms.close()
+            services.reviews.close()
 
-    app = FastAPI(
-        title="mines",
-        summary="Server-authoritative Minesweeper: the server holds the mines, clients see views.",
-        version=mines.__version__,
-        lifespan=lifespan,
-        docs_url=None,  # FastAPI's page needs a CDN and an inline script: apidocs serves /docs
-        redoc_url=None,
-    )
-    app.state.service = service
-    app.state.hub = game_hub
-    app.state.fanout = fanout
-    app.state.rooms = race_rooms
-    app.state.reviews = reviews
-    app.state.sockets = SocketCounts(settings.sockets_per_address, settings.sockets)
-    app.state.accounts = account_service or AccountService(
-        service.storage, session_seconds=settings.session_seconds
-    )
-    install_handlers(app)
+    return run
+
+
+def listen(services: Services, loop: asyncio.AbstractEventLoop) -> Callable[[], None] | None:
+    """Pass other processes' moves and race events to the watchers here; returns how to stop."""
+    # Moves come from the database's notifications (and, with Redis, the games' frames).
+    game_hub, race_rooms, storage = services.hub, services.rooms, services.games.storage
+
+    def moved_elsewhere(game_id: str) -> None:
+        if game_id.startswith(ANNOUNCE_PREFIX):  # a race room: its events, not a refresh
+            race_rooms.moved_elsewhere(game_id)
+        else:
+            loop.call_soon_threadsafe(game_hub.publish, game_id, REFRESH)
+
+    # Race events leave the room's lock in order; queued to the loop, they stay in order.
+    def publish_race(room_id: str, message: dict[str, Any]) -> None:
+        loop.call_soon_threadsafe(game_hub.publish, races.room_key(room_id), message)
+
+    # The listener was away and is back: moves stored meanwhile may not have been heard.
+    def read_again() -> None:
+        rooms_watched = []
+        for key in game_hub.watched():
+            if key.startswith(ROOM_PREFIX):
+                rooms_watched.append(key.removeprefix(ROOM_PREFIX))
+            else:
+                game_hub.publish(key, REFRESH)  # games: their watchers read them again
+        race_rooms.read_again(rooms_watched)
+
+    def missed() -> None:
+        loop.call_soon_threadsafe(read_again)
+
+    race_rooms.publish = publish_race
+    if services.fanout is not None:
+        storage.announce_moves = False  # no NOTIFY on a move: Redis carries it
+        services.fanout.start()
+    return storage.listen(moved_elsewhere, missed)
+
+
+def add_middleware(app: FastAPI, services: Services) -> None:
+    """The HTTP plumbing around every route, in the order it runs (outermost added last)."""
+    settings = services.games.settings
     # The last added runs first: headers go on every answer, the body cap's 413 included;
     # a request over its rate is refused before its body is read.
     app.add_middleware(CompressApi, minimum_size=GZIP_MINIMUM_BYTES)
     app.add_middleware(BodyLimit, limit=settings.body_limit)
     app.add_middleware(JsonOnly)  # before the body is read, after the rates and the token
     app.add_middleware(CrossSite)
-    limiter = RateLimiter(
-        settings.rates,
-        settings.redis,
-        prefix=settings.redis_prefix,
-        timeout=settings.redis_timeout,
-    )
-    app.state.limiter = limiter
-    app.add_middleware(RateLimit, limiter=limiter, authorize=authorizer(service))
+    authorize = authorizer(services.games)
+    app.add_middleware(RateLimit, limiter=services.limiter, authorize=authorize)
     # Before the rates: a blocked address counts against nothing.
-    app.state.blocks = BlockList(service.storage.blocked_networks)
-    app.add_middleware(Blocked, blocks=app.state.blocks)
+    app.add_middleware(Blocked, blocks=services.blocks)
     app.add_middleware(SecurityHeaders)
-    app.state.drain = drain or Drain()
-    app.add_middleware(CloseWhileDraining, drain=app.state.drain)
+    app.add_middleware(CloseWhileDraining, drain=services.drain)
     app.add_middleware(HeadAsGet)
     trusted = networks(settings.forwarded_allow_ips)
     # The client's address from a trusted proxy's X-Forwarded-For, for every middleware below
@@ -229,29 +333,10 @@ def create_app(
     app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=[str(n) for n in trusted])
     # Outermost: it sees every answer and all of its time, and the proxy's own address.
     app.add_middleware(Observe, trusted=trusted, metrics=settings.metrics)
-    app.state.readiness = readiness(service.storage, limiter)
-    app.state.metrics_allow = networks(settings.metrics_allow) if settings.metrics else ()
-    sockets: SocketCounts = app.state.sockets
-    app.state.metrics = registry(
-        Live(
-            cache=lambda: (
-                ("room" if key.startswith(ANNOUNCE_PREFIX) else "game", weight)
-                for key, weight in service.cache.weights()
-            ),
-            cache_budget=service.cache.budget,
-            cache_used=lambda: service.cache.used,
-            websockets=lambda: sockets.total,
-            workers=service.worker_pools,
-            fallback=lambda: limiter.failing,
-        )
-    )
-    if fanout is not None:
-        app.state.metrics.register(MESSAGES)
-    routers = (games, leaderboard, live, races, meta, replay, review, analysis, probes, scrape)
-    for module in (*routers, accounts, players, apidocs):
-        app.include_router(module.router)
-    assets = Assets(STATIC)
-    app.state.assets = assets
+
+
+def add_client_pages(app: FastAPI, assets: Assets) -> None:
+    """The browser client: its pages, its static files and the icon (not in the schema)."""
 
     @app.get("/static/{path:path}", include_in_schema=False)
     async def static(path: str, request: Request) -> Response:
@@ -279,5 +364,3 @@ def create_app(
     @app.get("/review/{game_id}", include_in_schema=False)
     async def review_client(request: Request, game_id: str) -> Response:
         return assets.page("review.html", request.headers)  # the page reads the game's ID too
-
-    return app

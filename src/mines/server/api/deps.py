@@ -84,7 +84,7 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 async def games_service(connection: HTTPConnection) -> GameService:
-    return cast("GameService", connection.app.state.service)
+    return cast("GameService", connection.app.state.games)
 
 
 async def live_hub(connection: HTTPConnection) -> Hub:
