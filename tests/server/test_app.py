@@ -37,4 +37,3 @@ def test_each_dependency_reads_a_service_the_app_keeps(server: Server) -> None:
 
 def test_a_dependency_of_a_missing_service_is_caught() -> None:
     assert state_reads("found = connection.app.state.leagues\nx = request.state.y\n") == {"leagues"}
-
