@@ -23,7 +23,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from babel import Locale
-from babel.messages.catalog import Catalog, Message
+from babel.messages.catalog import Catalog
 from babel.messages.extract import extract
 from babel.messages.mofile import write_mo
 from babel.messages.plurals import get_plural
@@ -41,7 +41,7 @@ BROWSER_TAGS = {"de": "de", "es": "es", "zh_Hans": "zh-Hans"}
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)
 """The templates' creation date: fixed, so that a run changes a file only when a string did."""
 TERMINAL_SOURCES = ("tui", "cli")
-PYTHON_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+PYTHON_KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "plural": (2, 3)}
 SCRIPT_KEYWORDS = {"t": None, "tn": (1, 2)}
 TRANSLATED_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
 """The attributes of a page whose words a person sees or hears; js/i18n.js translates the same."""
@@ -182,7 +182,7 @@ def read_catalog(path: Path, language: str | None = None) -> Catalog:
 
 def _po_bytes(catalog: Catalog) -> bytes:
     out = io.BytesIO()
-    write_po(out, catalog, width=100, sort_output=False, include_previous=True)
+    write_po(out, catalog, width=100, include_lineno=False, include_previous=True)
     return out.getvalue()
 
 
@@ -208,7 +208,7 @@ def plural_indices(language: str) -> dict[str, int]:
     expression = get_plural(language).plural_expr
     rule = _c_plural(expression)
     indices: dict[str, int] = {}
-    for number in [*range(0, 250), 1000, 1_000_000, 10_000_000]:
+    for number in [*range(250), 1000, 1_000_000, 10_000_000]:
         category = locale.plural_form(number)
         indices.setdefault(category, rule(number))
     indices.setdefault("other", get_plural(language).num_plurals - 1)
@@ -266,9 +266,7 @@ def outputs() -> dict[Path, bytes]:
 def stale() -> list[Path]:
     """The files a run would change."""
     return [
-        path
-        for path, data in outputs().items()
-        if not path.exists() or path.read_bytes() != data
+        path for path, data in outputs().items() if not path.exists() or path.read_bytes() != data
     ]
 
 

@@ -116,6 +116,21 @@ def option_in(argv: Sequence[str]) -> str | None:
     return None
 
 
+def without_option(argv: Sequence[str]) -> list[str]:
+    """The command line less `--lang NAME` wherever it stands (the parser knows it only before
+    the command), so that `mines play --lang de` works as `mines --lang de play` does."""
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--lang":
+            skip = True
+        elif not arg.startswith("--lang="):
+            kept.append(arg)
+    return kept
+
+
 _current = DEFAULT
 _translations: gettext.NullTranslations = gettext.NullTranslations()
 
@@ -143,7 +158,7 @@ def ngettext(singular: str, plural: str, count: int) -> str:
     return _translations.ngettext(singular, plural, count)
 
 
-def N_(message: str) -> str:
+def N_(message: str) -> str:  # noqa: N802 (gettext's name for it)
     """Marks a message for the catalogue where it is defined; `_` translates it where shown."""
     return message
 

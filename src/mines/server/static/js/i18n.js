@@ -80,8 +80,13 @@ function fill(text, values) {
  * @param {string} text @param {Record<string, unknown>} [values]
  */
 export function t(text, values) {
+  return fill(lookup(text), values);
+}
+
+/** The page's translation of `text`, or `text`. @param {string} text */
+function lookup(text) {
   const found = catalogue?.messages[text];
-  return fill(typeof found === "string" ? found : text, values);
+  return typeof found === "string" ? found : text;
 }
 
 /**
@@ -103,6 +108,11 @@ export function formatNumber(value, options) {
   return options ? new Intl.NumberFormat(tag, options).format(value) : numbers.format(value);
 }
 
+/** A number with exactly `places` decimals, as the language writes it (12.30, 12,30). @param {number} value @param {number} places */
+export function fixed(value, places) {
+  return formatNumber(value, { minimumFractionDigits: places, maximumFractionDigits: places });
+}
+
 /** A date (and time) as the language writes it. @param {Date | number | string} when @param {Intl.DateTimeFormatOptions} [options] */
 export function formatDate(when, options = { dateStyle: "medium" }) {
   return new Intl.DateTimeFormat(tag, options).format(new Date(when));
@@ -121,14 +131,14 @@ export function translatePage(root) {
     if (node instanceof Element) {
       for (const name of ATTRIBUTES) {
         const value = node.getAttribute(name);
-        if (value) node.setAttribute(name, t(value.split(/\s+/).join(" ").trim()));
+        if (value) node.setAttribute(name, lookup(value.split(/\s+/).join(" ").trim()));
       }
       continue;
     }
     const text = node.nodeValue ?? "";
     const words = text.split(/\s+/).join(" ").trim();
     if (!words) continue;
-    const said = t(words);
+    const said = lookup(words);
     if (said !== words) node.nodeValue = text.replace(/\S[\s\S]*\S|\S/, said);
   }
 }
@@ -151,6 +161,6 @@ function bindPicker() {
 document.documentElement.lang = tag;
 translatePage(document.body);
 const description = document.querySelector('meta[name="description"]');
-if (description) description.setAttribute("content", t(description.getAttribute("content") ?? ""));
-document.title = t(document.title);
+if (description) description.setAttribute("content", lookup(description.getAttribute("content") ?? ""));
+document.title = lookup(document.title);
 bindPicker();
