@@ -13,11 +13,12 @@ a file is not what the run would write (tests/test_translations.py runs it).
 from __future__ import annotations
 
 import argparse
+import gettext
 import io
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from html.parser import HTMLParser
 from pathlib import Path
@@ -215,10 +216,9 @@ def plural_indices(language: str) -> dict[str, int]:
     return indices
 
 
-def _c_plural(expression: str) -> object:
-    import gettext
-
-    return gettext.c2py(expression)
+def _c_plural(expression: str) -> Callable[[int], int]:
+    rule: Callable[[int], int] = gettext.c2py(expression)
+    return rule
 
 
 def browser_json(language: str, catalog: Catalog) -> bytes:
@@ -270,12 +270,39 @@ def stale() -> list[Path]:
     ]
 
 
+def coverage() -> list[tuple[str, str, int, int]]:
+    """(language, domain, strings translated, strings in the template), for each pair."""
+    rows = []
+    for domain, template in templates().items():
+        wanted = [message.id for message in template if message.id]
+        for language in LANGUAGES:
+            catalog = read_catalog(po_path(language, domain), language)
+            done = 0
+            for key in wanted:
+                found = catalog.get(key)
+                forms = (
+                    found.string
+                    if found and isinstance(found.string, tuple)
+                    else ((found.string,) if found else ("",))
+                )
+                done += bool(found and not found.fuzzy and all(forms))
+            rows.append((language, domain, done, len(wanted)))
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--check", action="store_true", help="change nothing; fail if a file is out of date"
     )
+    parser.add_argument(
+        "--coverage", action="store_true", help="print how many strings each language has"
+    )
     args = parser.parse_args(argv)
+    if args.coverage:
+        for language, domain, done, total in coverage():
+            print(f"{language:8} {domain:6} {done}/{total} ({100 * done / total:.1f}%)")
+        return 0
     if args.check:
         late = stale()
         for path in late:

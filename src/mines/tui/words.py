@@ -66,8 +66,9 @@ def board_name(rows: int, cols: int, mines: int) -> str:
     preset = preset_of(rows, cols, mines)
     if preset:
         return _(PRESET_NAMES.get(preset, preset))
-    return plural(
-        mines, "{rows}x{cols}, {n} mine", "{rows}x{cols}, {n} mines", rows=rows, cols=cols
+    # The count as digits alone: a board's name is written as its game ID writes it.
+    return ngettext("{rows}x{cols}, {n} mine", "{rows}x{cols}, {n} mines", mines).format(
+        rows=rows, cols=cols, n=mines
     )
 
 
