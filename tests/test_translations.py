@@ -53,9 +53,9 @@ def test_a_translation_keeps_every_placeholder(domain: str, language_code: str) 
     for message in catalog:
         if not message.id or not message.string:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        wanted = set().union(*(PLACEHOLDER.findall(text) for text in ids))
-        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        ids = catalogues.texts(message.id)
+        wanted: set[str] = set().union(*(PLACEHOLDER.findall(text) for text in ids))
+        forms = catalogues.texts(message.string)
         for form in forms:
             # A plural form may leave the count out ("一局" needs no number in some languages).
             if not set(PLACEHOLDER.findall(form)) <= wanted or not (
@@ -206,3 +206,32 @@ def test_every_compiled_catalogue_loads_with_the_standard_library() -> None:
     for code in catalogues.LANGUAGES:
         found = gettext.translation(language.DOMAIN, language.FOLDER, [code])
         assert found.gettext("Bye.") != "Bye."
+
+
+def _mines(args: list[str], environ: dict[str, str], stdin: str = "") -> str:
+    import os
+    import subprocess
+    import sys
+
+    src = str(Path(language.__file__).resolve().parents[2])
+    answer = subprocess.run(
+        [sys.executable, "-m", "mines.cli.main", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": src, "LANG": "C", **environ},
+        timeout=120,
+        check=False,
+    )
+    return answer.stdout + answer.stderr
+
+
+def test_line_mode_speaks_lang_the_setting_and_the_locale(tmp_path: Path) -> None:
+    data = {"MINES_DATA_DIR": str(tmp_path)}
+    assert "Tschüss." in _mines(["play", "--plain", "--lang", "de"], data, "q\n")
+    assert "再见。" in _mines(["play", "--plain"], {**data, "LANG": "zh_CN.UTF-8"}, "q\n")
+    said = _mines(["language", "es"], data)
+    assert "Español (es)" in said
+    assert "Adiós." in _mines(["play", "--plain"], {**data, "LANG": "de_DE.UTF-8"}, "q\n")
+    assert "Bye." in _mines(["--lang", "en", "play", "--plain"], data, "q\n")
+    assert "no language 'fr'" in _mines(["play", "--lang", "fr"], data)

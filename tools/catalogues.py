@@ -49,6 +49,13 @@ TRANSLATED_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt")
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
 
+def texts(value: object) -> tuple[str, ...]:
+    """A message's id or string as a tuple of its forms (one unless it is a plural)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(str(item) for item in value)
+    return (str(value),) if value else ()
+
+
 def normalize(text: str) -> str:
     """A page's text as one line: js/i18n.js looks words up the same way."""
     return " ".join(text.split())
@@ -227,12 +234,13 @@ def browser_json(language: str, catalog: Catalog) -> bytes:
     for message in catalog:
         if not message.id or message.fuzzy:
             continue
-        key = message.id[0] if isinstance(message.id, tuple) else message.id
-        if isinstance(message.string, tuple):
-            if all(message.string):
-                messages[key] = list(message.string)
-        elif message.string:
-            messages[key] = message.string
+        key = texts(message.id)[0]
+        forms = texts(message.string)
+        if len(texts(message.id)) > 1:
+            if forms and all(forms):
+                messages[key] = list(forms)
+        elif forms and forms[0]:
+            messages[key] = forms[0]
     body = {
         "language": BROWSER_TAGS[language],
         "plural": plural_indices(language),
