@@ -108,6 +108,11 @@ export function formatNumber(value, options) {
   return options ? new Intl.NumberFormat(tag, options).format(value) : numbers.format(value);
 }
 
+/** A sentence begun with a capital, as the language writes one ("row 2, ..." -> "Row 2, ..."). @param {string} text */
+export function sentence(text) {
+  return text.charAt(0).toLocaleUpperCase(tag) + text.slice(1);
+}
+
 /** A number with exactly `places` decimals, as the language writes it (12.30, 12,30). @param {number} value @param {number} places */
 export function fixed(value, places) {
   return formatNumber(value, { minimumFractionDigits: places, maximumFractionDigits: places });

@@ -11,7 +11,7 @@ import { LiveSocket } from "./live.js";
 import { Player, bindControls, showPlaying } from "./replay.js";
 import { boardKey, countGame, reviewPath, showLeaderboard, showResult, showStats } from "./scores.js";
 import { sayError } from "./words.js";
-import { formatNumber, t, tn } from "./i18n.js";
+import { fixed, sentence, t, tn } from "./i18n.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Meta} Meta */
@@ -414,7 +414,7 @@ class App {
     if (this.player) return;
     // A watcher is told about the player ("Ann hit a mine"), not as if it were their game.
     const who = this.playerName || t("The player");
-    const seconds = formatNumber(view.elapsed, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    const seconds = fixed(view.elapsed, 1);
     const text = won ? (this.token ? t("You won in {seconds} seconds!", { seconds }) : t("{who} won in {seconds} seconds!", { who, seconds }))
       : view.status === "LOST" ? (this.token ? t("Boom! You hit a mine. Press the face for a new game.") : t("{who} hit a mine. Game over.", { who }))
         : this.token ? t("Playing") : t("Watching");
@@ -472,7 +472,7 @@ class App {
       this.say(said);
     } catch (error) {
       this.showError(error);
-      if (view.status === "WON") this.say(t("You won in {seconds} seconds!", { seconds: formatNumber(view.elapsed, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) }));
+      if (view.status === "WON") this.say(t("You won in {seconds} seconds!", { seconds: fixed(view.elapsed, 1) }));
     }
   }
 
@@ -752,9 +752,9 @@ class App {
     const cell = this.board.cells[this.board.index(row, col)];
     const chance = cell ? cell.dataset.chance : undefined;
     if (!chance && !this.chancesOn) return;
-    $("cell-info").textContent = !chance ? "" : cell.dataset.certain === "safe" ? t("{cell}: {chance} chance of a mine (certainly safe).", { cell: cellName(row, col), chance })
+    $("cell-info").textContent = sentence(!chance ? "" : cell.dataset.certain === "safe" ? t("{cell}: {chance} chance of a mine (certainly safe).", { cell: cellName(row, col), chance })
       : cell.dataset.certain ? t("{cell}: {chance} chance of a mine (certainly a mine).", { cell: cellName(row, col), chance })
-        : t("{cell}: {chance} chance of a mine.", { cell: cellName(row, col), chance });
+        : t("{cell}: {chance} chance of a mine.", { cell: cellName(row, col), chance }));
   }
 
   // --- replay --------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { Frame } from "./frame.js";
 import { $, fillTerms } from "./dom.js";
 import { setLed } from "./leds.js";
 import { sayError } from "./words.js";
-import { formatNumber, t, tn } from "./i18n.js";
+import { formatNumber, sentence, t, tn } from "./i18n.js";
 
 /** @typedef {import("./types.js").GameReview} GameReview */
 /** @typedef {import("./types.js").ReviewMove} ReviewMove */
@@ -267,7 +267,7 @@ class ReviewPage {
     } else if ("HF".includes(this.cells[row * this.data.cols + col])) {
       said = t("{cell}: unrevealed.", { cell: where });
     }
-    $("cell-info").textContent = said;
+    $("cell-info").textContent = sentence(said);
   }
 
   /** Arrows on the board move its cursor. @param {KeyboardEvent} event */
