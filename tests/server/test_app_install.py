@@ -165,7 +165,8 @@ def test_numbers_and_plurals_follow_the_language(browser: Browser, url: str) -> 
     said = page.evaluate(
         """async () => {
           const i18n = await import(document.querySelector('link[href$="/js/i18n.js"]').href);
-          return [i18n.tn("{n} mine", "{n} mines", 1), i18n.tn("{n} mine", "{n} mines", 1234),
+          const tn = (n) => i18n.tn("{n} cell revealed.", "{n} cells revealed.", n);
+          return [tn(1), tn(1234),
                   i18n.fixed(3.5, 2), i18n.t("row {row}, column {col}", {row: 3, col: 12})];
         }"""
     )
