@@ -12,6 +12,7 @@ from mines.errors import IllegalMoveError, InvalidMoveError, MinesError
 from mines.moves import Move, MoveKind
 from mines.symbols import Cell
 from mines.tui.autosave import Autosave, resume
+from mines.tui.language import _
 from mines.tui.played import PlayedGame, local
 from mines.tui.remote import RemoteGame, ServerError
 from mines.tui.store import RecordStore, Unfinished
@@ -20,27 +21,31 @@ from mines.tui.words import describe_kept, mines_left_shown, plural, state_word,
 WINDOW = (20, 40)
 """Rows and columns shown at once; a bigger board is shown through a window that `view` moves."""
 
-HELP = """Commands, one per line:
-  o ROW,COL      open a cell (also written O3,4 or o 3 4); on a number, chord it
-  f ROW,COL      flag or unflag a cell
-  c ROW,COL      chord: open around a number with exactly that many flags around it
-  ? or hint      the safest cell to open, and why
-  view ROW,COL   show the part of a big board around ROW,COL
-  board          show the board (or its window) again
-  kept           list the games left unfinished, newest first
-  resume N       go on with the game numbered N in that list (this one is kept)
-  help           this text
-  q              quit (a game in progress is kept, after every move)
-Rows and columns count from 0. Symbols: H hidden, F flag, 0-8 revealed count; after a win
-every mine shows F; after a loss M mine, X the mine you hit, W a flag that was wrong.
-Every reply ends with the status line (state, mines left, time)."""
+HELP = _(
+    "Commands, one per line:\n"
+    "  o ROW,COL      open a cell (also written O3,4 or o 3 4); on a number, chord it\n"
+    "  f ROW,COL      flag or unflag a cell\n"
+    "  c ROW,COL      chord: open around a number with exactly that many flags around it\n"
+    "  ? or hint      the safest cell to open, and why\n"
+    "  view ROW,COL   show the part of a big board around ROW,COL\n"
+    "  board          show the board (or its window) again\n"
+    "  kept           list the games left unfinished, newest first\n"
+    "  resume N       go on with the game numbered N in that list (this one is kept)\n"
+    "  help           this text\n"
+    "  q              quit (a game in progress is kept, after every move)\n"
+    "Rows and columns count from 0. Symbols: H hidden, F flag, 0-8 revealed count; after a win\n"
+    "every mine shows F; after a loss M mine, X the mine you hit, W a flag that was wrong.\n"
+    "Every reply ends with the status line (state, mines left, time)."
+)
 
 
 def status_line(game: PlayedGame) -> str:
     """Where the game stands, in words: state, mines left and time."""
     state = state_word(game.status, started=game.started)
     left = mines_left_shown(game.status, game.mines_left)
-    return f"{state}  mines left: {left}  time: {game.elapsed:.1f}s"
+    return _("{state}  mines left: {left}  time: {elapsed:.1f}s").format(
+        state=state, left=left, elapsed=game.elapsed
+    )
 
 
 def window_around(
@@ -64,8 +69,16 @@ def render(game: PlayedGame, window: Window | None = None) -> str:
     lines = []
     if (height, width) != (game.rows, game.cols):
         lines.append(
-            f"Rows {top} to {top + height - 1}, columns {left} to {left + width - 1}, "
-            f"of a {game.rows}x{game.cols} board:"
+            _(
+                "Rows {top} to {height}, columns {left} to {width}, of a {rows}x{cols} board:"
+            ).format(
+                top=top,
+                height=top + height - 1,
+                left=left,
+                width=left + width - 1,
+                rows=game.rows,
+                cols=game.cols,
+            )
         )
     if left + width > 10:
         # The tens above the units, from every tenth column on: 51 over 0 1 2 ... for 510.
@@ -152,12 +165,19 @@ class LineGame:
         try:
             target = Move.parse(f"O{where.strip()}")
         except (IllegalMoveError, InvalidMoveError):
-            self.say(f"error: view needs a cell as ROW,COL, e.g. view 10,20; got {where!r}")
+            self.say(
+                _("error: view needs a cell as ROW,COL, e.g. view 10,20; got {where!r}").format(
+                    where=where
+                )
+            )
             return
         if not (0 <= target.row < self.game.rows and 0 <= target.col < self.game.cols):
             self.say(
-                f"error: ({target.row}, {target.col}) is outside the board "
-                f"(rows 0..{self.game.rows - 1}, cols 0..{self.game.cols - 1})"
+                _(
+                    "error: ({row}, {col}) is outside the board (rows 0..{rows}, cols 0..{cols})"
+                ).format(
+                    row=target.row, col=target.col, rows=self.game.rows - 1, cols=self.game.cols - 1
+                )
             )
             return
         self.centre = (target.row, target.col)
@@ -165,7 +185,7 @@ class LineGame:
 
     def hint(self) -> None:
         if self.game.status.is_over:
-            self.say("The game is over: there is nothing to hint.")
+            self.say(_("The game is over: there is nothing to hint."))
             return
         top, left, height, width = self.window()
         game = self.game
@@ -177,9 +197,9 @@ class LineGame:
 
                 found = hint(local(game), near=(top + height // 2, left + width // 2))
         except MinesError as error:
-            self.say(f"No hint: {error}.")
+            self.say(_("No hint: {error}.").format(error=error))
             return
-        self.say(f"Hint: {found.reason}")
+        self.say(_("Hint: {reason}").format(reason=found.reason))
         self.follow(found.row, found.col)
         self.keep(self.autosave.hinted)
 
@@ -210,8 +230,14 @@ class LineGame:
                 try:
                     standing = f" {game.standing()}"
                 except MinesError as error:
-                    standing = f" Whether it ranks, the server did not say: {error}."
-            self.say(f"{verdict(game.status)} Time {game.elapsed:.1f}s.{standing}")
+                    standing = _(" Whether it ranks, the server did not say: {error}.").format(
+                        error=error
+                    )
+            self.say(
+                _("{status} Time {elapsed:.1f}s.{standing}").format(
+                    status=verdict(game.status), elapsed=game.elapsed, standing=standing
+                )
+            )
             return False
         return True
 
@@ -229,7 +255,7 @@ class LineGame:
         try:
             saved = save()
         except OSError as error:
-            self.say(f"error: could not save the game ({error}); it goes on")
+            self.say(_("error: could not save the game ({error}); it goes on").format(error=error))
             return
         self.saved = self.saved or saved is not None
         if isinstance(saved, Path):
@@ -237,28 +263,40 @@ class LineGame:
 
     def list_kept(self) -> None:
         if not self.kept:
-            self.say("No game is kept unfinished.")
+            self.say(_("No game is kept unfinished."))
             return
-        self.say(f"{plural(len(self.kept), 'game')} left unfinished, newest first:")
+        self.say(
+            _("{game} left unfinished, newest first:").format(
+                game=plural(len(self.kept), "{n} game", "{n} games")
+            )
+        )
         for number, kept in enumerate(self.kept, start=1):
             self.say(f"  {number}. {describe_kept(kept.saved.record, kept.saved.saved_at)}")
-        self.say("Type resume and a number to go on with one (this game is kept).")
+        self.say(_("Type resume and a number to go on with one (this game is kept)."))
 
     def resume(self, number: str) -> None:
         index = int(number) - 1 if number.strip().isdigit() else -1
         if not 0 <= index < len(self.kept):
-            allowed = f"from 1 to {len(self.kept)}" if self.kept else "(no game is kept)"
-            self.say(f"error: resume needs the number of a kept game {allowed}; got {number!r}")
+            allowed = (
+                _("from 1 to {kept}").format(kept=len(self.kept))
+                if self.kept
+                else _("(no game is kept)")
+            )
+            self.say(
+                _("error: resume needs the number of a kept game {allowed}; got {number!r}").format(
+                    allowed=allowed, number=number
+                )
+            )
             return
         chosen = self.kept[index]
         assert self.store is not None  # kept games come from it
         try:
             autosave = resume(self.store, chosen, time.monotonic)
         except MinesError as error:
-            self.say(f"error: that game cannot be resumed: {error}")
+            self.say(_("error: that game cannot be resumed: {error}").format(error=error))
             return
         if autosave is None:
-            self.say("error: that game is being played in another terminal")
+            self.say(_("error: that game is being played in another terminal"))
             return
         game, saved, record = local(autosave.game), chosen.saved, chosen.saved.record
         self.autosave.close()
@@ -267,7 +305,7 @@ class LineGame:
         if record.moves:
             last = record.moves[-1].move
             self.centre = (last.row, last.col)
-        self.say(f"Resumed {describe_kept(record, saved.saved_at)}.")
+        self.say(_("Resumed {saved_at}.").format(saved_at=describe_kept(record, saved.saved_at)))
         self.show()
 
     def close(self) -> bool:
@@ -283,14 +321,18 @@ class LineGame:
         if move.kind is MoveKind.FLAG:
             return f"{where} flagged." if cell is Cell.FLAG else f"{where} unflagged."
         if cell is Cell.EXPLODED:
-            return f"{where} was a mine."
+            return _("{where} was a mine.").format(where=where)
         if changed == 0:
-            return f"{where}: nothing to open."
+            return _("{where}: nothing to open.").format(where=where)
         if move.kind is MoveKind.CHORD:
-            return f"Chorded {where}: {plural(changed, 'cell')} opened."
+            return _("Chorded {where}: {cell} opened.").format(
+                where=where, cell=plural(changed, "{n} cell", "{n} cells")
+            )
         if cell is Cell.ZERO:
-            return f"{where} opened an area of {plural(changed, 'cell')}."
-        return f"{where} shows {cell.value}."
+            return _("{where} opened an area of {cell}.").format(
+                where=where, cell=plural(changed, "{n} cell", "{n} cells")
+            )
+        return _("{where} shows {value}.").format(where=where, value=cell.value)
 
 
 def play_lines(
@@ -299,14 +341,28 @@ def play_lines(
     """Read commands line by line until the game ends, the input ends or the player quits.
     With a store, games are kept after every move and saved when over, as the app does."""
     player = LineGame(game, out, store)
-    size = f"{game.rows}x{game.cols}, {plural(game.mines, 'mine')}"
+    size = plural(
+        game.mines,
+        "{rows}x{cols}, {n} mine",
+        "{rows}x{cols}, {n} mines",
+        rows=game.rows,
+        cols=game.cols,
+    )
     if isinstance(game, RemoteGame):
         print(game.introduction(), file=out)
-    print(f"New game {game.game_id or size}: type help for the commands, ? for a hint.", file=out)
+    print(
+        _("New game {size}: type help for the commands, ? for a hint.").format(
+            size=game.game_id or size
+        ),
+        file=out,
+    )
     if player.kept:
-        count = plural(len(player.kept), "game")
+        count = plural(len(player.kept), "{n} game", "{n} games")
         print(
-            f"{count} left unfinished: type kept to list them, resume 1 for the newest.", file=out
+            _("{count} left unfinished: type kept to list them, resume 1 for the newest.").format(
+                count=count
+            ),
+            file=out,
         )
     player.show()
     try:
@@ -315,15 +371,18 @@ def play_lines(
             if text and not player.reply(text):
                 if player.game.status.is_over:
                     if player.saved:
-                        print("Saved: mines stats counts it.", file=out)
+                        print(_("Saved: mines stats counts it."), file=out)
                     if player.saved_to is not None:
                         command = f"mines review {shlex.quote(str(player.saved_to))}"
-                        print(f"Every move judged by the solver: {command}", file=out)
+                        print(
+                            _("Every move judged by the solver: {command}").format(command=command),
+                            file=out,
+                        )
                     return 0
                 break
     finally:
         kept = player.close()
     if kept:
-        print("The game is kept: mines play offers it next time (type kept).", file=out)
-    print("Bye.", file=out)
+        print(_("The game is kept: mines play offers it next time (type kept)."), file=out)
+    print(_("Bye."), file=out)
     return 0

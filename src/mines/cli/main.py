@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import mines
 from mines.errors import MinesError
 from mines.extras import MissingExtraError
+from mines.tui import language
 
 # Each module has `register(subparsers)`; it imports its heavy dependencies only when run.
 COMMAND_MODULES = (
@@ -18,6 +19,7 @@ COMMAND_MODULES = (
     "mines.cli.replay",
     "mines.cli.review",
     "mines.cli.stats",
+    "mines.cli.language",
     "mines.server.ops.cli",
     "mines.server.ops.admin",
     "mines.solver.cli",
@@ -27,6 +29,12 @@ COMMAND_MODULES = (
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mines", description="Minesweeper: play, solve, serve.")
     parser.add_argument("--version", action="version", version=f"mines {mines.__version__}")
+    parser.add_argument(
+        "--lang",
+        metavar="NAME",
+        help="the terminal game's language: en, de, es or zh_Hans (also after the command); "
+        "else the setting of `mines language`, else LANG/LC_*",
+    )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
@@ -38,8 +46,15 @@ CLOSED_PIPE = 141
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = build_parser().parse_args(argv)
+        # Chosen before the parser is built: the modules it imports word things at import.
+        language.use(language.choose(language.option_in(arguments)))
+    except ValueError as error:
+        print(f"mines: {error}", file=sys.stderr)
+        return 2
+    try:
+        args = build_parser().parse_args(language.without_option(arguments))
         status: int = args.handler(args)
     except MinesError as error:
         print(f"mines: {error}", file=sys.stderr)

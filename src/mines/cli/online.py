@@ -16,6 +16,7 @@ from mines.extras import require_extra
 from mines.placement import FirstClick, PlacementRule
 from mines.presets import board_size
 from mines.status import GameStatus
+from mines.tui.language import _
 from mines.tui.remote import RemoteGame, ServerError
 from mines.tui.sessions import Kept, Sessions
 
@@ -89,7 +90,7 @@ def play_online(args: argparse.Namespace, *, lines: bool) -> int:
         spec = game_spec(args)
         name = client.me()
         if name is None and kept.session is not None:
-            say(f"Your session on {client.host} has ended.")
+            say(_("Your session on {host} has ended.").format(host=client.host))
         if name is None and not args.anonymous:
             name = sign_in(client, sign_up=args.sign_up)
         kept = replace(kept, session=client.session, name=name)
@@ -111,9 +112,13 @@ def sign_out(client: ServerClient, sessions: Sessions, kept: Kept) -> int:
     try:
         client.sign_out()
     except ServerError as error:
-        say(f"the server did not hear the sign-out ({error}); the session is forgotten here")
+        say(
+            _(
+                "the server did not hear the sign-out ({error}); the session is forgotten here"
+            ).format(error=error)
+        )
     sessions.put(client.url, replace(kept, session=None, name=None))
-    print(f"Signed out of {client.host}.")
+    print(_("Signed out of {host}.").format(host=client.host))
     return 0
 
 
@@ -121,7 +126,7 @@ def manage(args: argparse.Namespace, client: ServerClient, sessions: Sessions, k
     """Export the account's data, change its password or delete it (signing in first)."""
     name = client.me() or sign_in(client, sign_up=False)
     if name is None:
-        raise ServerError(f"that needs an account: sign in to {client.host}")
+        raise ServerError(_("that needs an account: sign in to {host}").format(host=client.host))
     sessions.put(client.url, replace(kept, session=client.session, name=name))
     if args.export:
         text = json.dumps(client.export(), indent=2, ensure_ascii=False)
@@ -131,20 +136,32 @@ def manage(args: argparse.Namespace, client: ServerClient, sessions: Sessions, k
             descriptor = os.open(args.export, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             with os.fdopen(descriptor, "w", encoding="utf-8") as out:
                 out.write(text + "\n")
-            print(f"Saved what {client.host} keeps about {name} to {args.export}.")
+            print(
+                _("Saved what {host} keeps about {name} to {export}.").format(
+                    host=client.host, name=name, export=args.export
+                )
+            )
     if args.change_password:
-        password = getpass.getpass("Current password: ")
-        new = getpass.getpass("New password: ")
-        if getpass.getpass("New password again: ") != new:
-            raise ServerError("the two new passwords differ; nothing was changed")
+        password = getpass.getpass(_("Current password: "))
+        new = getpass.getpass(_("New password: "))
+        if getpass.getpass(_("New password again: ")) != new:
+            raise ServerError(_("the two new passwords differ; nothing was changed"))
         ended = client.change_password(password, new)
-        print(f"Password changed on {client.host}; {ended} other session(s) signed out.")
+        print(
+            _("Password changed on {host}; {ended} other session(s) signed out.").format(
+                host=client.host, ended=ended
+            )
+        )
     if args.delete_account:
-        print(f"Deleting {name} on {client.host}: your games stay there, anonymous and unranked.")
-        password = getpass.getpass("Password (to confirm): ")
+        print(
+            _("Deleting {name} on {host}: your games stay there, anonymous and unranked.").format(
+                name=name, host=client.host
+            )
+        )
+        password = getpass.getpass(_("Password (to confirm): "))
         client.delete_account(password)
         sessions.put(client.url, replace(kept, session=None, name=None))
-        print(f"Deleted {name} on {client.host}.")
+        print(_("Deleted {name} on {host}.").format(name=name, host=client.host))
     return 0
 
 
@@ -153,53 +170,67 @@ def sign_in(client: ServerClient, *, sign_up: bool) -> str | None:
     logged); None when the player declines (an empty name) or no terminal can ask."""
     if not sys.stdin.isatty():
         if sign_up:
-            raise InvalidBoardError("--sign-up asks for a password: run it on a terminal")
-        say(f"not signed in to {client.host} (no terminal to ask on): this game does not rank")
+            raise InvalidBoardError(_("--sign-up asks for a password: run it on a terminal"))
+        say(
+            _("not signed in to {host} (no terminal to ask on): this game does not rank").format(
+                host=client.host
+            )
+        )
         return None
-    verb = "Make an account on" if sign_up else "Sign in to"
-    print(f"{verb} {client.host} (an empty name plays without an account, unranked).")
+    verb = _("Make an account on") if sign_up else _("Sign in to")
+    print(
+        _("{verb} {host} (an empty name plays without an account, unranked).").format(
+            verb=verb, host=client.host
+        )
+    )
     from mines.tui.client import SignInError
 
-    for _ in range(SIGN_IN_TRIES):
+    for _attempt in range(SIGN_IN_TRIES):
         try:
-            name = input("Name: ").strip()
-            password = getpass.getpass("Password: ") if name else ""
-            again = getpass.getpass("Password again: ") if name and sign_up else password
+            name = input(_("Name: ")).strip()
+            password = getpass.getpass(_("Password: ")) if name else ""
+            again = getpass.getpass(_("Password again: ")) if name and sign_up else password
         except EOFError:  # the end of input (Ctrl-D) declines, as an empty name does
             name = ""
         if not name:
-            print("\nPlaying without an account: this game does not rank.")
+            print(_("\nPlaying without an account: this game does not rank."))
             return None
         if again != password:
-            print("The two passwords differ; try again.")
+            print(_("The two passwords differ; try again."))
             continue
         try:
             signed = client.sign_up(name, password) if sign_up else client.sign_in(name, password)
         except SignInError as error:
-            print(f"Not signed in: {error}.")
+            print(_("Not signed in: {error}.").format(error=error))
             continue
-        print(f"Signed in to {client.host} as {signed}.")
+        print(_("Signed in to {host} as {signed}.").format(host=client.host, signed=signed))
         return signed
-    raise ServerError(f"not signed in to {client.host} after {SIGN_IN_TRIES} tries")
+    raise ServerError(
+        _("not signed in to {host} after {sign_in_tries} tries").format(
+            host=client.host, sign_in_tries=SIGN_IN_TRIES
+        )
+    )
 
 
 def game_spec(args: argparse.Namespace) -> dict[str, Any] | None:
     """The new game the board options ask for, as `POST /api/games` takes it; None when
     none is given (then the game left unfinished on the server goes on, if there is one)."""
     if args.game_id:
-        raise InvalidBoardError("--game-id is for games played here; a server deals its own")
+        raise InvalidBoardError(_("--game-id is for games played here; a server deals its own"))
     if args.practice:
-        raise InvalidBoardError("--practice (undo) is for games played here, not on a server")
+        raise InvalidBoardError(_("--practice (undo) is for games played here, not on a server"))
     rule = str(args.first_click)
     if rule not in SERVER_RULES:
         raise InvalidBoardError(
-            f"a server plays the first-click rules {', '.join(sorted(SERVER_RULES))}; got {rule!r}"
+            _("a server plays the first-click rules {server_rules}; got {rule!r}").format(
+                server_rules=", ".join(sorted(SERVER_RULES)), rule=rule
+            )
         )
     no_guess = rule == PlacementRule.NOGUESS.value
     sized = (args.rows, args.cols, args.mines) != (None, None, None)
     if args.daily:
         if sized or args.seed is not None:
-            raise InvalidBoardError("--daily is a preset's board of the day: no size or seed")
+            raise InvalidBoardError(_("--daily is a preset's board of the day: no size or seed"))
         return {"daily": args.preset or "beginner", "no_guess": no_guess}
     if args.preset is None and not sized and args.seed is None and rule == FirstClick.OPENING.value:
         return None
@@ -226,7 +257,7 @@ def go_on(client: ServerClient, kept: Kept, name: str | None) -> RemoteGame | No
         raise
     if answer["view"]["status"] != GameStatus.IN_PROGRESS.value:
         return None
-    print(f"Going on with your unfinished game on {client.host}.")
+    print(_("Going on with your unfinished game on {host}.").format(host=client.host))
     return RemoteGame(client, answer, kept.token, player=name)
 
 
@@ -261,7 +292,9 @@ def play(
         sessions.put(client.url, replace(sessions.get(client.url), game_id=None, token=None))
     else:
         print(
-            f"The game goes on on {client.host}: mines play --server {client.url} comes back to it."
+            _("The game goes on on {host}: mines play --server {url} comes back to it.").format(
+                host=client.host, url=client.url
+            )
         )
     return 0
 

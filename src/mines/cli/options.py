@@ -11,6 +11,7 @@ from mines.gameid import GameId
 from mines.placement import FirstClick, placer_for_rule
 from mines.presets import PRESETS, board_size
 from mines.tui import THEME_NAMES
+from mines.tui.language import _
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -40,7 +41,9 @@ def game_from_options(args: argparse.Namespace, clock: Callable[[], float] | Non
     board = (args.preset, args.rows, args.cols, args.mines)
     if args.game_id:
         if any(option is not None for option in board):
-            raise InvalidBoardError("--game-id already fixes the board; drop --preset/--rows/...")
+            raise InvalidBoardError(
+                _("--game-id already fixes the board; drop --preset/--rows/...")
+            )
         return Game.from_id(GameId.parse(args.game_id), clock=clock)
     rows, cols, mines = board_size(
         preset=args.preset, rows=args.rows, cols=args.cols, mines=args.mines, default="beginner"

@@ -14,6 +14,7 @@ from mines.errors import InvalidBoardError
 from mines.extras import missing_extra
 from mines.game import Game
 from mines.placement import PlacementRule, placer_for_rule
+from mines.tui.language import _
 from mines.tui.store import RecordStore
 
 
@@ -49,9 +50,9 @@ def run(args: argparse.Namespace) -> int:
     if args.server:
         return play_online(args, lines=wants_lines(args))
     if args.sign_up or args.sign_out or args.anonymous or args.daily:
-        raise InvalidBoardError("--sign-up, --sign-out, --anonymous and --daily need --server")
+        raise InvalidBoardError(_("--sign-up, --sign-out, --anonymous and --daily need --server"))
     if args.export or args.change_password or args.delete_account:
-        raise InvalidBoardError("--export, --change-password and --delete-account need --server")
+        raise InvalidBoardError(_("--export, --change-password and --delete-account need --server"))
     if wants_lines(args):
         return play_plain(args)
     return play_app(args)
@@ -61,8 +62,11 @@ def wants_lines(args: argparse.Namespace) -> bool:
     """Line mode: asked for, output that is not a terminal, or no Textual (said on stderr)."""
     if args.plain or not sys.stdout.isatty():
         return True
-    if problem := missing_extra("tui", "the terminal app"):
-        print(f"mines: {problem}; playing in line mode instead", file=sys.stderr)
+    if problem := missing_extra("tui", _("the terminal app")):
+        print(
+            _("mines: {problem}; playing in line mode instead").format(problem=problem),
+            file=sys.stderr,
+        )
         return True
     return False
 
@@ -96,7 +100,11 @@ def play_app(args: argparse.Namespace) -> int:
     )
     app.run()
     if app.saved:
-        print(f"Finished games saved: {len(app.saved)}, in {data_dir()} (see mines stats).")
+        print(
+            _("Finished games saved: {saved}, in {data_dir} (see mines stats).").format(
+                saved=len(app.saved), data_dir=data_dir()
+            )
+        )
     if app.unfinished_saved:
-        print("The unfinished game is kept: mines play offers to resume it.")
+        print(_("The unfinished game is kept: mines play offers to resume it."))
     return 0

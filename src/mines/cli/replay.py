@@ -13,6 +13,7 @@ from mines.errors import InvalidBoardError
 from mines.extras import missing_extra
 from mines.record import GameRecord
 from mines.replay import replay_steps
+from mines.tui.language import _
 from mines.tui.words import describe, plural, verdict
 
 
@@ -31,18 +32,25 @@ def load_record(path: Path) -> GameRecord:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise InvalidBoardError(f"cannot read {path}: {error.strerror or error}") from None
+        raise InvalidBoardError(
+            _("cannot read {path}: {error}").format(path=path, error=error.strerror or error)
+        ) from None
     return GameRecord.from_json(text)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.delay <= 0:
-        raise InvalidBoardError(f"--delay must be a positive number of seconds, got {args.delay}")
+        raise InvalidBoardError(
+            _("--delay must be a positive number of seconds, got {delay}").format(delay=args.delay)
+        )
     record = load_record(args.file)
     if args.plain or not sys.stdout.isatty():
         return replay_lines(record, sys.stdout)
-    if problem := missing_extra("tui", "the replay app"):
-        print(f"mines: {problem}; printing the moves instead", file=sys.stderr)
+    if problem := missing_extra("tui", _("the replay app")):
+        print(
+            _("mines: {problem}; printing the moves instead").format(problem=problem),
+            file=sys.stderr,
+        )
         return replay_lines(record, sys.stdout)
     from mines.tui.replay_app import ReplayApp
     from mines.tui.themes import THEMES
@@ -55,17 +63,34 @@ def replay_lines(record: GameRecord, out: TextIO) -> int:
     """Print the board after each move (near the move on a big board), then how it ended."""
     total = len(record.moves)
     print(
-        f"Replay of a {record.rows}x{record.cols} game with {plural(record.mines, 'mine')}, "
-        f"{plural(total, 'move')}.",
+        _("Replay of a {rows}x{cols} game with {mine}, {move}.").format(
+            rows=record.rows,
+            cols=record.cols,
+            mine=plural(record.mines, "{n} mine", "{n} mines"),
+            move=plural(total, "{n} move", "{n} moves"),
+        ),
         file=out,
     )
     for step, (game, timed) in enumerate(replay_steps(record), start=1):
-        print(f"Move {step} of {total}, at {timed.time:.2f}s: {describe(timed.move)}.", file=out)
+        print(
+            _("Move {step} of {total}, at {time:.2f}s: {move}.").format(
+                step=step, total=total, time=timed.time, move=describe(timed.move)
+            ),
+            file=out,
+        )
         print(render(game, window_around(game, (timed.move.row, timed.move.col), WINDOW)), file=out)
     if record.status.is_over:
-        print(f"End: {verdict(record.status)} Time {record.elapsed:.2f}s.", file=out)
+        print(
+            _("End: {status} Time {elapsed:.2f}s.").format(
+                status=verdict(record.status), elapsed=record.elapsed
+            ),
+            file=out,
+        )
     else:
         print(
-            f"End of the record: the game was left unfinished at {record.elapsed:.2f}s.", file=out
+            _("End of the record: the game was left unfinished at {elapsed:.2f}s.").format(
+                elapsed=record.elapsed
+            ),
+            file=out,
         )
     return 0

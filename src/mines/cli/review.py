@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from mines.cli.replay import load_record
 from mines.moves import MoveKind
+from mines.tui.language import _
 from mines.tui.words import describe, plural
 
 if TYPE_CHECKING:  # the solver loads when the command runs: every `mines` command parses
@@ -47,17 +48,26 @@ def print_review(found: Review, out: TextIO, *, every_move: bool = False) -> Non
     """The summary, then the guesses and wrong flags (or every move), one line each."""
     result = found.status.value.lower()
     print(
-        f"Review of a {found.rows}x{found.cols} game with {plural(found.mines, 'mine')} "
-        f"(first click: {found.rule}), {result} after {plural(found.clicks, 'move')}.",
+        _(
+            "Review of a {rows}x{cols} game with {mine} (first click: {rule}), {result} after "
+            "{move}."
+        ).format(
+            rows=found.rows,
+            cols=found.cols,
+            mine=plural(found.mines, "{n} mine", "{n} mines"),
+            rule=found.rule,
+            result=result,
+            move=plural(found.clicks, "{n} move", "{n} moves"),
+        ),
         file=out,
     )
     print(found.summary(), file=out)
     listed = [m for m in found.moves if every_move or _notable(m)]
     if not every_move:
         if not listed:
-            print("No guesses and no wrong flags.", file=out)
+            print(_("No guesses and no wrong flags."), file=out)
             return
-        print("Guesses and wrong flags:", file=out)
+        print(_("Guesses and wrong flags:"), file=out)
     for move in listed:
         print(f"  {line(move)}", file=out)
 
@@ -71,4 +81,6 @@ def _notable(move: MoveReview) -> bool:
 def line(move: MoveReview) -> str:
     """`move 12 at 3.21s, open (4, 7): A guess at 17% where a 9% cell existed.` (the solver's
     sentence says the verdict; `--json` gives its name)."""
-    return f"move {move.index + 1} at {move.time:.2f}s, {describe(move.move)}: {move.comment}"
+    return _("move {index} at {time:.2f}s, {move}: {comment}").format(
+        index=move.index + 1, time=move.time, move=describe(move.move), comment=move.comment
+    )

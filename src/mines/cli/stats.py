@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from mines.datadir import data_dir
+from mines.tui.language import _
 from mines.tui.stats import format_stats, tally
 from mines.tui.store import RecordStore
 
@@ -20,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     store = RecordStore(data_dir())
     games, problems = store.load()
     print(format_stats(*tally(games)))
-    print(f"Saved games are in {store.folder}")
+    print(_("Saved games are in {folder}").format(folder=store.folder))
     for problem in problems:
-        print(f"mines: skipped {problem}", file=sys.stderr)
+        print(_("mines: skipped {problem}").format(problem=problem), file=sys.stderr)
     return 0

@@ -346,6 +346,14 @@ def add_client_pages(app: FastAPI, assets: Assets) -> None:
     async def client(request: Request) -> Response:
         return assets.page("index.html", request.headers)
 
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest(request: Request) -> Response:
+        return assets.manifest(request.headers)
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker(request: Request) -> Response:
+        return assets.service_worker(request.headers)
+
     @app.get("/favicon.ico", include_in_schema=False)
     async def icon() -> Response:
         return Response(

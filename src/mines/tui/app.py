@@ -27,6 +27,7 @@ from mines.tui.board import GAME_OVER, STILL_WORKING, Board
 from mines.tui.clock import PausableClock
 from mines.tui.help import MOUSE, HelpScreen, key_lines
 from mines.tui.keyline import KeyLine
+from mines.tui.language import _
 from mines.tui.layout import MIN_HEIGHT, MIN_WIDTH, Layout
 from mines.tui.played import PlayedGame, local
 from mines.tui.remote import RemoteGame
@@ -36,23 +37,32 @@ from mines.tui.stats import Kind, is_new_best, kind_of
 from mines.tui.store import RecordStore, SavedGame, Unfinished
 from mines.tui.themes import THEMES, Theme
 from mines.tui.undo import rebuilt
-from mines.tui.words import board_name, describe, mines_left_shown, state_word, verdict
+from mines.tui.words import (
+    board_name,
+    describe,
+    mines_left_shown,
+    plural,
+    state_word,
+    verdict,
+)
 
 if TYPE_CHECKING:
     # The solver (and scipy under it) loads when first asked, for a hint, a search or a
     # review: the first screen does not wait for it.
     from mines.solver import Hint, Search
 
-CUT = "… (F1: all of it)"
+CUT = _("… (F1: all of it)")
 HintMaker = Callable[[PlayedGame, tuple[int, int]], "Hint"]
 """The hint for a game near a cell (the cursor): the solver's (the server's for a game played
 there), or a test's stand-in."""
 FinderMaker = Callable[[PlayedGame, tuple[int, int], int], "Search"]
 """The search for the nearest cell still to decide from a cell, beyond a distance already
 searched: the solver's, or a test's stand-in."""
-WORKING = "Working…"
-THINKING = "Thinking…"
-SEARCHING = "Searching…"
+_SAVE_FAILED = _("Could not save the game: {error}.").split("{")[0]
+"""How every save failure's message starts, in the language shown (the three share it)."""
+WORKING = _("Working…")
+THINKING = _("Thinking…")
+SEARCHING = _("Searching…")
 
 
 def warm_up() -> None:
@@ -84,14 +94,16 @@ GameMaker = Callable[[int, int, int], PlayedGame]
 """Makes a new game of (rows, cols, mines) on the app's clock, for `n` and the preset keys
 (on the server for a game played there)."""
 NOT_ON_A_SERVER = {
-    "pause": "A game on a server cannot pause: its clock runs on the server.",
-    "find": "g is off for a game on a server: the solver reading your board is help the "
-    "server would not know of. ? asks the server for a hint (the game then does not rank).",
-    "undo": "Undo is not offered on a server: a game there is played as it falls.",
+    "pause": _("A game on a server cannot pause: its clock runs on the server."),
+    "find": _(
+        "g is off for a game on a server: the solver reading your board is help the server would "
+        "not know of. ? asks the server for a hint (the game then does not rank)."
+    ),
+    "undo": _("Undo is not offered on a server: a game there is played as it falls."),
 }
 """What the keys that only a game played here offers say on a server's game."""
 
-SIZES = Binding.Group("Size", compact=True)
+SIZES = Binding.Group(_("Size"), compact=True)
 WHILE_PAUSED = frozenset({"pause", "help", "quit"})
 OVER = frozenset({"hint", "find", "pause"})
 """Actions of a game still going: a finished game's footer does not list them."""
@@ -128,18 +140,30 @@ def status_text(
     `elapsed` stands in for the game's timer, which is locked by that task.
     """
     if paused:
-        state = "Paused — p to resume"
+        state = _("Paused — p to resume")
     else:
         state = busy or state_word(game.status, started=game.started)
     left = mines_left_shown(game.status, game.mines_left)
     time = game.elapsed if elapsed is None else elapsed
-    size = str(game.game_id) if game.game_id else f"{game.rows}x{game.cols}, {game.mines} mines"
+    size = (
+        str(game.game_id)
+        if game.game_id
+        else plural(
+            game.mines,
+            "{rows}x{cols}, {n} mine",
+            "{rows}x{cols}, {n} mines",
+            rows=game.rows,
+            cols=game.cols,
+        )
+    )
     name = preset_of(game.rows, game.cols, game.mines)
     label = f"{name} · {size}" if name else size
-    full = f"{label}   mines left {left}   time {time:.1f}s   {state}"
+    full = _("{label}   mines left {left}   time {time:.1f}s   {state}").format(
+        label=label, left=left, time=time, state=state
+    )
     if len(full) <= width - 2:
         return full
-    return f"{left} left · {time:.0f}s · {state}"
+    return _("{left} left · {time:.0f}s · {state}").format(left=left, time=time, state=state)
 
 
 def position_text(
@@ -147,10 +171,14 @@ def position_text(
 ) -> str:
     """Where the cursor is and which part of the board is in sight, as long as fits `width`."""
     (row, col), (top, left, height, across) = cursor, window
-    sight = f"rows {top}-{top + height - 1}, cols {left}-{left + across - 1}"
-    board = f"of {game.rows}x{game.cols}"
+    sight = _("rows {top}-{height}, cols {left}-{across}").format(
+        top=top, height=top + height - 1, left=left, across=left + across - 1
+    )
+    board = _("of {rows}x{cols}").format(rows=game.rows, cols=game.cols)
     for text in (
-        f"cursor ({row}, {col}) · in sight {sight} {board}",
+        _("cursor ({row}, {col}) · in sight {sight} {board}").format(
+            row=row, col=col, sight=sight, board=board
+        ),
         f"({row}, {col}) · {sight} {board}",
         f"({row}, {col}) · {sight}",
         f"({row}, {col}) {board}",
@@ -167,41 +195,49 @@ class MinesApp(App[None]):
     TITLE = "mines"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "new_game", "New", tooltip="New game of the same size"),
+        Binding("n", "new_game", _("New"), tooltip=_("New game of the same size")),
         # One footer entry for the three sizes, "123 Size", so that the footer fits 72 columns.
-        Binding("1", "preset('beginner')", "9x9", tooltip="New beginner game, 9x9", group=SIZES),
+        Binding("1", "preset('beginner')", "9x9", tooltip=_("New beginner game, 9x9"), group=SIZES),
         Binding(
             "2",
             "preset('intermediate')",
             "16x16",
-            tooltip="New intermediate game, 16x16",
+            tooltip=_("New intermediate game, 16x16"),
             group=SIZES,
         ),
-        Binding("3", "preset('expert')", "16x30", tooltip="New expert game, 16x30", group=SIZES),
-        Binding("question_mark", "hint", "Hint", key_display="?", tooltip="Hint: the safest cell"),
+        Binding("3", "preset('expert')", "16x30", tooltip=_("New expert game, 16x30"), group=SIZES),
+        Binding(
+            "question_mark", "hint", _("Hint"), key_display="?", tooltip=_("Hint: the safest cell")
+        ),
         # g and p twice, as u below: the footer shows them where they work (games played
         # here); on a server's game the key still answers, saying why not.
         Binding(
             "g",
             "find",
-            "Find",
-            tooltip="Go to the nearest cell still to decide (again: look further)",
+            _("Find"),
+            tooltip=_("Go to the nearest cell still to decide (again: look further)"),
         ),
-        Binding("g", "not_on_a_server('find')", "Find", show=False),
-        Binding("p", "pause", "Pause", tooltip="Pause: stop the timer and hide the board"),
-        Binding("p", "not_on_a_server('pause')", "Pause", show=False),
+        Binding("g", "not_on_a_server('find')", _("Find"), show=False),
+        Binding("p", "pause", _("Pause"), tooltip=_("Pause: stop the timer and hide the board")),
+        Binding("p", "not_on_a_server('pause')", _("Pause"), show=False),
         # Two bindings for u: the footer shows Undo only where it works (practice games);
         # elsewhere the key still answers, saying what undo is for. The help lists u once.
-        Binding("u", "undo", "Undo", tooltip="Undo the last move (practice games only)"),
-        Binding("u", "undo_elsewhere", "Undo", show=False),
-        Binding("U,ctrl+r", "redo", "Redo", tooltip="Redo the move undone (practice games only)"),
-        Binding("t", "next_theme", "Theme", tooltip="Next theme (classic, colorblind, mono)"),
+        Binding("u", "undo", _("Undo"), tooltip=_("Undo the last move (practice games only)")),
+        Binding("u", "undo_elsewhere", _("Undo"), show=False),
+        Binding(
+            "U,ctrl+r", "redo", _("Redo"), tooltip=_("Redo the move undone (practice games only)")
+        ),
+        Binding("t", "next_theme", _("Theme"), tooltip=_("Next theme (classic, colorblind, mono)")),
         # Not in the footer (a finished practice game's keys fill it): the end message says it.
-        Binding("r", "review", "Review", show=False, tooltip="Review a finished game move by move"),
-        Binding("f1,i", "help", "Help"),
-        Binding("q", "quit", "Quit", tooltip="Quit; a game in progress is kept for next time"),
+        Binding(
+            "r", "review", _("Review"), show=False, tooltip=_("Review a finished game move by move")
+        ),
+        Binding("f1,i", "help", _("Help")),
+        Binding(
+            "q", "quit", _("Quit"), tooltip=_("Quit; a game in progress is kept for next time")
+        ),
         # Ctrl-C quits as q does, as terminal users expect (Textual's own only says how to quit).
-        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+c", "quit", _("Quit"), show=False, priority=True),
     ]
 
     def __init__(
@@ -269,7 +305,7 @@ class MinesApp(App[None]):
         with Horizontal(id="play"):
             with Middle(id="middle"), Center():
                 yield Board(self.game, self._theme, marks=self._marks, id="board")
-                yield Static("Paused. Press p to go on.", id="paused")
+                yield Static(_("Paused. Press p to go on."), id="paused")
             yield Minimap(id="minimap")
         yield Static(id="message")
         yield Static(id="too-small")
@@ -282,7 +318,7 @@ class MinesApp(App[None]):
         self.board.move_cursor(*(self._start_cursor or (self.game.rows // 2, self.game.cols // 2)))
         self.board.focus()
         self.update_status()
-        keys = "Arrows/hjkl/WASD move, space reveals, f flags. F1 for help."
+        keys = _("Arrows/hjkl/WASD move, space reveals, f flags. F1 for help.")
         server = self.server_game
         self.say(keys if server is None else f"{server.introduction()} {keys}")
         self.set_interval(0.1, self.update_status)
@@ -308,8 +344,10 @@ class MinesApp(App[None]):
         small = layout.small
         notice = self.query_one("#too-small", Static)
         notice.update(
-            f"Make the terminal at least {MIN_WIDTH}x{MIN_HEIGHT} to play "
-            f"(it is {width}x{height}). q quits."
+            _(
+                "Make the terminal at least {min_width}x{min_height} to play (it is "
+                "{width}x{height}). q quits."
+            ).format(min_width=MIN_WIDTH, min_height=MIN_HEIGHT, width=width, height=height)
         )
         notice.display = small
         for name in ("#status", "#play", "#middle", "#message"):
@@ -420,7 +458,11 @@ class MinesApp(App[None]):
         try:
             return self.autosave.keep()
         except OSError as error:
-            self.say(f"Could not save the game: {error}. It goes on; saving is tried again.")
+            self.say(
+                _("Could not save the game: {error}. It goes on; saving is tried again.").format(
+                    error=error
+                )
+            )
             return None
 
     def _game_over(self, status: GameStatus) -> None:
@@ -433,7 +475,7 @@ class MinesApp(App[None]):
             try:
                 best = f" {server.standing()}"
             except MinesError as error:
-                best = f" Whether it ranks, the server did not say: {error}."
+                best = _(" Whether it ranks, the server did not say: {error}.").format(error=error)
         if path is not None:
             game = local(self.game)
             self.saved.append(str(path))
@@ -445,19 +487,25 @@ class MinesApp(App[None]):
             )
             if is_new_best(saved, earlier):
                 board = board_name(game.rows, game.cols, game.mines)
-                no_guess = "no-guess " if kind_of(saved) is Kind.NO_GUESS else ""
-                best = f" A new best {no_guess}time for {board}!"
-        undo = " u undoes the last move." if self.practice else ""
-        said = self.message if self.message.startswith("Could not save") else ""
+                if kind_of(saved) is Kind.NO_GUESS:
+                    best = _(" A new best no-guess time for {board}!").format(board=board)
+                else:
+                    best = _(" A new best time for {board}!").format(board=board)
+        undo = _(" u undoes the last move.") if self.practice else ""
+        said = self.message if self.message.startswith(_SAVE_FAILED) else ""
         self.say(
-            f"{verdict(status)} {self.game.elapsed:.1f}s.{best} r reviews every move, n starts "
-            f"a new game.{undo} {said}"
+            _(
+                "{status} {elapsed:.1f}s.{best} r reviews every move, n starts a new game.{undo} "
+                "{said}"
+            ).format(
+                status=verdict(status), elapsed=self.game.elapsed, best=best, undo=undo, said=said
+            )
         )
 
     def on_board_busy(self, message: Board.Busy) -> None:
         if message.busy:
             self.busy = WORKING
-            self.say("Working on it: a big board takes a moment (the clock waits).")
+            self.say(_("Working on it: a big board takes a moment (the clock waits)."))
         else:
             self.busy = ""
         self._sync_clock()
@@ -490,7 +538,7 @@ class MinesApp(App[None]):
             self.refresh_bindings()  # a finished game's footer: only the keys that apply
         elif message.error is not None:
             self.say(GAME_OVER if self.game.status.is_over else message.error)
-        elif not self.game.status.is_over and not self.message.startswith("Could not save"):
+        elif not self.game.status.is_over and not self.message.startswith(_SAVE_FAILED):
             self.say("")
         self.update_status()
 
@@ -513,23 +561,27 @@ class MinesApp(App[None]):
         if not self._in_progress() or self.busy == WORKING or pending == key:
             return True
         self._pending = key
-        self.say(f"This game is still going: press {key} again to {then}. Any other key plays on.")
+        self.say(
+            _(
+                "This game is still going: press {key} again to {then}. Any other key plays on."
+            ).format(key=key, then=then)
+        )
         return False
 
     def _leave(self) -> str:
         """What becomes of the game in progress when the player leaves it."""
         if self.server_game is not None:
-            return "it is left unfinished on the server"
+            return _("it is left unfinished on the server")
         if self._store is None:
-            return "it is not kept"
-        return "it is kept, and offered when mines play starts"
+            return _("it is not kept")
+        return _("it is kept, and offered when mines play starts")
 
     async def action_quit(self) -> None:
         """Quit. With a store the game in progress is on disk already (it is saved after every
         move), so q and Ctrl-C quit at once; without one they ask first. A game on a server
         is kept there: mines play --server goes on with it."""
         local_only = self._store is None and self.server_game is None
-        if local_only and not self._confirmed("q", f"quit ({self._leave()})"):
+        if local_only and not self._confirmed("q", _("quit ({leave})").format(leave=self._leave())):
             return
         if self.board.busy:
             # The game is locked mid-move: what is kept is the game before that move.
@@ -561,10 +613,10 @@ class MinesApp(App[None]):
         try:
             autosave = resume(self._store, chosen, self.clock)
         except MinesError as error:
-            self.say(f"The game left unfinished cannot be resumed: {error}")
+            self.say(_("The game left unfinished cannot be resumed: {error}").format(error=error))
             return
         if autosave is None:
-            self.say("That game is being played in another terminal: here is a new one.")
+            self.say(_("That game is being played in another terminal: here is a new one."))
             return
         game, record = autosave.game, chosen.saved.record
         self.practice = autosave.practice
@@ -576,17 +628,19 @@ class MinesApp(App[None]):
         elif last is not None:  # a file from before the cursor was kept
             self.board.move_cursor(last.row, last.col)
         self.refresh_bindings()
-        self.say("Resumed: the timer goes on from where it stood.")
+        self.say(_("Resumed: the timer goes on from where it stood."))
 
     # --- new games ---------------------------------------------------------------------------
 
     def action_new_game(self) -> None:
-        if self._confirmed("n", f"start a new game ({self._leave()})"):
+        if self._confirmed("n", _("start a new game ({leave})").format(leave=self._leave())):
             self._new(self.game.rows, self.game.cols, self.game.mines)
 
     def action_preset(self, name: str) -> None:
         keys = {"beginner": "1", "intermediate": "2", "expert": "3"}
-        if self._confirmed(keys.get(name, name), f"start a new game ({self._leave()})"):
+        if self._confirmed(
+            keys.get(name, name), _("start a new game ({leave})").format(leave=self._leave())
+        ):
             p = preset(name)
             self._new(p.rows, p.cols, p.mines)
 
@@ -597,12 +651,12 @@ class MinesApp(App[None]):
         try:
             game = self._make_game(rows, cols, mines)
         except MinesError as error:  # a server's game: the server may be away
-            self.say(f"No new game: {error}.")
+            self.say(_("No new game: {error}.").format(error=error))
             return
         self._redo.clear()
         self._play(game, Autosave(self._store, game, practice=self.practice))
         self.board.move_cursor(rows // 2, cols // 2)
-        self.say("New game. Good luck!")
+        self.say(_("New game. Good luck!"))
 
     # --- thinking: hints and the search for what is left -------------------------------------
 
@@ -618,7 +672,11 @@ class MinesApp(App[None]):
         time is not the player's), then `done(result)` on it, unless the game moved meanwhile."""
         self._pending = None
         if self.busy:
-            self.say(STILL_WORKING if self.busy == WORKING else f"Still busy: {self.busy}")
+            self.say(
+                STILL_WORKING
+                if self.busy == WORKING
+                else _("Still busy: {busy}").format(busy=self.busy)
+            )
             return False
         if self.game.status.is_over:
             self.say(GAME_OVER)
@@ -679,14 +737,14 @@ class MinesApp(App[None]):
             pending, self._pending = self._pending, None
             if pending != "?":
                 self._pending = "?"
-                self.say("A hint takes this game off the leaderboard: press ? again for one.")
+                self.say(_("A hint takes this game off the leaderboard: press ? again for one."))
                 return
         self._think(
             THINKING,
-            "Thinking... (the clock stops while the solver thinks)",
+            _("Thinking... (the clock stops while the solver thinks)"),
             lambda: self._hint(game, cursor),
             self._show_hint,
-            "No hint",
+            _("No hint"),
         )
 
     def _show_hint(self, hint: Hint) -> None:
@@ -695,8 +753,8 @@ class MinesApp(App[None]):
         try:
             self.autosave.hinted()
         except OSError as error:
-            self.say(f"Could not save the game: {error}.")
-        self.say(f"Hint: {hint.reason}")
+            self.say(_("Could not save the game: {error}.").format(error=error))
+        self.say(_("Hint: {reason}").format(reason=hint.reason))
 
     def action_not_on_a_server(self, name: str) -> None:
         """A key that only a game played here offers, pressed in a server's game: why not."""
@@ -712,18 +770,20 @@ class MinesApp(App[None]):
             beyond = self._searched[1]
         self._think(
             SEARCHING,
-            "Searching for the nearest cell still to decide (the clock waits)...",
+            _("Searching for the nearest cell still to decide (the clock waits)..."),
             lambda: self._find(game, cursor, beyond),
             lambda search: self._found(cursor, search),
-            "Nothing found",
+            _("Nothing found"),
         )
 
     def _found(self, start: tuple[int, int], search: Search) -> None:
         if search.cell is None:
             self._searched = (start, search.radius)
             self.say(
-                f"Nothing still to decide within {search.radius:,} cells of {start}: "
-                "g searches further."
+                _(
+                    "Nothing still to decide within {radius:,} cells of {start}: g searches "
+                    "further."
+                ).format(radius=search.radius, start=start)
             )
             return
         self._searched = None
@@ -744,11 +804,15 @@ class MinesApp(App[None]):
 
     def action_undo(self) -> None:
         if self.busy:
-            self.say(STILL_WORKING if self.busy == WORKING else f"Still busy: {self.busy}")
+            self.say(
+                STILL_WORKING
+                if self.busy == WORKING
+                else _("Still busy: {busy}").format(busy=self.busy)
+            )
             return
         journal = self.autosave.journal
         if not journal.moves:
-            self.say("Nothing to undo: no move has been made.")
+            self.say(_("Nothing to undo: no move has been made."))
             return
         record = journal.record()
         *kept, undone = journal.moves
@@ -756,28 +820,32 @@ class MinesApp(App[None]):
             placer = local(self.game).placer
             game = rebuilt(record, len(kept), self.clock, self.game.elapsed, placer)
         except MinesError as error:
-            self.say(f"Cannot undo: {error}")
+            self.say(_("Cannot undo: {error}").format(error=error))
             return
         self._redo.append(undone.move)
         self._play(game)
         try:
             withdrawn = self.autosave.follow(game, kept)
         except OSError as error:
-            self.say(f"Could not save the game: {error}.")
+            self.say(_("Could not save the game: {error}.").format(error=error))
         else:
             if withdrawn is not None and str(withdrawn) in self.saved:
                 self.saved.remove(str(withdrawn))
         move = undone.move
         self.board.move_cursor(move.row, move.col)
-        again = "" if kept else " The board is dealt again at the next first click."
-        self.say(f"Undone: {describe(move)}. U redoes it.{again}")
+        again = "" if kept else _(" The board is dealt again at the next first click.")
+        self.say(_("Undone: {move}. U redoes it.{again}").format(move=describe(move), again=again))
 
     def action_redo(self) -> None:
         if self.busy:
-            self.say(STILL_WORKING if self.busy == WORKING else f"Still busy: {self.busy}")
+            self.say(
+                STILL_WORKING
+                if self.busy == WORKING
+                else _("Still busy: {busy}").format(busy=self.busy)
+            )
             return
         if not self._redo:
-            self.say("Nothing to redo: no move has been undone since the last one made.")
+            self.say(_("Nothing to redo: no move has been undone since the last one made."))
             return
         self.board.play(self._redo[-1])
 
@@ -785,18 +853,18 @@ class MinesApp(App[None]):
         if self.server_game is not None:
             self.say(NOT_ON_A_SERVER["undo"])
             return
-        self.say("Undo is for practice games: start one with mines play --practice.")
+        self.say(_("Undo is for practice games: start one with mines play --practice."))
 
     def action_review(self) -> None:
         """The finished game's review on a screen of its own; none while the game is on (its
         chances would tell what the player does not see)."""
         if not self.game.status.is_over:
-            self.say("The review opens once the game is over.")
+            self.say(_("The review opens once the game is over."))
             return
         try:
             record = self.game.record()  # a game on a server: read from the server
         except MinesError as error:
-            self.say(f"No review: {error}.")
+            self.say(_("No review: {error}.").format(error=error))
             return
         from mines.tui.review_screen import ReviewScreen  # with the solver: on first use
 
@@ -807,7 +875,7 @@ class MinesApp(App[None]):
         self._theme = THEMES[names[(names.index(self._theme.name) + 1) % len(names)]]
         self.board.set_theme(self._theme)
         self._apply_theme()
-        self.say(f"Theme: {self._theme.name}")
+        self.say(_("Theme: {name}").format(name=self._theme.name))
 
     def _apply_theme(self) -> None:
         """The mono board theme takes the app's colours away too, as its description says."""
@@ -817,9 +885,9 @@ class MinesApp(App[None]):
         self.push_screen(
             HelpScreen(
                 [
-                    ("Board", key_lines(Board.BINDINGS)),
-                    ("Game", key_lines(self.BINDINGS)),
-                    ("Mouse", MOUSE),
+                    (_("Board"), key_lines(Board.BINDINGS)),
+                    (_("Game"), key_lines(self.BINDINGS)),
+                    (_("Mouse"), MOUSE),
                 ],
                 message=self.message,
             )

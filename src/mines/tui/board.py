@@ -19,6 +19,7 @@ from mines.errors import IllegalMoveError
 from mines.moves import Move, MoveKind
 from mines.status import GameStatus
 from mines.symbols import Cell
+from mines.tui.language import _
 from mines.tui.played import PlayedGame
 from mines.tui.remote import ServerError
 from mines.tui.rulers import column_ruler, gutter_width, row_label
@@ -29,8 +30,8 @@ MOVES = frozenset({"open", "flag", "chord"})
 """Actions that change the game; a read-only board (a replay) refuses them."""
 LONG_MOVE_CELLS = 1_000_000
 """On boards of more cells, reveals and chords run off the UI thread (a flood may be long)."""
-STILL_WORKING = "Still working on the last move: a moment, please."
-GAME_OVER = "The game is over: n starts a new one."
+STILL_WORKING = _("Still working on the last move: a moment, please.")
+GAME_OVER = _("The game is over: n starts a new one.")
 _HIDDEN = ord(Cell.HIDDEN.value)
 
 
@@ -43,26 +44,26 @@ class Board(ScrollView, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k,w", "move(-1, 0)", "Move up", show=False),
-        Binding("down,j,s", "move(1, 0)", "Move down", show=False),
-        Binding("left,h,a", "move(0, -1)", "Move left", show=False),
-        Binding("right,l,d", "move(0, 1)", "Move right", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "edge(0)", "First column", show=False),
-        Binding("end", "edge(1)", "Last column", show=False),
-        Binding("space,enter", "open", "Reveal", tooltip="Reveal; on a number, chord"),
-        Binding("f", "flag", "Flag", tooltip="Flag or unflag"),
+        Binding("up,k,w", "move(-1, 0)", _("Move up"), show=False),
+        Binding("down,j,s", "move(1, 0)", _("Move down"), show=False),
+        Binding("left,h,a", "move(0, -1)", _("Move left"), show=False),
+        Binding("right,l,d", "move(0, 1)", _("Move right"), show=False),
+        Binding("pageup", "page(-1)", _("Page up"), show=False),
+        Binding("pagedown", "page(1)", _("Page down"), show=False),
+        Binding("home", "edge(0)", _("First column"), show=False),
+        Binding("end", "edge(1)", _("Last column"), show=False),
+        Binding("space,enter", "open", _("Reveal"), tooltip=_("Reveal; on a number, chord")),
+        Binding("f", "flag", _("Flag"), tooltip=_("Flag or unflag")),
         # Once the game is over the footer drops Reveal and Flag; the keys still answer, saying
         # so (as u does where undo is not offered).
-        Binding("space,enter,f", "game_over", "Reveal", show=False),
+        Binding("space,enter,f", "game_over", _("Reveal"), show=False),
         # Not in the footer: space chords a number too. The help lists it.
         Binding(
             "c",
             "chord",
-            "Chord",
+            _("Chord"),
             show=False,
-            tooltip="Chord: open around a number whose mines are flagged",
+            tooltip=_("Chord: open around a number whose mines are flagged"),
         ),
     ]
 

@@ -13,19 +13,21 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from mines.tui.language import _
+
 MOUSE = [
-    ("left click", "reveal a cell; on a number, chord"),
-    ("right click", "flag or unflag"),
-    ("middle click", "chord: open around a number whose mines are all flagged"),
+    (_("left click"), _("reveal a cell; on a number, chord")),
+    (_("right click"), _("flag or unflag")),
+    (_("middle click"), _("chord: open around a number whose mines are all flagged")),
 ]
 
 _KEY_NAMES = {
     "question_mark": "?",
     "space": "space",
-    "pageup": "PgUp",
-    "pagedown": "PgDn",
-    "ctrl+c": "Ctrl-C",
-    "ctrl+r": "Ctrl-R",
+    "pageup": _("PgUp"),
+    "pagedown": _("PgDn"),
+    "ctrl+c": _("Ctrl-C"),
+    "ctrl+r": _("Ctrl-R"),
     "full_stop": ".",
     "comma": ",",
     "plus": "+",
@@ -53,7 +55,7 @@ def key_lines(bindings: Iterable[BindingType]) -> list[tuple[str, str]]:
 class HelpScreen(ModalScreen[None]):
     """A modal list of keys; any of escape, q, F1 or i closes it."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1,i", "close", "Close")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,f1,i", "close", _("Close"))]
 
     def __init__(
         self, sections: list[tuple[str, list[tuple[str, str]]]], *, message: str = ""
@@ -69,12 +71,12 @@ class HelpScreen(ModalScreen[None]):
             # Wrapped to the box: its border, padding and indent take 8 columns.
             width = max(20, min(72, self.app.size.width - 8))
             said = textwrap.fill(self._message, width, initial_indent="  ", subsequent_indent="  ")
-            text += ["[b]Last message[/b]", escape(said), ""]
+            text += [f"[b]{_('Last message')}[/b]", escape(said), ""]
         for title, lines in self._sections:
             text.append(f"[b]{title}[/b]")
             text += [f"  [b]{keys:<16}[/b] {what}" for keys, what in lines]
             text.append("")
-        text.append("escape closes this help; scroll for more")
+        text.append(_("escape closes this help; scroll for more"))
         with VerticalScroll(id="help"):
             yield Static("\n".join(text), markup=True)
 

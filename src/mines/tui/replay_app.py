@@ -15,6 +15,7 @@ from mines.game import Game
 from mines.record import GameRecord, TimedMove
 from mines.replay import replay_steps
 from mines.tui.board import Board
+from mines.tui.language import _
 from mines.tui.themes import Theme
 from mines.tui.words import describe, state_word
 
@@ -29,16 +30,16 @@ class ReplayApp(App[None]):
     TITLE = "mines replay"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("space", "toggle_play", "Play/stop", priority=True),
+        Binding("space", "toggle_play", _("Play/stop"), priority=True),
         # Textual names the keys "." and "," full_stop and comma.
-        Binding("n,full_stop", "step(1)", "Next move", priority=True),
-        Binding("b,comma", "step(-1)", "Back", priority=True),
+        Binding("n,full_stop", "step(1)", _("Next move"), priority=True),
+        Binding("b,comma", "step(-1)", _("Back"), priority=True),
         # Home and End would move the board's cursor: the replay's own keys come first.
-        Binding("home,g", "jump(0)", "Start", priority=True),
-        Binding("end,G", "jump(1)", "End", priority=True),
-        Binding("plus,equals_sign", "speed(2)", "Faster", key_display="+", priority=True),
-        Binding("minus", "speed(0.5)", "Slower", key_display="-", priority=True),
-        Binding("q,ctrl+c", "quit", "Quit", priority=True),
+        Binding("home,g", "jump(0)", _("Start"), priority=True),
+        Binding("end,G", "jump(1)", _("End"), priority=True),
+        Binding("plus,equals_sign", "speed(2)", _("Faster"), key_display="+", priority=True),
+        Binding("minus", "speed(0.5)", _("Slower"), key_display="-", priority=True),
+        Binding("q,ctrl+c", "quit", _("Quit"), priority=True),
     ]
 
     def __init__(self, record: GameRecord, theme: Theme, *, delay: float = 0.5) -> None:
@@ -60,8 +61,10 @@ class ReplayApp(App[None]):
         with Middle(id="middle"), Center():
             yield Board(self._blank(), self._theme, read_only=True, id="board")
         yield Static(
-            "space plays or stops, n or . steps on, b or , steps back, Home and End jump, "
-            "+ and - change the speed",
+            _(
+                "space plays or stops, n or . steps on, b or , steps back, Home and End jump, + "
+                "and - change the speed"
+            ),
             id="message",
         )
         yield Footer()
@@ -73,7 +76,11 @@ class ReplayApp(App[None]):
 
     def _show_status(self, timed: TimedMove | None = None) -> None:
         total = len(self.record.moves)
-        move = f": {describe(timed.move)} at {timed.time:.2f}s" if timed else ""
+        move = (
+            _(": {move} at {time:.2f}s").format(move=describe(timed.move), time=timed.time)
+            if timed
+            else ""
+        )
         end = (
             f"   {state_word(self.record.status, started=True)}"
             if self.step == total and self.record.status.is_over
@@ -81,7 +88,9 @@ class ReplayApp(App[None]):
         )
         speed = f"   {1 / self._delay:.3g} moves/s" if self._timer is not None else ""
         self.query_one("#status", Static).update(
-            f"Replay: move {self.step} of {total}{move}{end}{speed}"
+            _("Replay: move {step} of {total}{move}{end}{speed}").format(
+                step=self.step, total=total, move=move, end=end, speed=speed
+            )
         )
 
     def action_step(self, direction: int) -> None:

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from mines.tui.language import _
 from mines.tui.store import Unfinished
 from mines.tui.words import describe_kept, plural
 
@@ -25,8 +26,8 @@ class ResumeScreen(ModalScreen[Unfinished | None]):
     with the game chosen, or None for the new one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,n", "fresh", "New game"),
-        Binding("x,delete", "forget", "Forget the highlighted game"),
+        Binding("escape,n", "fresh", _("New game")),
+        Binding("x,delete", "forget", _("Forget the highlighted game")),
     ]
 
     def __init__(
@@ -45,19 +46,23 @@ class ResumeScreen(ModalScreen[Unfinished | None]):
             Option(describe_kept(game.saved.record, game.saved.saved_at), id=key)
             for key, game in self._games.items()
         ]
-        options.append(Option(f"Start a new game instead: {self._fresh}", id=FRESH))
+        options.append(
+            Option(_("Start a new game instead: {fresh}").format(fresh=self._fresh), id=FRESH)
+        )
         with Vertical(id="resume"):
             yield Static(self._title(), id="resume-title")
             yield OptionList(*options, markup=False, id="resume-list")
             yield Static(
-                "enter goes on with the game highlighted · n or escape starts the new game · "
-                "x forgets the game highlighted",
+                _(
+                    "enter goes on with the game highlighted · n or escape starts the new game · "
+                    "x forgets the game highlighted"
+                ),
                 id="resume-keys",
             )
 
     def _title(self) -> str:
-        count = plural(len(self._games), "game")
-        return f"{count} left unfinished, newest first: go on with one?"
+        count = plural(len(self._games), "{n} game", "{n} games")
+        return _("{count} left unfinished, newest first: go on with one?").format(count=count)
 
     def on_mount(self) -> None:
         self.query_one(OptionList).highlighted = 0
@@ -82,11 +87,11 @@ class ResumeScreen(ModalScreen[Unfinished | None]):
         title = self.query_one("#resume-title", Static)
         if self._forgetting != key:
             self._forgetting = key
-            title.update("Press x again to forget this game for good (up or down keeps it).")
+            title.update(_("Press x again to forget this game for good (up or down keeps it)."))
             return
         self._forgetting = None
         if not self._forget(self._games[key].path):
-            title.update("That game is being played in another terminal: it is left alone.")
+            title.update(_("That game is being played in another terminal: it is left alone."))
             return
         del self._games[key]
         options.remove_option(key)

@@ -26,6 +26,7 @@ from mines.solver import MoveReview, Review, review
 from mines.solver.game_review import Chances, percent
 from mines.status import GameStatus
 from mines.symbols import Cell
+from mines.tui.language import _
 from mines.tui.themes import CELL_WIDTH, Theme, contrast
 from mines.tui.words import describe
 from mines.view import BoardView
@@ -48,12 +49,12 @@ def chance_words(chances: Chances | None, board: BoardView, row: int, col: int) 
     if chances is None:
         return "hidden" if symbol is Cell.HIDDEN else "flagged"
     chance = chances.chance(row, col)
-    flagged = ", flagged" if symbol is Cell.FLAG else ""
+    flagged = _(", flagged") if symbol is Cell.FLAG else ""
     if chance == 0:
-        return f"certainly safe{flagged}"
+        return _("certainly safe{flagged}").format(flagged=flagged)
     if chance == 1:
-        return f"certainly a mine{flagged}"
-    return f"a {percent(chance)} chance of a mine{flagged}"
+        return _("certainly a mine{flagged}").format(flagged=flagged)
+    return _("a {chance} chance of a mine{flagged}").format(chance=percent(chance), flagged=flagged)
 
 
 def is_guess(moved: MoveReview) -> bool:
@@ -65,10 +66,10 @@ class ReviewBoard(ScrollView, can_focus=True):
     """The board at one position of the review, each unrevealed cell shaded by its chance."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k,w", "move(-1, 0)", "Move up", show=False),
-        Binding("down,j,s", "move(1, 0)", "Move down", show=False),
-        Binding("left,h,a", "move(0, -1)", "Move left", show=False),
-        Binding("right,l,d", "move(0, 1)", "Move right", show=False),
+        Binding("up,k,w", "move(-1, 0)", _("Move up"), show=False),
+        Binding("down,j,s", "move(1, 0)", _("Move down"), show=False),
+        Binding("left,h,a", "move(0, -1)", _("Move left"), show=False),
+        Binding("right,l,d", "move(0, 1)", _("Move right"), show=False),
     ]
 
     class CursorMoved(Message):
@@ -177,13 +178,15 @@ class ReviewScreen(ModalScreen[None]):
     #review-cell { height: 1; padding: 0 1; color: $text-muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n,full_stop", "step(1)", "Next move"),
-        Binding("b,comma", "step(-1)", "Back"),
-        Binding("home", "jump(0)", "Start"),
-        Binding("end", "jump(1)", "End"),
-        Binding("g", "guess(1)", "Next guess", tooltip="The next move that took a risk"),
-        Binding("G", "guess(-1)", "Previous guess", tooltip="The move before that took a risk"),
-        Binding("escape,r", "close", "Back to the game"),
+        Binding("n,full_stop", "step(1)", _("Next move")),
+        Binding("b,comma", "step(-1)", _("Back")),
+        Binding("home", "jump(0)", _("Start")),
+        Binding("end", "jump(1)", _("End")),
+        Binding("g", "guess(1)", _("Next guess"), tooltip=_("The next move that took a risk")),
+        Binding(
+            "G", "guess(-1)", _("Previous guess"), tooltip=_("The move before that took a risk")
+        ),
+        Binding("escape,r", "close", _("Back to the game")),
     ]
 
     def __init__(self, record: GameRecord, theme: Theme) -> None:
@@ -197,7 +200,7 @@ class ReviewScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         record = self.record
         blank = BoardView.from_strings(["H" * record.cols] * record.rows)
-        yield Static("Reviewing: the solver judges every move…", id="review-summary")
+        yield Static(_("Reviewing: the solver judges every move…"), id="review-summary")
         yield Static(id="review-move")
         yield ReviewBoard(self._theme, blank, id="review-board")
         yield Static(id="review-cell")
@@ -219,7 +222,7 @@ class ReviewScreen(ModalScreen[None]):
 
     def _refused(self, why: str) -> None:
         if self.is_attached:  # not closed while the solver worked
-            self.query_one("#review-summary", Static).update(f"No review: {why}")
+            self.query_one("#review-summary", Static).update(_("No review: {why}").format(why=why))
 
     def _judged(self, found: Review) -> None:
         if not self.is_attached:  # closed while the solver worked: nothing to show it on
@@ -243,13 +246,19 @@ class ReviewScreen(ModalScreen[None]):
         if position == self.length:
             board.show(found.final, None, None)
             result = "won" if found.status is GameStatus.WON else "lost"
-            text.update(f"The end ({self.length} moves): {result} in {found.elapsed:.2f}s.")
+            text.update(
+                _("The end ({length} moves): {result} in {elapsed:.2f}s.").format(
+                    length=self.length, result=result, elapsed=found.elapsed
+                )
+            )
             return
         moved = found.moves[position]
         board.show(moved.board, moved.chances, (moved.move.row, moved.move.col))
         # The solver's sentence says the verdict: its words are the browser's and `mines
         # review`'s (one source, `mines.solver.game_review`).
-        where = f"Move {position + 1} of {self.length}: {describe(moved.move)}"
+        where = _("Move {position} of {length}: {move}").format(
+            position=position + 1, length=self.length, move=describe(moved.move)
+        )
         text.update(f"{where}. {moved.comment}")
 
     def on_review_board_cursor_moved(self, message: ReviewBoard.CursorMoved) -> None:
@@ -278,8 +287,9 @@ class ReviewScreen(ModalScreen[None]):
             if is_guess(moves[index]):
                 self.show(index)
                 return
-        where = "after" if direction > 0 else "before"
-        self.query_one("#review-cell", Static).update(f"No guess {where} this move.")
+        self.query_one("#review-cell", Static).update(
+            _("No guess after this move.") if direction > 0 else _("No guess before this move.")
+        )
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -12,6 +12,7 @@ from mines.ranking import unranked_reason
 from mines.record import GameRecord
 from mines.scoring import Score
 from mines.status import GameStatus
+from mines.tui.language import _
 from mines.tui.store import SavedGame
 from mines.tui.words import board_name, plural
 
@@ -27,9 +28,9 @@ class Kind(StrEnum):
 
 
 TITLES = {
-    Kind.STANDARD: "Games",
-    Kind.NO_GUESS: "No-guess games",
-    Kind.ASSISTED: "Assisted games (hints or undo)",
+    Kind.STANDARD: _("Games"),
+    Kind.NO_GUESS: _("No-guess games"),
+    Kind.ASSISTED: _("Assisted games (hints or undo)"),
 }
 
 
@@ -154,7 +155,7 @@ def is_new_best(game: SavedGame, earlier: Iterable[SavedGame]) -> bool:
     return before.best_time is None or record.elapsed < before.best_time
 
 
-COLUMNS = ("board", "played", "wins", "losses", "win %", "best time", "date", "3BV/s", "eff.")
+COLUMNS = ("board", "played", "wins", "losses", _("win %"), _("best time"), "date", "3BV/s", "eff.")
 
 
 def _row(t: Tally) -> tuple[str, ...]:
@@ -190,7 +191,7 @@ def _table(rows: list[tuple[str, ...]]) -> list[str]:
 def format_stats(tallies: list[Tally], unfinished: int = 0) -> str:
     """Plain text tables, one per kind of game, one line per board."""
     if not tallies:
-        lines = ["No finished games yet: play one with `mines play`."]
+        lines = [_("No finished games yet: play one with `mines play`.")]
     else:
         lines = []
         for kind in Kind:
@@ -203,16 +204,26 @@ def format_stats(tallies: list[Tally], unfinished: int = 0) -> str:
             lines += _table([COLUMNS, *(_row(t) for t in of_kind)])
         lines.append("")
         lines.append(
-            "Best time, its date, 3BV/s and efficiency (3BV per click) are of ranked wins; "
-            "assisted and no-guess games are counted apart."
+            _(
+                "Best time, its date, 3BV/s and efficiency (3BV per click) are of ranked wins; "
+                "assisted and no-guess games are counted apart."
+            )
         )
         unranked = sum(t.unranked for t in tallies)
         if unranked:
             lines.append(
-                f"{plural(unranked, 'win')} faster than people play (a board that opened by "
-                f"one click, or past the human pace) {'is' if unranked == 1 else 'are'} "
-                "counted but not ranked."
+                plural(
+                    unranked,
+                    "{n} win faster than people play (a board that opened by one click, or past "
+                    "the human pace) is counted but not ranked.",
+                    "{n} wins faster than people play (a board that opened by one click, or past "
+                    "the human pace) are counted but not ranked.",
+                )
             )
     if unfinished:
-        lines.append(f"{plural(unfinished, 'unfinished game')} not counted.")
+        lines.append(
+            plural(
+                unfinished, "{n} unfinished game not counted.", "{n} unfinished games not counted."
+            )
+        )
     return "\n".join(lines)

@@ -9,26 +9,36 @@ from mines.moves import Move, MoveKind
 from mines.presets import preset_of
 from mines.record import GameRecord
 from mines.status import GameStatus
+from mines.tui.language import N_, _, ngettext, number
+
+PRESET_NAMES = {
+    "beginner": N_("beginner"),
+    "intermediate": N_("intermediate"),
+    "expert": N_("expert"),
+}
+"""The presets' names, as the terminal shows them, for the catalogue."""
 
 
 def state_word(status: GameStatus, *, started: bool) -> str:
     """Ready, Playing, Won! or Lost: the state as the status line shows it."""
     if status is GameStatus.WON:
-        return "Won!"
+        return _("Won!")
     if status is GameStatus.LOST:
-        return "Lost"
-    return "Playing" if started else "Ready"
+        return _("Lost")
+    return _("Playing") if started else _("Ready")
 
 
 def verdict(status: GameStatus) -> str:
     """The sentence that ends a game."""
-    return "You won!" if status is GameStatus.WON else "Boom! You hit a mine."
+    return _("You won!") if status is GameStatus.WON else _("Boom! You hit a mine.")
 
 
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """ "1 game", "2 games", "15,895,859 cells": a count with its noun in the right number,
-    its thousands marked (a screen reader reads it as a number, not a string of digits)."""
-    return f"{count:,} {noun if count == 1 else many or noun + 's'}"
+def plural(count: int, one: str, many: str, **values: object) -> str:
+    """`plural(n, "{n} game", "{n} games")`: "1 game", "2 games", "15,895,859 cells", the
+    form the language's plural rule gives the count (gettext's ngettext), its thousands marked
+    as the language marks them (a screen reader reads it as a number, not a string of digits);
+    other `{names}` come from `values`. tools/catalogues.py extracts both forms."""
+    return ngettext(one, many, count).format(n=number(count), **values)
 
 
 def mines_left_shown(status: GameStatus, mines_left: int) -> int:
@@ -53,7 +63,13 @@ def clock_time(seconds: float) -> str:
 
 def board_name(rows: int, cols: int, mines: int) -> str:
     """ "expert", or "30x60, 300 mines" for a board that is no preset."""
-    return preset_of(rows, cols, mines) or f"{rows}x{cols}, {mines} mine{'' if mines == 1 else 's'}"
+    preset = preset_of(rows, cols, mines)
+    if preset:
+        return _(PRESET_NAMES.get(preset, preset))
+    # The count as digits alone: a board's name is written as its game ID writes it.
+    return ngettext("{rows}x{cols}, {n} mine", "{rows}x{cols}, {n} mines", mines).format(
+        rows=rows, cols=cols, n=mines
+    )
 
 
 def describe_kept(record: GameRecord, saved_at: str) -> str:
@@ -62,8 +78,13 @@ def describe_kept(record: GameRecord, saved_at: str) -> str:
     name = board_name(record.rows, record.cols, record.mines)
     if record.seed is not None:
         name += f" {GameId(record.rows, record.cols, record.mines, record.seed, record.rule)}"
-    left = f", left {local_time(saved_at)}" if saved_at else ""
-    return f"{name}, {plural(len(record.moves), 'move')}, {clock_time(record.elapsed)} played{left}"
+    left = _(", left {saved_at}").format(saved_at=local_time(saved_at)) if saved_at else ""
+    return _("{name}, {move}, {elapsed} played{left}").format(
+        name=name,
+        move=plural(len(record.moves), "{n} move", "{n} moves"),
+        elapsed=clock_time(record.elapsed),
+        left=left,
+    )
 
 
 def local_time(iso: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import mimetypes
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,13 +18,24 @@ try:
 except ImportError:  # the server extra brings it; without it, gzip alone
     brotli = None
 
-COMPRESSED_TYPES = (".html", ".js", ".css", ".svg", ".json", ".txt")
+COMPRESSED_TYPES = (".html", ".js", ".css", ".svg", ".json", ".txt", ".webmanifest")
 """Text compresses; the rest (none today) is sent as it is."""
 IMMUTABLE = "public, max-age=31536000, immutable"
 """A versioned address: its content never changes, so a browser keeps it for a year."""
 REVALIDATE = "no-cache"
 """Any other address: kept, but checked with the server (ETag) before each use."""
 VERSION_LENGTH = 12
+REWRITTEN = (".html", ".webmanifest")
+"""Files that name others under `/static/`: served with those names versioned."""
+MANIFEST = "manifest.webmanifest"
+WORKER = "sw.js"
+"""The service worker's source: served at `/sw.js` (its scope, the whole site), with the
+release's version and app shell written in, never under `/static/`."""
+SHELL_PAGES = ("/", "/race", "/review/shell", "/players/shell")
+"""The pages the worker keeps for offline use; it answers `/review/<id>` with the review page
+it keeps, and `/players/<name>` likewise (each page reads its ID from its own address)."""
+
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,13 +95,21 @@ class Assets:
             digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
         self.version = digest.hexdigest()[:VERSION_LENGTH]
         self.prefix = prefix
+        worker = files.pop(WORKER, b"")
         self.files = {name: _asset(name, data) for name, data in files.items()}
         versioned = f'"{prefix}{self.version}/'.encode()
         self.pages = {
             name: _asset(name, data.replace(f'"{prefix}'.encode(), versioned))
             for name, data in files.items()
-            if name.endswith(".html")
+            if name.endswith(REWRITTEN)
         }
+        shell = [*SHELL_PAGES, *(f"{prefix}{self.version}/{name}" for name in self.files)]
+        self.worker = _asset(
+            WORKER,
+            worker.replace(b'"VERSION"', json.dumps(self.version).encode()).replace(
+                b'["SHELL"]', json.dumps(shell).encode()
+            ),
+        )
 
     def file(self, path: str, headers: Mapping[str, str]) -> Response:
         """`/static/<path>`: under the current version for a year, else revalidated."""
@@ -105,6 +125,16 @@ class Assets:
     def page(self, name: str, headers: Mapping[str, str]) -> Response:
         """A page at its own address (`/`, `/race`): revalidated, so a new release shows at once."""
         return self._answer(self.pages[name], headers, REVALIDATE)
+
+    def manifest(self, headers: Mapping[str, str]) -> Response:
+        """`/manifest.webmanifest`: at one address for every release (a browser knows an
+        installed app by it), its icons named by version, revalidated."""
+        return self._answer(self.pages[MANIFEST], headers, REVALIDATE)
+
+    def service_worker(self, headers: Mapping[str, str]) -> Response:
+        """`/sw.js`: checked with the server before each use (no-cache), so that a new release's
+        worker is found at once; browsers also never keep a worker script over a day."""
+        return self._answer(self.worker, headers, REVALIDATE)
 
     def _find(self, path: str) -> Asset:
         asset = self.files.get(path)

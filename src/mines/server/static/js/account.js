@@ -5,6 +5,7 @@ import { ApiError, request } from "./api.js";
 import { $, inputOf } from "./dom.js";
 import { importableStats, sayImported } from "./scores.js";
 import { showRefusal } from "./words.js";
+import { t, tn } from "./i18n.js";
 
 /** @typedef {{name: string, created_at: number, stats_imported: boolean}} Account */
 /** @typedef {import("./types.js").Meta} Meta */
@@ -16,7 +17,7 @@ const OFFERED_KEY = "mines:stats-offered";
 function show(account) {
   $("account-form").hidden = account !== null;
   $("account-signed-in").hidden = account === null;
-  $("account-summary").textContent = account ? account.name : "Sign in";
+  $("account-summary").textContent = account ? account.name : t("Sign in");
   $("account-error").textContent = "";
   $("account-who").textContent = account ? account.name : "";
   if (account) {
@@ -55,11 +56,11 @@ async function offerStats(account) {
     // Storage refused (private mode): the offer may come again, and the server takes it once.
   }
   if (dialog.returnValue !== "import") {
-    say("This browser's statistics stay in this browser only.");
+    say(t("This browser's statistics stay in this browser only."));
     return;
   }
   await request("POST", "/api/me/imported-stats", { boards });
-  say("This browser's statistics were added to your profile, marked as imported and not verified.");
+  say(t("This browser's statistics were added to your profile, marked as imported and not verified."));
 }
 
 /** @type {Promise<Meta> | null} */
@@ -75,7 +76,7 @@ function meta() {
 async function showPasswordRule() {
   try {
     const { min_length: least, max_length: most } = (await meta()).passwords;
-    $("password-help").textContent = `${least} to ${most} characters.`;
+    $("password-help").textContent = t("{least} to {most} characters.", { least, most });
   } catch {
     // The server is away: the form says so when it is sent.
   }
@@ -96,7 +97,7 @@ async function start() {
     const body = { name: inputOf("account-name").value, password: inputOf("account-password").value };
     const passwords = (await meta()).passwords;
     if (body.password.length < passwords.min_length) {
-      $("account-error").textContent = `A password has ${passwords.min_length} characters or more.`;
+      $("account-error").textContent = t("A password has {n} characters or more.", { n: passwords.min_length });
       inputOf("account-password").focus();
       return;
     }
@@ -105,7 +106,7 @@ async function start() {
       const account = await request("POST", creating ? "/api/accounts" : "/api/session", body);
       inputOf("account-password").value = "";
       show(account);
-      say(`Signed in as ${account.name}. New games rank on the leaderboard.`);
+      say(t("Signed in as {name}. New games rank on the leaderboard.", { name: account.name }));
       $("sign-out").focus();
       await offerStats(account);
     } catch (error) {
@@ -120,17 +121,17 @@ async function start() {
     const password = inputOf("account-current").value;
     try {
       if (deleting) {
-        if (!window.confirm("Delete your account? Your games stay, anonymous. This cannot be undone.")) return;
+        if (!window.confirm(t("Delete your account? Your games stay, anonymous. This cannot be undone."))) return;
         await request("DELETE", "/api/me", { password });
         inputOf("account-current").value = "";
         show(null);
-        say("Your account is deleted. New games are anonymous and do not rank.");
+        say(t("Your account is deleted. New games are anonymous and do not rank."));
         return;
       }
       const newPassword = inputOf("account-new").value;
       const passwords = (await meta()).passwords;
       if (newPassword.length < passwords.min_length) {
-        $("account-error").textContent = `A password has ${passwords.min_length} characters or more.`;
+        $("account-error").textContent = t("A password has {n} characters or more.", { n: passwords.min_length });
         inputOf("account-new").focus();
         return;
       }
@@ -139,7 +140,7 @@ async function start() {
       inputOf("account-current").value = "";
       inputOf("account-new").value = "";
       $("account-error").textContent = "";
-      say(`Password changed; ${done.signed_out} other session(s) signed out.`);
+      say(tn("Password changed; {n} other session signed out.", "Password changed; {n} other sessions signed out.", done.signed_out));
     } catch (error) {
       if (error instanceof ApiError) showRefusal($("account-error"), error);
       else $("account-error").textContent = String(error);
@@ -149,7 +150,7 @@ async function start() {
     try {
       await request("DELETE", "/api/session");
       show(null);
-      say("Signed out. New games are anonymous and do not rank.");
+      say(t("Signed out. New games are anonymous and do not rank."));
       inputOf("account-name").focus();
     } catch (error) {
       if (error instanceof ApiError) showRefusal($("account-error"), error);

@@ -1,20 +1,21 @@
 // The board on screen: an ARIA grid of the server's symbols; it repaints only the cells that change.
 
+import { t, tn } from "./i18n.js";
+
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Changed} Changed */
 /** @typedef {import("./types.js").Status} Status */
 
 /** What a symbol says to a screen reader. @param {string} look */
 function words(look) {
-  if (look === "H") return "hidden";
-  if (look === "?") return "hidden, marked with a question mark";
-  if (look === "F") return "flagged";
-  if (look === "0") return "empty";
-  if (look === "1") return "1 mine next to it";
-  if (look >= "2" && look <= "8") return `${look} mines next to it`;
-  if (look === "M") return "mine";
-  if (look === "X") return "exploded mine";
-  if (look === "W") return "wrong flag: no mine here";
+  if (look === "H") return t("hidden");
+  if (look === "?") return t("hidden, marked with a question mark");
+  if (look === "F") return t("flagged");
+  if (look === "0") return t("empty");
+  if (look >= "1" && look <= "8") return tn("{n} mine next to it", "{n} mines next to it", Number(look));
+  if (look === "M") return t("mine");
+  if (look === "X") return t("exploded mine");
+  if (look === "W") return t("wrong flag: no mine here");
   return look;
 }
 
@@ -136,7 +137,7 @@ export class Board {
     const open = symbol >= "0" && symbol <= "8";
     cell.classList.toggle("open", open || symbol === "X");
     cell.textContent = open && symbol !== "0" ? symbol : look === "?" ? "?" : "";
-    cell.setAttribute("aria-label", `row ${r + 1}, column ${c + 1}, ${words(look)}`);
+    cell.setAttribute("aria-label", `${t("row {row}, column {col}", { row: r + 1, col: c + 1 })}, ${words(look)}`);
     if (this.hinted === cell && symbol !== "H") this.setHint(null);
   }
 

@@ -1,5 +1,8 @@
 // The New game form: options from the server's presets and limits, custom sizes checked as typed.
 
+import { t, tn } from "./i18n.js";
+import { presetName } from "./words.js";
+
 /** @typedef {import("./types.js").Meta} Meta */
 
 /** @param {string} id */
@@ -68,23 +71,18 @@ export function fillChoices(meta) {
   const preset = select("preset");
   const custom = preset.querySelector('option[value="custom"]');
   for (const p of meta.presets) {
-    const option = new Option(`${cap(p.name)} ${p.rows}×${p.cols}, ${p.mines} mines`, p.name);
+    const option = new Option(tn("{board} {rows}×{cols}, {n} mine", "{board} {rows}×{cols}, {n} mines", p.mines, { board: presetName(p.name), rows: p.rows, cols: p.cols }), p.name);
     preset.insertBefore(option, custom);
   }
   preset.value = meta.presets[meta.presets.length - 1].name;
   limitNames(meta, ["player", "account-name"]);
   const rule = select("first-click");
   /** @type {Record<string, string>} */
-  const names = { opening: "opens an area (classic)", safe: "is never a mine", any: "may be a mine" };
-  for (const name of meta.first_click) rule.append(new Option(`First click ${names[name] || name}`, name));
+  const names = { opening: t("First click opens an area (classic)"), safe: t("First click is never a mine"), any: t("First click may be a mine") };
+  for (const name of meta.first_click) rule.append(new Option(names[name] || t("First click: {rule}", { rule: name }), name));
   const board = select("board-preset");
-  for (const p of meta.presets) board.append(new Option(cap(p.name), p.name));
+  for (const p of meta.presets) board.append(new Option(presetName(p.name), p.name));
   board.value = preset.value;
-}
-
-/** @param {string} text */
-function cap(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
@@ -105,19 +103,19 @@ export function readForm(meta) {
     const mines = wholeNumber(input("mines").value);
     const side = (/** @type {number | null} */ value, /** @type {string} */ other) => {
       const most = Math.max(1, Math.floor(maxCells / Math.max(1, other === "rows" ? rows || 1 : cols || 1)));
-      return value === null || value < 1 || value > most ? `a whole number from 1 to ${most.toLocaleString("en")}` : "";
+      return value === null || value < 1 || value > most ? most : 0;
     };
     const rowProblem = side(rows, "cols");
     const colProblem = side(cols, "rows");
-    if (rowProblem) problems.set("rows", `Rows: ${rowProblem}.`);
-    if (colProblem) problems.set("cols", `Columns: ${colProblem}.`);
+    if (rowProblem) problems.set("rows", t("Rows: a whole number from 1 to {most}.", { most: rowProblem }));
+    if (colProblem) problems.set("cols", t("Columns: a whole number from 1 to {most}.", { most: colProblem }));
     if (rows !== null && cols !== null && !rowProblem && !colProblem) {
       const cells = rows * cols;
       if (mines === null || mines > cells - 1) {
-        problems.set("mines", `Mines: a whole number from 0 to ${(cells - 1).toLocaleString("en")} (fewer than the ${cells.toLocaleString("en")} cells).`);
+        problems.set("mines", t("Mines: a whole number from 0 to {most} (fewer than the {cells} cells).", { most: cells - 1, cells }));
       }
     } else if (mines === null) {
-      problems.set("mines", "Mines: a whole number, fewer than the board's cells.");
+      problems.set("mines", t("Mines: a whole number, fewer than the board's cells."));
     }
     Object.assign(body, { rows, cols, mines });
   } else {
@@ -126,7 +124,7 @@ export function readForm(meta) {
   const seedText = input("seed").value.trim();
   if (seedText) {
     const seed = wholeNumber(seedText);
-    if (seed === null || !Number.isSafeInteger(seed)) problems.set("seed", "Seed: a whole number from 0 to 9,007,199,254,740,991, or empty for a random board.");
+    if (seed === null || !Number.isSafeInteger(seed)) problems.set("seed", t("Seed: a whole number from 0 to {most}, or empty for a random board.", { most: Number.MAX_SAFE_INTEGER }));
     else body.seed = seed;
   }
   if (input("no-guess").checked) body.no_guess = true;
@@ -141,7 +139,7 @@ export function readForm(meta) {
   const typed = input("player").value;
   if (typed.trim()) {
     const player = playerName(typed, meta);
-    if (player === null) problems.set("player", `Name: ${meta.names.rule}.`);
+    if (player === null) problems.set("player", t("Name: {rule}.", { rule: meta.names.rule }));
     else body.player = player;
   }
   return { body: problems.size ? null : body, problems };
@@ -150,9 +148,8 @@ export function readForm(meta) {
 /** Show each field's problem next to it, and the limits while nothing is wrong. @param {Meta} meta */
 export function showProblems(meta) {
   const { problems } = readForm(meta);
-  const limits = `at most ${meta.limits.max_cells.toLocaleString("en")} cells`;
   /** @type {Record<string, string>} */
-  const quiet = { rows: `Rows and columns: ${limits} in all.`, cols: "", mines: "Mines: fewer than the cells.", seed: "", player: "" };
+  const quiet = { rows: t("Rows and columns: at most {most} cells in all.", { most: meta.limits.max_cells }), cols: "", mines: t("Mines: fewer than the cells."), seed: "", player: "" };
   for (const field of ["rows", "cols", "mines", "seed", "player"]) {
     const problem = problems.get(field) || "";
     const element = input(field);

@@ -1,5 +1,7 @@
 // The board on screen, sized and moved: the cell size that fits, zoom, panning, the minimap.
 
+import { t } from "./i18n.js";
+
 /** @typedef {import("./board.js").Board} Board */
 
 /** Cell sizes in CSS pixels: a fitted board never gets cells above FIT_MAX (a 9 x 9 board on
@@ -337,7 +339,7 @@ export class Frame {
     if (label) {
       const first = (/** @type {number} */ n) => Math.floor(n + 0.01) + 1;
       const last = (/** @type {number} */ n) => Math.max(1, Math.ceil(n - 0.01));
-      const text = whole ? "" : `Showing rows ${first(seen.top)}–${last(seen.bottom)}, columns ${first(seen.left)}–${last(seen.right)} of ${b.rows.toLocaleString("en")}×${b.cols.toLocaleString("en")}`;
+      const text = whole ? "" : t("Showing rows {top}–{bottom}, columns {left}–{right} of {rows}×{cols}", { top: first(seen.top), bottom: last(seen.bottom), left: first(seen.left), right: last(seen.right), rows: b.rows, cols: b.cols });
       if (label.textContent !== text) label.textContent = text;
       label.hidden = whole;
     }

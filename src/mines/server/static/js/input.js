@@ -1,5 +1,7 @@
 // Mouse, touch and keys on the board, turned into reveal, flag and chord requests.
 
+import { t } from "./i18n.js";
+
 /**
  * @typedef {object} Actions  What the player asked for; the server decides what it does.
  * @property {(row: number, col: number) => void} primary  reveal (a number: chord)
@@ -280,5 +282,5 @@ function listenToKeys(board, actions) {
 export function showMode(button, mode) {
   button.dataset.mode = mode;
   button.setAttribute("aria-pressed", String(mode === "flag"));
-  button.textContent = mode === "flag" ? "Tap flags" : "Tap reveals";
+  button.textContent = mode === "flag" ? t("Tap flags") : t("Tap reveals");
 }

@@ -11,6 +11,7 @@ import { LiveSocket } from "./live.js";
 import { Player, bindControls, showPlaying } from "./replay.js";
 import { boardKey, countGame, reviewPath, showLeaderboard, showResult, showStats } from "./scores.js";
 import { sayError } from "./words.js";
+import { fixed, sentence, t, tn } from "./i18n.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Meta} Meta */
@@ -36,7 +37,7 @@ const BOARD_KEYS = new Set(["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "
 
 /** "row 3, column 5": cells are named for people from 1, everywhere in words. @param {number} row @param {number} col */
 export function cellName(row, col) {
-  return `row ${row + 1}, column ${col + 1}`;
+  return t("row {row}, column {col}", { row: row + 1, col: col + 1 });
 }
 
 /** The first board is drawn (or will not be): the page below it is shown. */
@@ -104,8 +105,8 @@ class App {
   init() {
     buildLed($("mines-left"), 3);
     buildLed($("timer"), 3);
-    setLed($("mines-left"), 0, "Mines left: 0");
-    setLed($("timer"), 0, "Time: 0 seconds");
+    setLed($("mines-left"), 0, t("Mines left: {n}", { n: 0 }));
+    setLed($("timer"), 0, tn("Time: {n} second", "Time: {n} seconds", 0));
     fillChoices(this.meta);
     const theme = localStorage.getItem("mines:theme") || "auto";
     selectOf("theme").value = theme;
@@ -180,7 +181,7 @@ class App {
     const { body, problems } = readForm(this.meta);
     if (!body) {
       showProblems(this.meta);
-      $("form-error").textContent = `Please correct: ${[...problems.values()].join(" ")}`;
+      $("form-error").textContent = t("Please correct: {problems}", { problems: [...problems.values()].join(" ") });
       const first = [...problems.keys()][0];
       if (first === "seed" || first === "player") /** @type {HTMLDetailsElement} */ ($("new-game").querySelector("details")).open = true;
       inputOf(first).focus();
@@ -221,10 +222,10 @@ class App {
       const game = /** @type {GameAnswer} */ (await request("GET", `${path}${windowQuery(box)}`, undefined, token));
       this.start(id, token, game);
       $("board").focus({ preventScroll: true });
-      if (!this.token) this.say("You are watching this game; moves made by its player appear as they happen.");
+      if (!this.token) this.say(t("You are watching this game; moves made by its player appear as they happen."));
     } catch (error) {
       this.showError(error);
-      $("status").textContent = "No game";
+      $("status").textContent = t("No game");
     }
   }
 
@@ -285,7 +286,7 @@ class App {
       if (symbol === "H" && this.board.isMarked(row, col)) {
         this.mark(row, col, false);
         this.board.setCursor(row, col);
-        this.say(`Question mark removed from ${cellName(row, col)}.`);
+        this.say(t("Question mark removed from {cell}.", { cell: cellName(row, col) }));
         return;
       }
       if (symbol === "F") {
@@ -303,8 +304,8 @@ class App {
   move(kind, row, col, after) {
     this.board.setCursor(row, col);
     if (!this.playable()) {
-      if (this.view && this.view.status !== "IN_PROGRESS" && !this.player) this.say("The game is over. Press the face or N for a new game.");
-      else if (!this.token && this.view) this.say("You are watching this game: only its player can move.");
+      if (this.view && this.view.status !== "IN_PROGRESS" && !this.player) this.say(t("The game is over. Press the face or N for a new game."));
+      else if (!this.token && this.view) this.say(t("You are watching this game: only its player can move."));
       return;
     }
     const id = /** @type {string} */ (this.id);
@@ -403,7 +404,7 @@ class App {
   /** The counters, the face, the status line and what follows a game's end. @param {View} view */
   showBar(view) {
     const won = view.status === "WON";
-    setLed($("mines-left"), view.mines_left, `Mines left: ${view.mines_left.toLocaleString("en")}`);
+    setLed($("mines-left"), view.mines_left, t("Mines left: {n}", { n: view.mines_left }));
     this.timer = { base: view.elapsed, since: performance.now(), running: view.status === "IN_PROGRESS" && this.started };
     this.tick();
     this.setFace(null);
@@ -412,10 +413,11 @@ class App {
     if (status.dataset.status !== view.status) status.dataset.status = view.status;
     if (this.player) return;
     // A watcher is told about the player ("Ann hit a mine"), not as if it were their game.
-    const who = this.token ? "You" : this.playerName || "The player";
-    const text = won ? `${who} won in ${view.elapsed.toFixed(1)} seconds!`
-      : view.status === "LOST" ? (this.token ? "Boom! You hit a mine. Press the face for a new game." : `${who} hit a mine. Game over.`)
-        : this.token ? "Playing" : "Watching";
+    const who = this.playerName || t("The player");
+    const seconds = fixed(view.elapsed, 1);
+    const text = won ? (this.token ? t("You won in {seconds} seconds!", { seconds }) : t("{who} won in {seconds} seconds!", { who, seconds }))
+      : view.status === "LOST" ? (this.token ? t("Boom! You hit a mine. Press the face for a new game.") : t("{who} hit a mine. Game over.", { who }))
+        : this.token ? t("Playing") : t("Watching");
     // Unchanged text is left alone: a new text node would lay the page out again after every move.
     if (status.textContent !== text) status.textContent = text;
     if (view.status !== "IN_PROGRESS") {
@@ -430,7 +432,7 @@ class App {
     const shown = face || (status === "WON" ? "win" : status === "LOST" ? "lost" : "smile");
     const button = $("face");
     if (button.dataset.face !== shown) button.dataset.face = shown;
-    const label = status === "WON" ? "New game (you won)" : status === "LOST" ? "New game (you lost)" : "New game";
+    const label = status === "WON" ? t("New game (you won)") : status === "LOST" ? t("New game (you lost)") : t("New game");
     if (button.getAttribute("aria-label") !== label) button.setAttribute("aria-label", label);
   }
 
@@ -445,7 +447,7 @@ class App {
     const seconds = this.timer.base + (this.timer.running ? (performance.now() - this.timer.since) / 1000 : 0);
     const whole = Math.floor(seconds);
     const led = $("timer");
-    if (led.dataset.value !== String(whole)) setLed(led, whole, `Time: ${whole.toLocaleString("en")} seconds`);
+    if (led.dataset.value !== String(whole)) setLed(led, whole, tn("Time: {n} second", "Time: {n} seconds", whole));
   }
 
   /** A game just ended: its figures from the server, the leaderboard of its board, and the
@@ -470,7 +472,7 @@ class App {
       this.say(said);
     } catch (error) {
       this.showError(error);
-      if (view.status === "WON") this.say(`You won in ${view.elapsed.toFixed(1)} seconds!`);
+      if (view.status === "WON") this.say(t("You won in {seconds} seconds!", { seconds: fixed(view.elapsed, 1) }));
     }
   }
 
@@ -552,16 +554,16 @@ class App {
 
   connected() {
     if (this.unreachable) this.showError(null);  // a move refused while away: the server is back
-    if (this.wasAway) this.say("Connected to the server again; the board is up to date.");
+    if (this.wasAway) this.say(t("Connected to the server again; the board is up to date."));
     this.wasAway = false;
     this.showLive("");
   }
 
   /** @param {number} seconds */
   disconnected(seconds) {
-    if (!this.wasAway) this.say("The connection to the server is lost; trying again.");
+    if (!this.wasAway) this.say(t("The connection to the server is lost; trying again."));
     this.wasAway = true;
-    this.showLive(`Connection to the server lost: trying again in ${seconds} s…`);
+    this.showLive(t("Connection to the server lost: trying again in {seconds} s…", { seconds }));
   }
 
   /** @param {string} text */
@@ -595,14 +597,14 @@ class App {
       this.board.setMarks([]);
       this.saveMarks();
     }
-    this.say(on ? "Question marks are on: a right click on a flag makes it a question mark." : "Question marks are off.");
+    this.say(on ? t("Question marks are on: a right click on a flag makes it a question mark.") : t("Question marks are off."));
   }
 
   /** @param {number} row @param {number} col @param {boolean} on */
   mark(row, col, on) {
     this.board.setMark(row, col, on);
     this.saveMarks();
-    if (on) this.say(`Question mark on ${cellName(row, col)}; ${this.view ? this.view.mines_left : 0} mines left.`);
+    if (on) this.say(tn("Question mark on {cell}; {n} mine left.", "Question mark on {cell}; {n} mines left.", this.view ? this.view.mines_left : 0, { cell: cellName(row, col) }));
   }
 
   /** @returns {[number, number][]} */
@@ -656,7 +658,7 @@ class App {
   setMode(mode) {
     this.mode = mode;
     showMode($("mode"), mode);
-    this.say(mode === "flag" ? "A tap now flags; a long press reveals." : "A tap now reveals; a long press flags.");
+    this.say(mode === "flag" ? t("A tap now flags; a long press reveals.") : t("A tap now reveals; a long press flags."));
   }
 
   // --- practice: chances and hints -----------------------------------------------------
@@ -682,13 +684,13 @@ class App {
   helped(answer) {
     if (this.ranks && answer.ranks === false) {
       this.ranks = false;
-      this.say("This game no longer ranks: you had help.");
-      $("cell-info").textContent = "This game no longer ranks: you had help. Its time will not enter the leaderboard.";
+      this.say(t("This game no longer ranks: you had help."));
+      $("cell-info").textContent = t("This game no longer ranks: you had help. Its time will not enter the leaderboard.");
     }
   }
 
   async toggleChances() {
-    if (inputOf("analysis").checked && !this.chancesOn && !(await this.confirmHelp("Mine chances"))) {
+    if (inputOf("analysis").checked && !this.chancesOn && !(await this.confirmHelp(t("Mine chances")))) {
       inputOf("analysis").checked = false;
       return;
     }
@@ -699,7 +701,7 @@ class App {
 
   async loadChances() {
     if (!this.id || !this.token || !this.view || this.view.status !== "IN_PROGRESS") {
-      if (!this.token) this.say("Only the game's player can ask for chances.");
+      if (!this.token) this.say(t("Only the game's player can ask for chances."));
       return;
     }
     const id = this.id;
@@ -722,7 +724,7 @@ class App {
 
   async hint() {
     if (!this.playable()) return;
-    if (!(await this.confirmHelp("A hint"))) return;
+    if (!(await this.confirmHelp(t("A hint")))) return;
     const id = /** @type {string} */ (this.id);
     try {
       const hint = /** @type {Hint} */ (await request("POST", `/api/games/${encodeURIComponent(id)}/hint`, undefined, this.token));
@@ -733,7 +735,7 @@ class App {
       b.setHint([hint.row, hint.col]);
       $("board").focus();
       // The server's reason names cells from 1 too, as every word on this page does.
-      const text = `Hint: ${cellName(hint.row, hint.col)}. ${hint.reason}`;
+      const text = t("Hint: {cell}. {reason}", { cell: cellName(hint.row, hint.col), reason: hint.reason });
       this.say(text);
       $("cell-info").textContent = text;
       this.helped(hint);
@@ -750,7 +752,9 @@ class App {
     const cell = this.board.cells[this.board.index(row, col)];
     const chance = cell ? cell.dataset.chance : undefined;
     if (!chance && !this.chancesOn) return;
-    $("cell-info").textContent = chance ? `${cellName(row, col).replace(/^r/, "R")}: ${chance} chance of a mine${cell.dataset.certain ? ` (certainly ${cell.dataset.certain === "safe" ? "safe" : "a mine"})` : ""}.` : "";
+    $("cell-info").textContent = sentence(!chance ? "" : cell.dataset.certain === "safe" ? t("{cell}: {chance} chance of a mine (certainly safe).", { cell: cellName(row, col), chance })
+      : cell.dataset.certain ? t("{cell}: {chance} chance of a mine (certainly a mine).", { cell: cellName(row, col), chance })
+        : t("{cell}: {chance} chance of a mine.", { cell: cellName(row, col), chance }));
   }
 
   // --- replay --------------------------------------------------------------------------
@@ -776,8 +780,8 @@ class App {
       this.player = new Player(replay, (view) => this.drawView(view), (step) => {
         scrub.value = String(step);
         const total = replay.frames.length;
-        $("replay-step").textContent = `move ${step} of ${total}`;
-        $("status").textContent = `Replay: move ${step} of ${total}`;
+        $("replay-step").textContent = t("move {step} of {total}", { step, total });
+        $("status").textContent = t("Replay: move {step} of {total}", { step, total });
         const play = $("replay-play");
         const playing = Boolean(this.player && this.player.playing);
         showPlaying(play, playing);
@@ -814,9 +818,9 @@ class App {
     const href = /** @type {HTMLAnchorElement} */ ($("replay-link")).href;
     try {
       await navigator.clipboard.writeText(href);
-      this.say("The replay's link is copied.");
+      this.say(t("The replay's link is copied."));
     } catch {
-      this.say(`Copy this link: ${href}`);
+      this.say(t("Copy this link: {href}", { href }));
     }
   }
 
@@ -824,7 +828,7 @@ class App {
 
   /** @param {unknown} error */
   words(error) {
-    return error instanceof ApiError ? sayError(error) : "Something went wrong in this page. Please reload it.";
+    return error instanceof ApiError ? sayError(error) : t("Something went wrong in this page. Please reload it.");
   }
 
   /** @param {unknown} error */
@@ -849,17 +853,19 @@ class App {
     const where = cellName(row, col);
     const view = answer.view;
     if (view.status === "LOST" && before === "IN_PROGRESS") {
-      this.say(`Boom! A mine at ${where}. Game over.`);
+      this.say(t("Boom! A mine at {cell}. Game over.", { cell: where }));
     } else if (view.status === "WON") {
       return;  // `finished` says it
     } else if (kind === "flag") {
       const flagged = this.board.symbolAt(row, col) === "F";
-      this.say(`${flagged ? "Flag placed on" : "Flag removed from"} ${where}; ${view.mines_left} mines left.`);
+      this.say(flagged ? tn("Flag placed on {cell}; {n} mine left.", "Flag placed on {cell}; {n} mines left.", view.mines_left, { cell: where })
+        : tn("Flag removed from {cell}; {n} mine left.", "Flag removed from {cell}; {n} mines left.", view.mines_left, { cell: where }));
     } else if (!answer.changed.length) {
-      this.say(kind === "chord" ? `Nothing to chord at ${where}.` : `Nothing to reveal at ${where}.`);
+      this.say(kind === "chord" ? t("Nothing to chord at {cell}.", { cell: where }) : t("Nothing to reveal at {cell}.", { cell: where }));
     } else {
       const n = answer.changed.length;
-      this.say(n === 1 ? `${where}: ${this.board.cells[this.board.index(row, col)]?.getAttribute("aria-label")?.split(", ").slice(2).join(", ")}.` : `${n} cells revealed.`);
+      // A cell's label is its name, a comma and what it shows (js/board.js).
+      this.say(n === 1 ? `${where}: ${this.board.cells[this.board.index(row, col)]?.getAttribute("aria-label")?.slice(where.length + 2)}.` : tn("{n} cell revealed.", "{n} cells revealed.", n));
     }
   }
 }
@@ -870,7 +876,7 @@ async function main() {
     new App(meta).init();
   } catch (error) {
     ready();
-    $("status").textContent = error instanceof ApiError ? sayError(error) : "The page could not start.";
+    $("status").textContent = error instanceof ApiError ? sayError(error) : t("The page could not start.");
   }
 }
 

@@ -5,7 +5,8 @@
 import { ApiError, request } from "./api.js";
 import { $, fillTerms } from "./dom.js";
 import { sayImported } from "./scores.js";
-import { sayError } from "./words.js";
+import { presetName, sayError } from "./words.js";
+import { fixed, formatDate, formatNumber, t } from "./i18n.js";
 
 /** @typedef {import("./types.js").Profile} Profile */
 
@@ -18,7 +19,7 @@ function playerName() {
 
 /** @param {number | null} value @param {number} places @param {string} [unit] */
 function figure(value, places, unit = "") {
-  return value === null ? "–" : `${value.toFixed(places)}${unit}`;
+  return value === null ? "–" : `${fixed(value, places)}${unit}`;
 }
 
 /**
@@ -33,10 +34,10 @@ function bestTimes(id, classic, noGuess) {
     const row = document.createElement("tr");
     const head = document.createElement("th");
     head.scope = "row";
-    head.textContent = preset[0].toUpperCase() + preset.slice(1);
+    head.textContent = presetName(preset);
     const cells = [classic[preset], noGuess[preset]].map((time) => {
       const cell = document.createElement("td");
-      cell.textContent = time === undefined ? "–" : `${time.toFixed(2)} s`;
+      cell.textContent = time === undefined ? "–" : t("{time} s", { time: fixed(time, 2) });
       return cell;
     });
     row.append(head, ...cells);
@@ -47,14 +48,14 @@ function bestTimes(id, classic, noGuess) {
 /** @param {Profile} profile */
 function show(profile) {
   $("player-name").textContent = profile.name;
-  document.title = `mines — ${profile.name}`;
+  document.title = t("mines — {name}", { name: profile.name });
   const rows = [
-    ["Games", String(profile.games)],
-    ["Wins", `${profile.wins}${profile.win_rate === null ? "" : ` (${Math.round(100 * profile.win_rate)}%)`}`],
-    ["Streak", `${profile.streak.current} (best ${profile.streak.best})`],
-    ["Best 3BV/s", figure(profile.three_bv_per_second.best, 2)],
-    ["Average 3BV/s", figure(profile.three_bv_per_second.average, 2)],
-    ["Efficiency", figure(profile.efficiency, 0, "%")],
+    [t("Games"), formatNumber(profile.games)],
+    [t("Wins"), profile.win_rate === null ? formatNumber(profile.wins) : t("{wins} ({percent})", { wins: profile.wins, percent: formatNumber(profile.win_rate, { style: "percent" }) })],
+    [t("Streak"), t("{streak} (best {best})", { streak: profile.streak.current, best: profile.streak.best })],
+    [t("Best 3BV/s"), figure(profile.three_bv_per_second.best, 2)],
+    [t("Average 3BV/s"), figure(profile.three_bv_per_second.average, 2)],
+    [t("Efficiency"), profile.efficiency === null ? "–" : formatNumber(profile.efficiency / 100, { style: "percent" })],
   ];
   fillTerms($("figures"), rows);
   bestTimes("best", profile.best, profile.best_no_guess);
@@ -62,9 +63,8 @@ function show(profile) {
   const imported = profile.imported;
   $("imported").hidden = imported === null;
   if (imported) {
-    const when = new Date(imported.imported_at * 1000).toLocaleDateString();
-    $("imported-note").textContent = `Counted by a browser before the account had them, added on ${when}. `
-      + "Nothing checked them: they are not part of the figures above and never rank.";
+    const when = formatDate(imported.imported_at * 1000);
+    $("imported-note").textContent = t("Counted by a browser before the account had them, added on {when}. Nothing checked them: they are not part of the figures above and never rank.", { when });
     $("imported-boards").replaceChildren(...imported.boards.map((board) => {
       const item = document.createElement("li");
       item.textContent = sayImported(board);

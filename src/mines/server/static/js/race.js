@@ -9,7 +9,8 @@ import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
 import { LiveSocket } from "./live.js";
 import { Player, bindControls, showPlaying } from "./replay.js";
-import { sayError, showRefusal } from "./words.js";
+import { presetName, sayError, showRefusal } from "./words.js";
+import { formatNumber, t, tn } from "./i18n.js";
 
 /** @typedef {import("./types.js").View} View */
 /** @typedef {import("./types.js").Meta} Meta */
@@ -55,10 +56,10 @@ import { sayError, showRefusal } from "./words.js";
 const LETTERS = "ABCDEFGH";
 /** Sentences for the race's own refusals, before the general ones of words.js. */
 const RACE_WORDS = {
-  game_not_found: "There is no race at this address (any more). Create a new one.",
-  join_refused: "This race is full or has started: you can watch it.",
-  forbidden: "This browser is not a player of this race: you can watch it.",
-  not_authenticated: "Join the race to play; until then you are watching.",
+  game_not_found: t("There is no race at this address (any more). Create a new one."),
+  join_refused: t("This race is full or has started: you can watch it."),
+  forbidden: t("This browser is not a player of this race: you can watch it."),
+  not_authenticated: t("Join the race to play; until then you are watching."),
 };
 
 
@@ -93,14 +94,14 @@ class RaceApp {
         else this.refresh();
       },
       back: () => {
-        if (this.wasAway) this.say("Connected to the server again; the race is up to date.");
+        if (this.wasAway) this.say(t("Connected to the server again; the race is up to date."));
         this.wasAway = false;
         this.showLive("");
       },
       away: (seconds) => {
-        if (!this.wasAway) this.say("The connection to the server is lost; trying again.");
+        if (!this.wasAway) this.say(t("The connection to the server is lost; trying again."));
         this.wasAway = true;
-        this.showLive(`Connection to the server lost: trying again in ${seconds} s…`);
+        this.showLive(t("Connection to the server lost: trying again in {seconds} s…", { seconds }));
       },
       gone: () => this.showLive(""),
     });
@@ -123,7 +124,7 @@ class RaceApp {
     for (const preset of meta.presets) {
       const option = document.createElement("option");
       option.value = preset.name;
-      option.textContent = `${preset.name[0].toUpperCase()}${preset.name.slice(1)} ${preset.rows}×${preset.cols}, ${preset.mines} mines`;
+      option.textContent = tn("{board} {rows}×{cols}, {n} mine", "{board} {rows}×{cols}, {n} mines", preset.mines, { board: presetName(preset.name), rows: preset.rows, cols: preset.cols });
       selectOf("race-preset").append(option);
     }
     document.documentElement.dataset.theme = localStorage.getItem("mines:theme") || "auto";
@@ -230,8 +231,8 @@ class RaceApp {
     const field = inputOf("share-link");
     field.select();
     navigator.clipboard?.writeText(field.value).then(
-      () => this.say("The link is copied."),
-      () => this.say("Select the link and copy it."),
+      () => this.say(t("The link is copied.")),
+      () => this.say(t("Select the link and copy it.")),
     );
   }
 
@@ -311,7 +312,7 @@ class RaceApp {
     room.openers.forEach((line, r) => {
       for (let c = 0; c < line.length; c++) this.mark(r, c, line[c] === "." ? -1 : line[c] === "*" ? -2 : Number(line[c]));
     });
-    setLed($("mines-left"), room.view.mines_left, `Mines left: ${room.view.mines_left}`);
+    setLed($("mines-left"), room.view.mines_left, t("Mines left: {n}", { n: room.view.mines_left }));
     this.showPlayers(room);
     this.showStatus(room);
     if (before?.state === "lobby" && room.state === "racing" && playing) $("board").focus();
@@ -355,7 +356,7 @@ class RaceApp {
     if (room) this.showPlayers({ ...room, players: room.players.map((p, i) => ({ ...p, score: scores[i] ?? 0 })) });
     inputOf("replay-scrub").value = String(step);
     const total = replay.frames.length;
-    $("replay-step").textContent = `move ${step} of ${total}`;
+    $("replay-step").textContent = t("move {step} of {total}", { step, total });
     const playing = Boolean(this.player?.playing);
     const play = $("replay-play");
     showPlaying(play, playing);
@@ -379,7 +380,8 @@ class RaceApp {
     cell.classList.add(`owner-${who}`);
     cell.dataset.mark = LETTERS[who];
     const label = cell.getAttribute("aria-label") || "";
-    if (!label.includes(", opened by ")) cell.setAttribute("aria-label", `${label}, opened by ${player.name}`);
+    const opened = t(", opened by {name}", { name: player.name });
+    if (!label.endsWith(opened)) cell.setAttribute("aria-label", `${label}${opened}`);
   }
 
   /** A player hit a mine: said to them as "you", to everyone else by the player's name. @param {number} who */
@@ -389,8 +391,8 @@ class RaceApp {
     if (!room || !player) return;
     const out = room.on_mine !== "freeze";
     const text = who === room.you
-      ? (out ? "You hit a mine: you are out of the race." : "You hit a mine: 10 points off, and you are frozen for 5 s.")
-      : `${player.name} hit a mine${out ? " and is out of the race" : ""}.`;
+      ? (out ? t("You hit a mine: you are out of the race.") : t("You hit a mine: 10 points off, and you are frozen for 5 s."))
+      : out ? t("{name} hit a mine and is out of the race.", { name: player.name }) : t("{name} hit a mine.", { name: player.name });
     $("race-said").textContent = text;
     this.say(text);
   }
@@ -405,21 +407,21 @@ class RaceApp {
       swatch.className = `swatch owner-${player.id}`;
       swatch.textContent = LETTERS[player.id];
       swatch.setAttribute("aria-hidden", "true");
-      name.append(swatch, player.name + (player.id === room.you ? " (you)" : ""));
+      name.append(swatch, player.name + (player.id === room.you ? t(" (you)") : ""));
       const score = document.createElement("td");
-      score.textContent = room.mode === "duel" ? `${Math.round(player.progress * 100)}%` : String(player.score);
+      score.textContent = room.mode === "duel" ? formatNumber(player.progress, { style: "percent" }) : formatNumber(player.score);
       const state = document.createElement("td");
       // After the race each player's final state: the winner, out (a mine), or finished.
-      state.textContent = room.winner === player.id ? "winner" : player.out ? "out"
-        : room.state === "over" ? "finished"
-          : player.frozen_for > 0 ? `frozen ${player.frozen_for.toFixed(0)} s`
-            : room.state === "racing" ? "racing" : "ready";
+      state.textContent = room.winner === player.id ? t("winner") : player.out ? t("out")
+        : room.state === "over" ? t("finished")
+          : player.frozen_for > 0 ? t("frozen {seconds} s", { seconds: Math.round(player.frozen_for) })
+            : room.state === "racing" ? t("racing") : t("ready");
       row.append(name, score, state);
       return row;
     });
     $("players").querySelector("tbody")?.replaceChildren(...rows);
     const you = room.you === null ? null : room.players[room.you];
-    setLed($("your-score"), you ? you.score : 0, `Your score: ${you ? you.score : 0}`);
+    setLed($("your-score"), you ? you.score : 0, t("Your score: {n}", { n: you ? you.score : 0 }));
   }
 
   /** @param {Room} room */
@@ -430,17 +432,18 @@ class RaceApp {
     let text = "";
     if (room.state === "lobby") {
       const count = room.players.length;
-      text = `Waiting for players: ${count} in the room. ` + (room.you === 0 ? "Start the race when everyone is in."
-        : room.you === null ? "Join to play." : "The host starts the race.");
+      text = `${t("Waiting for players: {n} in the room.", { n: count })} ` + (room.you === 0 ? t("Start the race when everyone is in.")
+        : room.you === null ? t("Join to play.") : t("The host starts the race."));
     } else if (room.state === "racing" && room.starts_in && room.starts_in > 0) {
-      text = `The race starts in ${Math.ceil(room.starts_in)} s…`;
+      text = t("The race starts in {seconds} s…", { seconds: Math.ceil(room.starts_in) });
       this.ticker = window.setTimeout(() => this.refresh(), Math.min(1000, room.starts_in * 1000));
     } else if (room.state === "racing") {
-      text = room.you === null ? "The race is on: you are watching." : "Go! Open the cells before the others do.";
+      text = room.you === null ? t("The race is on: you are watching.") : t("Go! Open the cells before the others do.");
     } else {
       const winner = room.winner === null ? null : room.players[room.winner];
-      result.textContent = winner ? `${winner.name} wins${room.mode === "duel" ? "" : ` with ${winner.score} points`}.` : "The race is over.";
-      text = "The race is over.";
+      result.textContent = !winner ? t("The race is over.") : room.mode === "duel" ? t("{name} wins.", { name: winner.name })
+        : tn("{name} wins with {n} point.", "{name} wins with {n} points.", winner.score, { name: winner.name });
+      text = t("The race is over.");
     }
     $("room-status").textContent = text;
   }
@@ -493,7 +496,7 @@ class RaceApp {
       /** @type {Record<string, string>} */
       const words = RACE_WORDS;
       const said = error.code === "name_taken" && /sign in/.test(error.detail)
-        ? "That name is an account's: sign in to that account on the game page to race under it, or choose another name."
+        ? t("That name is an account's: sign in to that account on the game page to race under it, or choose another name.")
         : words[error.code] || sayError(error);
       showRefusal($("error"), error, said);
     } else {
@@ -504,5 +507,5 @@ class RaceApp {
 
 request("GET", "/api/meta").then(
   (meta) => new RaceApp().init(/** @type {Meta} */ (meta)),
-  (error) => { $("error").textContent = `The server cannot be reached: ${error}`; },
+  (error) => { $("error").textContent = t("The server cannot be reached: {error}", { error: String(error) }); },
 );

@@ -1,6 +1,7 @@
 // Playing back a finished game from the server's frames: no rules here, only the cells each move changed.
 
 import { $, inputOf, selectOf } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** @typedef {import("./types.js").Replay} Replay */
 /** @typedef {import("./types.js").View} View */
@@ -122,7 +123,7 @@ export function showPlaying(button, playing) {
   const path = button.querySelector("svg path");
   if (path) path.setAttribute("d", playing ? PAUSE_PATH : PLAY_PATH);
   button.dataset.playing = String(playing);
-  button.setAttribute("aria-label", playing ? "Pause" : "Play");
+  button.setAttribute("aria-label", playing ? t("Pause") : t("Play"));
 }
 
 /**

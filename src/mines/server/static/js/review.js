@@ -7,6 +7,7 @@ import { Frame } from "./frame.js";
 import { $, fillTerms } from "./dom.js";
 import { setLed } from "./leds.js";
 import { sayError } from "./words.js";
+import { formatNumber, sentence, t, tn } from "./i18n.js";
 
 /** @typedef {import("./types.js").GameReview} GameReview */
 /** @typedef {import("./types.js").ReviewMove} ReviewMove */
@@ -18,16 +19,17 @@ import { sayError } from "./words.js";
 /** @type {Partial<Record<Verdict, string>>} */
 export const MARKS = { "wrong-flag": "?!", risky: "?", avoidable: "??", lost: "✗" };
 
-const KINDS = { open: "reveal", flag: "flag", chord: "chord" };
+/** @type {Record<string, string>} */
+const KINDS = { open: t("reveal {cell}"), flag: t("flag {cell}"), chord: t("chord {cell}") };
 
 /** The most rows and columns drawn at once: a bigger board is shown around the chosen move. */
 const WINDOW = 100;
 
 /** 17%, 9.1%, 0.5%, <0.1%: as the solver words a chance. @param {number} share */
 export function percent(share) {
-  if (share > 0 && share < 0.001) return "<0.1%";
-  if (share > 0.999 && share < 1) return ">99.9%";
-  return `${(share * 100).toFixed(1).replace(/\.0$/, "")}%`;
+  if (share > 0 && share < 0.001) return `<${formatNumber(0.001, { style: "percent", maximumFractionDigits: 1 })}`;
+  if (share > 0.999 && share < 1) return `>${formatNumber(0.999, { style: "percent", maximumFractionDigits: 1 })}`;
+  return formatNumber(share, { style: "percent", maximumFractionDigits: 1 });
 }
 
 /** The game's ID, from the page's address `/review/<id>`. */
@@ -43,7 +45,7 @@ function askedPosition() {
 
 /** A move as people say it, cells counted from 1. @param {ReviewMove} move */
 function moveWords(move) {
-  return `${KINDS[move.kind]} row ${move.row + 1}, column ${move.col + 1}`;
+  return KINDS[move.kind].replace("{cell}", t("row {row}, column {col}", { row: move.row + 1, col: move.col + 1 }));
 }
 
 class ReviewPage {
@@ -111,7 +113,7 @@ class ReviewPage {
       const risk = move.risk > 0 && move.kind !== "flag" ? ` ${percent(move.risk)}` : "";
       return this.item(index, `${index + 1}. ${moveWords(move)}${risk}`, mark, move.label, move.verdict);
     });
-    items.push(this.item(this.length, `End: ${this.data.status === "WON" ? "won" : "lost"}`, undefined, "", "end"));
+    items.push(this.item(this.length, this.data.status === "WON" ? t("End: won") : t("End: lost"), undefined, "", "end"));
     list.replaceChildren(...items.map((button) => {
       const li = document.createElement("li");
       li.append(button);
@@ -186,13 +188,13 @@ class ReviewPage {
     if (this.moved) this.moved.classList.remove("moved");
     this.moved = move ? this.board.cells[this.board.index(move.row, move.col)] || null : null;
     if (this.moved) this.moved.classList.add("moved");
-    setLed($("mines-left"), minesLeft, `Mines left: ${minesLeft}`);
+    setLed($("mines-left"), minesLeft, t("Mines left: {n}", { n: minesLeft }));
     const seconds = Math.floor(elapsed);
-    setLed($("timer"), seconds, `Time: ${seconds} seconds`);
-    $("board").setAttribute("aria-label", move ? `The board before move ${at + 1}` : "The board at the end");
+    setLed($("timer"), seconds, tn("Time: {n} second", "Time: {n} seconds", seconds));
+    $("board").setAttribute("aria-label", move ? t("The board before move {n}", { n: at + 1 }) : t("The board at the end"));
     $("comment").textContent = move
-      ? `Move ${at + 1} of ${this.length}, ${moveWords(move)}${MARKS[move.verdict] ? ` (${MARKS[move.verdict]})` : ""}: ${move.comment}`
-      : `The end: ${data.status === "WON" ? "won" : "lost"} after ${this.length} moves. ${data.summary}`;
+      ? `${t("Move {n} of {total}, {move}", { n: at + 1, total: this.length, move: moveWords(move) })}${MARKS[move.verdict] ? ` (${MARKS[move.verdict]})` : ""}: ${move.comment}`
+      : `${data.status === "WON" ? tn("The end: won after {n} move.", "The end: won after {n} moves.", this.length) : tn("The end: lost after {n} move.", "The end: lost after {n} moves.", this.length)} ${data.summary}`;
     for (const button of this.items) {
       if (Number(button.dataset.position) === at) {
         button.setAttribute("aria-current", "step");
@@ -256,16 +258,16 @@ class ReviewPage {
   pointAt(row, col) {
     this.board.setCursor(row, col);
     const found = this.chances.get(row * this.data.cols + col);
-    const where = `Row ${row + 1}, column ${col + 1}`;
-    let said = "open";
+    const where = t("row {row}, column {col}", { row: row + 1, col: col + 1 });
+    let said = t("{cell}: open.", { cell: where });
     if (found) {
       const [chance, certain] = found;
-      said = certain === "safe" ? "certainly safe" : certain === "mine" ? "certainly a mine"
-        : `a ${percent(chance)} chance of a mine`;
+      said = certain === "safe" ? t("{cell}: certainly safe.", { cell: where }) : certain === "mine" ? t("{cell}: certainly a mine.", { cell: where })
+        : t("{cell}: a {chance} chance of a mine.", { cell: where, chance: percent(chance) });
     } else if ("HF".includes(this.cells[row * this.data.cols + col])) {
-      said = "unrevealed";
+      said = t("{cell}: unrevealed.", { cell: where });
     }
-    $("cell-info").textContent = `${where}: ${said}.`;
+    $("cell-info").textContent = sentence(said);
   }
 
   /** Arrows on the board move its cursor. @param {KeyboardEvent} event */
@@ -304,8 +306,8 @@ class ReviewPage {
 
 /** @param {unknown} error */
 function words(error) {
-  if (!(error instanceof ApiError)) return "Something went wrong in this page. Please reload it.";
-  if (error.code === "game_in_progress") return "This game is not over yet: its review opens once it ends.";
+  if (!(error instanceof ApiError)) return t("Something went wrong in this page. Please reload it.");
+  if (error.code === "game_in_progress") return t("This game is not over yet: its review opens once it ends.");
   return sayError(error);
 }
 

@@ -2,6 +2,8 @@
 
 import { request } from "./api.js";
 import { fillTerms } from "./dom.js";
+import { fixed, formatNumber, t, tn } from "./i18n.js";
+import { presetName } from "./words.js";
 
 /** @typedef {import("./types.js").LeaderboardEntry} LeaderboardEntry */
 /** @typedef {import("./types.js").Summary} Summary */
@@ -40,16 +42,16 @@ export async function showLeaderboard(table, preset, noGuess, gameId, period = "
     const profile = document.createElement("a");
     profile.href = `/players/${encodeURIComponent(entry.player)}`;
     profile.textContent = entry.player;
-    player.append(profile, you ? " (you)" : "");
+    player.append(profile, you ? t(" (you)") : "");
     tr.append(rank, player);
     // The time opens the game's review: every move of the winning game, judged.
     const time = document.createElement("td");
     if (entry.game_id === null) {
-      time.textContent = `${entry.time.toFixed(2)} s`;  // a daily board's games stay hidden today
+      time.textContent = t("{time} s", { time: fixed(entry.time, 2) });  // a daily board's games stay hidden today
     } else {
       const link = document.createElement("a");
       link.href = reviewPath(entry.game_id);
-      link.textContent = `${entry.time.toFixed(2)} s`;
+      link.textContent = t("{time} s", { time: fixed(entry.time, 2) });
       time.append(link);
     }
     tr.append(time);
@@ -63,7 +65,7 @@ export async function showLeaderboard(table, preset, noGuess, gameId, period = "
     const tr = document.createElement("tr");
     const td = document.createElement("td");
     td.colSpan = 3;
-    td.textContent = "No times yet.";
+    td.textContent = t("No times yet.");
     tr.append(td);
     rows.push(tr);
   }
@@ -150,24 +152,25 @@ export function importableStats(presets) {
 
 /** One board's imported statistics in words. @param {import("./types.js").ImportedBoard} board */
 export function sayImported(board) {
-  const name = board.preset[0].toUpperCase() + board.preset.slice(1);
-  const parts = [`${board.games} ${board.games === 1 ? "game" : "games"}`, `${board.wins} ${board.wins === 1 ? "win" : "wins"}`];
-  if (board.best_streak) parts.push(`best streak ${board.best_streak}`);
-  if (board.best_time !== null) parts.push(`best time ${board.best_time.toFixed(2)} s`);
-  if (board.best_three_bv_per_second !== null) parts.push(`best 3BV/s ${board.best_three_bv_per_second.toFixed(2)}`);
-  return `${name}${board.no_guess ? ", no guessing" : ""}: ${parts.join(", ")}`;
+  const name = presetName(board.preset);
+  const parts = [tn("{n} game", "{n} games", board.games), tn("{n} win", "{n} wins", board.wins)];
+  if (board.best_streak) parts.push(t("best streak {n}", { n: board.best_streak }));
+  if (board.best_time !== null) parts.push(t("best time {time} s", { time: fixed(board.best_time, 2) }));
+  if (board.best_three_bv_per_second !== null) parts.push(t("best 3BV/s {rate}", { rate: fixed(board.best_three_bv_per_second, 2) }));
+  return board.no_guess ? t("{board}, no guessing: {figures}", { board: name, figures: parts.join(", ") })
+    : t("{board}: {figures}", { board: name, figures: parts.join(", ") });
 }
 
 /** @param {HTMLTableElement} table @param {HTMLElement} caption @param {string} key */
 export function showStats(table, caption, key) {
   const s = statsOf(key);
-  caption.textContent = `Board ${key}`;
+  caption.textContent = t("Board {board}", { board: key });
   const rows = [
-    ["Games", String(s.games)],
-    ["Wins", s.games ? `${s.wins} (${Math.round((100 * s.wins) / s.games)}%)` : "0"],
-    ["Streak", `${s.streak} (best ${s.bestStreak})`],
-    ["Best time", s.bestTime === null ? "–" : `${s.bestTime.toFixed(2)} s`],
-    ["Best 3BV/s", s.best3bvs === null ? "–" : s.best3bvs.toFixed(2)],
+    [t("Games"), formatNumber(s.games)],
+    [t("Wins"), s.games ? t("{wins} ({percent})", { wins: s.wins, percent: formatNumber(s.wins / s.games, { style: "percent" }) }) : formatNumber(0)],
+    [t("Streak"), t("{streak} (best {best})", { streak: s.streak, best: s.bestStreak })],
+    [t("Best time"), s.bestTime === null ? "–" : t("{time} s", { time: fixed(s.bestTime, 2) })],
+    [t("Best 3BV/s"), s.best3bvs === null ? "–" : fixed(s.best3bvs, 2)],
   ].map(([name, value]) => {
     const tr = document.createElement("tr");
     const th = document.createElement("th");
@@ -183,10 +186,10 @@ export function showStats(table, caption, key) {
 
 /** Why a win did not rank, in words (`unranked` of the summary). @type {Record<string, string>} */
 const UNRANKED = {
-  anonymous: "Not ranked: only games started while signed in rank.",
-  too_fast: "Not ranked: faster than any person has played, so taken for a program.",
-  seeded: "Not ranked: a board chosen by its seed.",
-  custom: "Not ranked: only the preset boards with the classic first click rank.",
+  anonymous: t("Not ranked: only games started while signed in rank."),
+  too_fast: t("Not ranked: faster than any person has played, so taken for a program."),
+  seeded: t("Not ranked: a board chosen by its seed."),
+  custom: t("Not ranked: only the preset boards with the classic first click rank."),
 };
 
 /**
@@ -198,33 +201,35 @@ const UNRANKED = {
  */
 export function showResult(box, summary, watching = false) {
   const won = summary.status === "WON";
-  const who = watching ? summary.player : "You";
-  const figure = (/** @type {number | null} */ value, /** @type {number} */ places) => value === null ? "–" : value.toFixed(places);
+  const who = summary.player;
+  const figure = (/** @type {number | null} */ value, /** @type {number} */ places) => value === null ? "–" : fixed(value, places);
   const rows = [
-    ["Time", `${summary.elapsed.toFixed(2)} s`],
-    ["3BV", String(summary.three_bv)],
-    ["3BV/s", figure(summary.three_bv_per_second, 2)],
-    ["Clicks", `${summary.clicks} (${summary.useful_clicks} useful, ${summary.wasted_clicks} wasted)`],
-    ["Efficiency", summary.efficiency === null ? "–" : `${summary.efficiency.toFixed(0)}%`],
+    [t("Time"), t("{time} s", { time: fixed(summary.elapsed, 2) })],
+    [t("3BV"), formatNumber(summary.three_bv)],
+    [t("3BV/s"), figure(summary.three_bv_per_second, 2)],
+    [t("Clicks"), t("{clicks} ({useful} useful, {wasted} wasted)", { clicks: summary.clicks, useful: summary.useful_clicks, wasted: summary.wasted_clicks })],
+    [t("Efficiency"), summary.efficiency === null ? "–" : formatNumber(summary.efficiency / 100, { style: "percent" })],
   ];
   const list = document.createElement("dl");
   fillTerms(list, rows);
   const title = document.createElement("h2");
-  title.textContent = won ? `${who} won` : watching ? `${who} hit a mine` : "Game over";
+  title.textContent = won ? (watching ? t("{who} won", { who }) : t("You won")) : watching ? t("{who} hit a mine", { who }) : t("Game over");
   const note = document.createElement("p");
   note.className = "help";
-  note.textContent = summary.ranked ? "This time is on the leaderboard."
-    : summary.assisted ? `Not ranked: ${watching ? `${who} had` : "you had"} help (a hint or the mine chances).`
+  note.textContent = summary.ranked ? t("This time is on the leaderboard.")
+    : summary.assisted ? (watching ? t("Not ranked: {who} had help (a hint or the mine chances).", { who }) : t("Not ranked: you had help (a hint or the mine chances)."))
     : won && !watching ? UNRANKED[summary.unranked ?? ""] ?? "" : "";
   const review = document.createElement("p");
   const link = document.createElement("a");
   link.id = "result-review";
   link.href = reviewPath(summary.id);
-  link.textContent = "Review every move";
+  link.textContent = t("Review every move");
   review.append(link);
   box.replaceChildren(title, list, ...(note.textContent ? [note] : []), review);
   box.hidden = false;
   const sentence = rows.map(([name, value]) => `${name} ${value}`).join(", ");
-  const over = watching ? `${who} hit a mine. Game over.` : "Game over.";
-  return `${won ? `${who} won in ${summary.elapsed.toFixed(1)} seconds!` : over} ${sentence}.${note.textContent ? ` ${note.textContent}` : ""}`;
+  const over = watching ? t("{who} hit a mine. Game over.", { who }) : t("Game over.");
+  const seconds = fixed(summary.elapsed, 1);
+  const ending = won ? (watching ? t("{who} won in {seconds} seconds!", { who, seconds }) : t("You won in {seconds} seconds!", { seconds })) : over;
+  return `${ending} ${sentence}.${note.textContent ? ` ${note.textContent}` : ""}`;
 }

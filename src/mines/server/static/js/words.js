@@ -1,63 +1,72 @@
 // Errors in a player's words: every code of the API (docs/server.md, "Error codes") has a sentence.
 
+import { t, tn } from "./i18n.js";
+
 /** @typedef {import("./api.js").ApiError} ApiError */
+
+/** A preset's name in the page's language ("beginner" -> "Beginner"). @param {string} name */
+export function presetName(name) {
+  /** @type {Record<string, string>} */
+  const names = { beginner: t("Beginner"), intermediate: t("Intermediate"), expert: t("Expert") };
+  return names[name] ?? name.charAt(0).toUpperCase() + name.slice(1);
+}
 
 /** What each request field is, for a sentence. */
 const FIELDS = {
-  rows: "The number of rows", cols: "The number of columns", mines: "The number of mines",
-  seed: "The seed", player: "The name", first_click: "The first-click rule", preset: "The board",
-  no_guess: "The no-guess choice", row: "The cell's row", col: "The cell's column",
-  top: "The view's first row", left: "The view's first column", height: "The view's height",
-  width: "The view's width",
+  rows: t("The number of rows"), cols: t("The number of columns"), mines: t("The number of mines"),
+  seed: t("The seed"), player: t("The name"), first_click: t("The first-click rule"), preset: t("The board"),
+  no_guess: t("The no-guess choice"), row: t("The cell's row"), col: t("The cell's column"),
+  top: t("The view's first row"), left: t("The view's first column"), height: t("The view's height"),
+  width: t("The view's width"),
 };
 
 /** @type {Record<string, string>} */
 export const SENTENCES = {
-  validation_error: "Some of the game's settings are not valid.",
-  invalid_request: "The server cannot do that with these settings.",
-  invalid_board: "That board cannot be made: it needs at least one row and one column, and fewer mines than cells.",
-  illegal_move: "That move is not possible right now.",
-  invalid_move: "That move could not be read.",
-  invalid_view: "That part of the board is too big to show at once.",
-  mines_not_placed: "That is known only once the first cell has been opened.",
-  join_refused: "That race cannot be joined right now.",
-  lobby_refused: "That race cannot be started (or restarted) right now.",
-  game_over: "This game is over. Press the face or New game to play again.",
-  cell_flagged: "That cell has a flag on it. Remove the flag first (right click, long press or F).",
-  game_in_progress: "The replay opens once the game is over.",
-  game_not_found: "This game is not on the server (any more). Start a new one.",
-  room_not_found: "There is no race at this address (any more). Create a new one.",
-  not_authenticated: "This game was started in another browser: you can watch it here, not play it.",
-  forbidden: "This browser's key does not fit this game: you can watch it here, not play it.",
-  storage_unavailable: "The server could not save that just now, so nothing changed. Please try again in a moment.",
-  body_too_large: "That request was too large for the server.",
-  rate_limited: "That was a lot of requests very quickly. Wait a moment, then go on.",
-  server_full: "The server is full right now. Please try again in a minute.",
-  no_guess_too_large: "A no-guess board that big cannot be made here. Choose a smaller board or fewer mines, or turn off “No guessing needed”.",
-  no_guess_timeout: "Making that no-guess board took too long. Try again, or choose fewer mines.",
-  analysis_too_large: "Mine chances are worked out only for boards up to the size shown in the message; this board is bigger.",
-  invalid_name: "That name cannot be used: it is empty, hidden, too long, or mixes alphabets the way look-alike names do.",
-  name_taken: "That name is taken, or looks just like one that is. Choose another.",
-  already_imported: "This account already has a browser's statistics: an account takes them only once, so these stay in this browser.",
-  sign_in_failed: "That name and password do not match an account.",
-  not_signed_in: "You are not signed in.",
-  wrong_password: "That is not your current password; nothing was changed.",
-  account_suspended: "This account is suspended by the server's operators.",
-  address_blocked: "Requests from your address are refused by this server's operators.",
-  player_not_found: "No player has that name.",
-  daily_not_over: "This is a game on today's daily board: only its player can see it until the day is over (midnight UTC), so that nobody learns the board before playing it.",
-  cross_site: "That came from another site, so it was refused. Use this page itself.",
-  review_too_large: "This game is too big to review exactly here.",
-  worker_died: "The server stopped while it was working on that. Please try again.",
-  not_found: "That address does not exist on this server.",
-  method_not_allowed: "The server does not take that kind of request there.",
-  unsupported_media_type: "The server could not read that request's format.",
-  internal_error: "Something went wrong on the server. Please try again; if it keeps happening, tell whoever runs it.",
-  network: "The server cannot be reached. Check the connection, then try again.",
-  server_error: "Something went wrong on the server. Please try again.",
+  validation_error: t("Some of the game's settings are not valid."),
+  invalid_request: t("The server cannot do that with these settings."),
+  invalid_board: t("That board cannot be made: it needs at least one row and one column, and fewer mines than cells."),
+  illegal_move: t("That move is not possible right now."),
+  invalid_move: t("That move could not be read."),
+  invalid_view: t("That part of the board is too big to show at once."),
+  mines_not_placed: t("That is known only once the first cell has been opened."),
+  join_refused: t("That race cannot be joined right now."),
+  lobby_refused: t("That race cannot be started (or restarted) right now."),
+  game_over: t("This game is over. Press the face or New game to play again."),
+  cell_flagged: t("That cell has a flag on it. Remove the flag first (right click, long press or F)."),
+  game_in_progress: t("The replay opens once the game is over."),
+  game_not_found: t("This game is not on the server (any more). Start a new one."),
+  room_not_found: t("There is no race at this address (any more). Create a new one."),
+  not_authenticated: t("This game was started in another browser: you can watch it here, not play it."),
+  forbidden: t("This browser's key does not fit this game: you can watch it here, not play it."),
+  storage_unavailable: t("The server could not save that just now, so nothing changed. Please try again in a moment."),
+  body_too_large: t("That request was too large for the server."),
+  rate_limited: t("That was a lot of requests very quickly. Wait a moment, then go on."),
+  server_full: t("The server is full right now. Please try again in a minute."),
+  no_guess_too_large: t("A no-guess board that big cannot be made here. Choose a smaller board or fewer mines, or turn off “No guessing needed”."),
+  no_guess_timeout: t("Making that no-guess board took too long. Try again, or choose fewer mines."),
+  analysis_too_large: t("Mine chances are worked out only for boards up to the size shown in the message; this board is bigger."),
+  invalid_name: t("That name cannot be used: it is empty, hidden, too long, or mixes alphabets the way look-alike names do."),
+  name_taken: t("That name is taken, or looks just like one that is. Choose another."),
+  already_imported: t("This account already has a browser's statistics: an account takes them only once, so these stay in this browser."),
+  sign_in_failed: t("That name and password do not match an account."),
+  not_signed_in: t("You are not signed in."),
+  wrong_password: t("That is not your current password; nothing was changed."),
+  account_suspended: t("This account is suspended by the server's operators."),
+  address_blocked: t("Requests from your address are refused by this server's operators."),
+  player_not_found: t("No player has that name."),
+  daily_not_over: t("This is a game on today's daily board: only its player can see it until the day is over (midnight UTC), so that nobody learns the board before playing it."),
+  cross_site: t("That came from another site, so it was refused. Use this page itself."),
+  review_too_large: t("This game is too big to review exactly here."),
+  worker_died: t("The server stopped while it was working on that. Please try again."),
+  not_found: t("That address does not exist on this server."),
+  method_not_allowed: t("The server does not take that kind of request there."),
+  unsupported_media_type: t("The server could not read that request's format."),
+  internal_error: t("Something went wrong on the server. Please try again; if it keeps happening, tell whoever runs it."),
+  network: t("The server cannot be reached. Check the connection, then try again."),
+  server_error: t("Something went wrong on the server. Please try again."),
 };
 
-const FALLBACK = "Something went wrong. Please try again.";
+const FALLBACK = t("Something went wrong. Please try again.");
 /** Refusals whose server sentence says what to change (which rule a name broke): shown as is. */
 const SERVER_SAYS = new Set(["invalid_name"]);
 
@@ -70,8 +79,8 @@ function sentence(text) {
 
 /** How long is left, in words. @param {number} seconds */
 export function sayWait(seconds) {
-  if (seconds >= 120) return `${Math.ceil(seconds / 60)} minutes`;
-  return seconds === 1 ? "1 second" : `${seconds} seconds`;
+  if (seconds >= 120) return tn("{n} minute", "{n} minutes", Math.ceil(seconds / 60));
+  return tn("{n} second", "{n} seconds", seconds);
 }
 
 /**
@@ -91,12 +100,12 @@ export function showRefusal(element, error, text) {
   const tick = () => {
     const left = Math.ceil((until - Date.now()) / 1000);
     if (left <= 0) {
-      element.textContent = "You can try again now.";
+      element.textContent = t("You can try again now.");
       window.clearInterval(timer);
       owner.stopCount = undefined;
       return;
     }
-    element.textContent = `Too many tries in a short time: wait ${sayWait(left)}, then try again.`;
+    element.textContent = t("Too many tries in a short time: wait {wait}, then try again.", { wait: sayWait(left) });
   };
   const timer = window.setInterval(tick, 1000);
   owner.stopCount = () => window.clearInterval(timer);
@@ -112,13 +121,13 @@ export function sayError(error) {
   const said = SENTENCES[error.code];
   if (!said) return FALLBACK;
   if (SERVER_SAYS.has(error.code) && error.detail) return sentence(error.detail);
-  if (error.code === "rate_limited" && error.retryAfter) return `That was a lot of requests very quickly. Wait ${sayWait(error.retryAfter)}, then go on.`;
+  if (error.code === "rate_limited" && error.retryAfter) return t("That was a lot of requests very quickly. Wait {wait}, then go on.", { wait: sayWait(error.retryAfter) });
   if (error.code !== "validation_error" || !error.errors.length) return said;
   const names = error.errors
     .map((item) => FIELDS[/** @type {keyof typeof FIELDS} */ (lastPart(item.field))])
     .filter(Boolean);
   if (!names.length) return said;
-  return `${unique(names).join(", ")} ${names.length > 1 ? "are" : "is"} not valid.`;
+  return tn("{fields} is not valid.", "{fields} are not valid.", names.length, { fields: unique(names).join(", ") });
 }
 
 /** `body.rows` -> `rows`. @param {string} field */
