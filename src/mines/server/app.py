@@ -33,7 +33,7 @@ from mines.server.api import (
 from mines.server.api.sockets import SocketCounts
 from mines.server.common.auth import MISSING_TOKEN, NotAuthenticatedError
 from mines.server.common.metrics import Live, networks, registry
-from mines.server.db.race_store import ANNOUNCE_PREFIX
+from mines.server.db.race_store import ANNOUNCE_PREFIX, read_note
 from mines.server.db.storage import Storage
 from mines.server.services.accounts import AccountService
 from mines.server.services.fanout import MESSAGES, RedisFanout
@@ -107,26 +107,37 @@ def create_app(
     room_prefix = races.room_key("")
     fanout: RedisFanout | None = None
 
-    def read_games_again() -> None:
-        """Frames may have been missed: the watchers of every game read it again."""
+    def read_again() -> None:
+        """Frames or notes may have been missed (a lost subscription or listener, back now):
+        the watchers of every game read it again, and every room kept or watched here plays
+        what its log holds since."""
+        rooms_watched = []
         for key in game_hub.watched():
-            if not key.startswith(room_prefix):
+            if key.startswith(room_prefix):
+                rooms_watched.append(key.removeprefix(room_prefix))
+            else:
                 game_hub.publish(key, REFRESH)
+        race_rooms.read_again(rooms_watched)
+
+    def deliver(key: str, frame: dict[str, Any]) -> None:
+        """Another process's frame: a game's goes to its watchers as it is; a room's carries
+        moves, which this process plays to make the room's events (`RoomService.heard`)."""
+        if key.startswith(room_prefix):
+            race_rooms.heard(read_note(key.removeprefix(room_prefix), frame))
+        else:
+            game_hub.publish(key, frame)
 
     if settings.redis is not None:
-        # Live frames of games go through Redis, to the processes watching each game only;
-        # race rooms' events still come from the database's notifications.
+        # Live frames go through Redis, each game's and room's on its own channel, to the
+        # processes watching it only; no NOTIFY, no LISTEN.
         fanout = RedisFanout(
             settings.redis,
             prefix=settings.redis_prefix,
             timeout=settings.redis_timeout,
-            deliver=lambda key, frame: game_hub.publish(key, frame),
-            missed=read_games_again,
+            deliver=deliver,
+            missed=read_again,
         )
-        game_hub = Hub(
-            first=lambda key: None if key.startswith(room_prefix) else fanout.watch(key),
-            last=lambda key: None if key.startswith(room_prefix) else fanout.unwatch(key),
-        )
+        game_hub = Hub(first=fanout.watch, last=fanout.unwatch)
     else:
         game_hub = Hub()
     race_rooms = rooms or RoomService(service.storage, cache=service.cache)
@@ -152,25 +163,19 @@ def create_app(
         def publish_race(room_id: str, message: dict[str, Any]) -> None:
             loop.call_soon_threadsafe(game_hub.publish, races.room_key(room_id), message)
 
-        # The listener was away and is back: moves stored meanwhile may not have been heard.
-        def read_again() -> None:
-            rooms_watched = []
-            for key in game_hub.watched():
-                if key.startswith(room_prefix):
-                    rooms_watched.append(key.removeprefix(room_prefix))
-                else:
-                    game_hub.publish(key, REFRESH)  # games: their watchers read them again
-            race_rooms.read_again(rooms_watched)
-
-        race_rooms.publish = publish_race
-
         def missed() -> None:
             loop.call_soon_threadsafe(read_again)
 
+        race_rooms.publish = publish_race
+        stop = None
         if fanout is not None:
             service.storage.announce_moves = False  # no NOTIFY on a move: Redis carries it
             fanout.start()
-        stop = service.storage.listen(moved_elsewhere, missed)
+            # A room's stored moves, in commit order, to the processes watching the room.
+            race_rooms.announce = lambda room_id, note: fanout.send(races.room_key(room_id), note)
+        else:
+            # Without Redis, PostgreSQL's notifications tell the other processes (SQLite: none).
+            stop = service.storage.listen(moved_elsewhere, missed)
         # The first request need not import its backend, nor the first sign-up build the
         # table of look-alike letters (about a second).
         await run_in_threadpool(skeletons, "")

@@ -1,4 +1,4 @@
-"""PostgreSQL storage: a small connection pool and `SELECT ... FOR UPDATE` to serialise moves."""
+"""PostgreSQL storage: a small connection pool, and NOTIFY/LISTEN for servers without Redis."""
 
 from __future__ import annotations
 
@@ -42,7 +42,6 @@ class PostgresStorage(SqlStorage):
     """
 
     placeholder = "%s"
-    lock_clause = " FOR UPDATE"
 
     def __init__(
         self,
@@ -85,7 +84,7 @@ class PostgresStorage(SqlStorage):
 
     @contextmanager
     def transaction(self, *, write: bool) -> Iterator[Cursor]:
-        # Row locks come from FOR UPDATE and the moves' fenced UPDATE: `write` needs nothing.
+        # Row locks come from the moves' fenced UPDATEs: `write` needs nothing.
         if not self._slots.acquire(timeout=self._pool_timeout):
             STORAGE_ERRORS.inc()
             raise StorageError(

@@ -1,4 +1,4 @@
-"""`RedisFanout`: a game's live frames to that game's watchers in every server process, by Redis."""
+"""`RedisFanout`: a game's or race room's live frames to its watchers in every process, by Redis."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ MESSAGES = Counter(
 
 
 class RedisFanout:
-    """One Redis channel per watched game (`<prefix>:live:<game id>`).
+    """One Redis channel per watched game or race room (`<prefix>:live:<key>`).
 
     A process stores a move, then publishes its frame on the game's channel; Redis hands it
     to the processes subscribed there, which are those with a watcher of that game (`watch`
@@ -62,6 +62,9 @@ class RedisFanout:
         self._client: Redis | None = None
         self._listening: Redis | None = None
         self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self._sender: asyncio.Task[None] | None = None
         self._down_until = 0.0
         self._unsent: set[str] = set()
         """Games whose frames could not be sent: once Redis answers, a `refresh` goes first."""
@@ -86,11 +89,14 @@ class RedisFanout:
             retry=Retry(NoBackoff(), 0),
         )
         self._task = asyncio.create_task(self._run(), name="mines-fanout")
+        self._loop = asyncio.get_running_loop()
+        self._sender = asyncio.create_task(self._send_in_order(), name="mines-fanout-send")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        for task in (self._task, self._sender):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         for pending in self._pending.values():
             pending.cancel()
         for client in (self._client, self._listening):
@@ -116,6 +122,21 @@ class RedisFanout:
             self._unsent.add(key)
             self._down_until = loop.time() + RETRY_MOST
             log.warning("live frames through Redis failed (%s); retrying in a while", failure)
+
+    def send(self, key: str, message: dict[str, Any]) -> None:
+        """`publish`, from any thread and without waiting, after every message `send` was
+        given before it: a race room's stored moves go out in the order they were stored."""
+        if self._loop is None:
+            return
+        try:
+            self._loop.call_soon_threadsafe(self._outbox.put_nowait, (key, message))
+        except RuntimeError:  # the loop has closed: the server is stopping
+            return
+
+    async def _send_in_order(self) -> None:
+        while True:
+            key, message = await self._outbox.get()
+            await self.publish(key, message)
 
     async def _send(self, key: str, message: dict[str, Any]) -> None:
         assert self._client is not None
