@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -177,8 +178,11 @@ def create_app(
             # Without Redis, PostgreSQL's notifications tell the other processes (SQLite: none).
             stop = service.storage.listen(moved_elsewhere, missed)
         # The first request need not import its backend, nor the first sign-up build the
-        # table of look-alike letters (about a second).
+        # table of look-alike letters (about a second), nor the first game to end or to open a
+        # large region import scipy's image module (half a second of CPU, in every process:
+        # the engines import it on first use, for the terminal game's first screen).
         await run_in_threadpool(skeletons, "")
+        await run_in_threadpool(importlib.import_module, "scipy.ndimage")
         try:
             yield
         finally:
