@@ -588,6 +588,25 @@ def test_a_refusal_on_a_room_behind_the_log_is_checked_against_it(
     assert answer["you"] == 1
 
 
+def test_a_player_who_joined_through_another_process_moves_here(
+    storage: Any, clock: FakeClock
+) -> None:
+    """`b` plays the join from `a`'s note, which carries no token: the token is read from the
+    table when `b` meets a player it has no token of."""
+    a, b = Process(storage, clock), Process(storage, clock)
+    host, room = a.rooms.create(RoomSpec(preset="beginner", seed=SEED), "host")
+    b.rooms.read(room["id"], None)
+    guest = a.rooms.join(room["id"], "guest")[1]
+    a.rooms.start(room["id"], host)
+    for note in storage.notes:
+        b.rooms.moved_elsewhere(note)
+    assert b.rooms._room(room["id"]).version == a.rooms._room(room["id"]).version
+    clock.now += 3
+    answer = b.rooms.move(room["id"], guest, MoveKind.OPEN, FIRST)
+    assert answer["you"] == 1
+    assert answer == a.rooms.read(room["id"], guest)
+
+
 def test_a_move_on_a_room_another_process_keeps_moving_gives_up_with_503(
     storage: Any, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:

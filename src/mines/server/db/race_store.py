@@ -144,6 +144,10 @@ class RaceStore:
                 return None
             return row, self.read_moves(cursor, room_id, 0), self.read_tokens(cursor, room_id)
 
+    def token_hashes(self, room_id: str) -> list[str]:
+        with self.storage.transaction(write=False) as cursor:
+            return self.read_tokens(cursor, room_id)
+
     def moves_after(self, room_id: str, version: int) -> tuple[list[RaceMove], list[str]]:
         with self.storage.transaction(write=False) as cursor:
             return self.read_moves(cursor, room_id, version), self.read_tokens(cursor, room_id)

@@ -256,6 +256,9 @@ class RoomService:
         """
         after = room.version
         token_hash = hash_token(new_token_of_player) if new_token_of_player else None
+        if len(room.tokens) < len(room.race.players):
+            # A player joined through another process (its note carries no token): read them.
+            room.tokens = self.store.token_hashes(room.id)
         try:
             player = None if new_token_of_player else self._player_of(room, token)
             with room.clock.pinned_at(self._clock()):
