@@ -261,11 +261,13 @@ async def _flag_watched(
         created.append(game)
     setup.close()
     frames = 0
+    viewed = asyncio.Semaphore(0)
 
     async def watch(url: str) -> None:
         nonlocal frames
         async with connect(url.replace("http", "ws", 1)) as socket:
-            await socket.recv()  # the view
+            await socket.recv()  # the view, read once the game's channel is subscribed
+            viewed.release()
             while True:
                 await socket.recv()
                 frames += 1
@@ -285,7 +287,10 @@ async def _flag_watched(
         for g in created
         for s in servers
     ]
-    await asyncio.sleep(1.0)  # every socket subscribed
+    # Every socket subscribed and its view read (on a busy machine that can take seconds):
+    # those reads are not the moves' cost.
+    for _ in watchers:
+        await asyncio.wait_for(viewed.acquire(), 120)
     meter.reset()
     await asyncio.gather(*(flag(game, n) for n, game in enumerate(created)))
     await asyncio.sleep(0.2)  # the last frames on their way
