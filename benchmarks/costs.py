@@ -165,6 +165,7 @@ class Meter:
         self._redis.config_resetstat()
         self._lsn = self._lsn_now()
         self._cpu = self._cpu_now()
+        self._switches = self._switches_now()
         self._messages = self._received()
 
     def _lsn_now(self) -> int:
@@ -176,6 +177,20 @@ class Meter:
         servers = sum(cpu_seconds(s.process.pid) for s in self._servers)
         backends = [self._postmaster, *_children(self._postmaster)]
         return servers, sum(cpu_seconds(pid) for pid in backends if Path(f"/proc/{pid}").exists())
+
+    def _switches_now(self) -> int:
+        """The servers' threads' involuntary context switches so far: how often the kernel
+        took a core from them (a measure of how crowded the cores are)."""
+        total = 0
+        for server in self._servers:
+            for task in Path(f"/proc/{server.process.pid}/task").iterdir():
+                try:
+                    status = (task / "status").read_text()
+                except OSError:
+                    continue
+                found = re.search(r"^nonvoluntary_ctxt_switches:\s+(\d+)", status, re.M)
+                total += int(found[1]) if found else 0
+        return total
 
     def server_cpu(self) -> float:
         """CPU seconds the server processes have used so far."""
@@ -203,6 +218,9 @@ class Meter:
             c for q, (c, _) in statements.items() if q.startswith("INSERT INTO race_moves")
         )
         begins = sum(c for q, (c, _) in statements.items() if q.upper().startswith("BEGIN"))
+        # Each process reads the block list every 10 s (`web.blocks`), in a transaction of its
+        # own: a cost per process and second, not per move, so it is counted apart.
+        periodic = sum(c for q, (c, _) in statements.items() if "FROM blocked_networks" in q)
         notifies = sum(c for q, (c, _) in statements.items() if "pg_notify" in q)
         stats: dict[str, Any] = self._redis.info("commandstats")  # type: ignore[assignment]
         commands = {
@@ -214,8 +232,9 @@ class Meter:
         return {
             "stored": stored,
             "room_moves": room_moves,
-            "statements": sum(c for c, _ in statements.values()),
-            "transactions": begins,
+            "statements": sum(c for c, _ in statements.values()) - 3 * periodic,
+            "transactions": begins - periodic,
+            "periodic": periodic,
             "notifies": notifies,
             "wal_statements": sum(w for _, w in statements.values()),
             "wal_lsn": self._lsn_now() - self._lsn,
@@ -223,6 +242,7 @@ class Meter:
             "redis_by": commands,
             "publish": commands.get("publish", 0),
             "server_cpu": servers - self._cpu[0],
+            "switches": self._switches_now() - self._switches,
             "postgres_cpu": postgres - self._cpu[1],
             "messages": self._received() - self._messages,
             "top": sorted(statements.items(), key=lambda item: -item[1][0])[:8],
@@ -380,6 +400,7 @@ def per_move(found: dict[str, Any], stored_by: str = "stored") -> dict[str, floa
         "redis": found["redis"] / stored,
         "publish": found["publish"] / stored,
         "server_cpu_ms": 1000 * found["server_cpu"] / stored,
+        "switches": found["switches"] / stored,
         "postgres_cpu_ms": 1000 * found["postgres_cpu"] / stored,
         "messages": found["messages"] / stored,
     }
@@ -397,7 +418,9 @@ def show(result: dict[str, Any]) -> None:
         f"{costs['wal_statements']:.0f} B WAL by statements ({costs['wal_lsn']:.0f} B by LSN), "
         f"{costs['redis']:.2f} Redis commands ({costs['publish']:.2f} PUBLISH), "
         f"{costs['messages']:.2f} messages to other processes; server CPU "
-        f"{costs['server_cpu_ms']:.2f} ms, PostgreSQL CPU {costs['postgres_cpu_ms']:.2f} ms\n"
+        f"{costs['server_cpu_ms']:.2f} ms, PostgreSQL CPU {costs['postgres_cpu_ms']:.2f} ms; "
+        f"{costs['switches']:.2f} involuntary context switches of the servers; "
+        f"{load['periodic']} reads of the block list apart\n"
         f"  moves alone, games watched on every process ({watched['stored']} moves): "
         f"{frames['statements']:.2f} statements, {frames['transactions']:.2f} transactions, "
         f"{frames['notifies']:.2f} NOTIFY, {frames['wal_statements']:.0f} B WAL by statements "

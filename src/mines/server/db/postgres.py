@@ -20,8 +20,9 @@ from mines.server.db.storage import StorageError
 log = logging.getLogger(__name__)
 
 POOL_SIZE = 8
-"""Connections one process keeps to PostgreSQL by default (`?pool_size=` in the URL); with
-one more for LISTEN, PostgreSQL's default 100 connections serve about 11 processes."""
+"""Connections one process keeps to PostgreSQL by default (`?pool_size=` in the URL):
+PostgreSQL's default 100 connections serve about 12 processes (11 without Redis, where each
+keeps one more, for LISTEN)."""
 POOL_TIMEOUT = 10.0
 """Seconds a request waits for a free connection by default (`?pool_timeout=`); then it is
 refused with 503 rather than queueing without end."""
