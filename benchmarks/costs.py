@@ -429,6 +429,8 @@ def show(result: dict[str, Any]) -> None:
         f"processes, {watched['frames']} frames in all; server CPU "
         f"{frames['server_cpu_ms']:.2f} ms, PostgreSQL CPU {frames['postgres_cpu_ms']:.2f} ms"
     )
+    for query, (calls, _) in watched["top"][:6]:
+        print(f"    moves alone: {calls:>5} x {query[:80]!r}")
     room = per_move(result["rooms"], "room_moves")
     print(
         f"  race room moves alone ({result['rooms']['room_moves']} flags): "
@@ -437,6 +439,8 @@ def show(result: dict[str, Any]) -> None:
         f"{room['redis']:.2f} Redis commands ({room['publish']:.2f} PUBLISH); server CPU "
         f"{room['server_cpu_ms']:.2f} ms, PostgreSQL CPU {room['postgres_cpu_ms']:.2f} ms"
     )
+    for query, (calls, _) in result["rooms"]["top"][:6]:
+        print(f"    race room: {calls:>5} x {query[:80]!r}")
     for query, (calls, wal) in load["top"]:
         print(f"    {calls:>7} x {query[:90]!r} ({wal / max(1, calls):.0f} B WAL each)")
     print(f"    Redis: {load['redis_by']}")
