@@ -514,3 +514,58 @@ def test_race_moves_missed_while_redis_was_cut_off_reach_the_watcher_once_it_is_
                 assert [e["seq"] for e in _events(watcher, 1)] == [room["seq"]]
             log = two.log()
     assert "live frames through Redis lost their subscription" in log, log
+
+
+def test_a_rooms_note_the_thread_could_not_send_goes_the_event_loops_way() -> None:
+    """A race room's stored moves are published by the thread that stored them; when that
+    fails, the note is not lost: it goes through the event loop's publisher, in order."""
+    redis_or_skip()
+    import asyncio
+
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from mines.server.services.fanout import RedisFanout
+
+    async def run() -> list[tuple[str, dict[str, Any]]]:
+        heard: list[tuple[str, dict[str, Any]]] = []
+        prefix = f"mines-test-{uuid.uuid4().hex[:8]}"
+        mover = RedisFanout(
+            REDIS, prefix=prefix, timeout=1.0, deliver=lambda k, f: None, missed=lambda: None
+        )
+        watcher = RedisFanout(
+            REDIS,
+            prefix=prefix,
+            timeout=1.0,
+            deliver=lambda key, frame: heard.append((key, frame)),
+            missed=lambda: None,
+        )
+        mover.start()
+        watcher.start()
+        try:
+            for _ in range(100):
+                if watcher._pubsub is not None:
+                    break
+                await asyncio.sleep(0.05)
+            watcher.watch("race:r")
+            await watcher.joined("race:r")
+            await asyncio.to_thread(mover.send, "race:r", {"after": 0})  # the thread's way
+            direct = mover._direct
+            assert direct is not None
+
+            def down(*args: Any) -> Any:
+                raise RedisConnectionError("down")
+
+            direct.publish = down  # type: ignore[method-assign]
+            for after in (1, 2):  # the first fails; the second goes the loop's way at once
+                await asyncio.to_thread(mover.send, "race:r", {"after": after})
+            for _ in range(100):
+                if len(heard) >= 3:
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            await mover.stop()
+            await watcher.stop()
+        return heard
+
+    heard = asyncio.run(run())
+    assert heard == [("race:r", {"after": n}) for n in (0, 1, 2)]

@@ -5,10 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+import redis
 from prometheus_client import Counter
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
@@ -66,6 +69,9 @@ class RedisFanout:
         self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
         self._sender: asyncio.Task[None] | None = None
         self._down_until = 0.0
+        self._direct: redis.Redis | None = None
+        self._direct_lock = threading.Lock()
+        self._direct_down_until = 0.0
         self._unsent: set[str] = set()
         """Games whose frames could not be sent: once Redis answers, a `refresh` goes first."""
 
@@ -88,6 +94,13 @@ class RedisFanout:
             health_check_interval=HEALTH_CHECK_SECONDS,
             retry=Retry(NoBackoff(), 0),
         )
+        # For the worker threads' messages (`send`): one connection, used one thread at a time.
+        self._direct = redis.Redis.from_url(
+            self._url,
+            socket_timeout=self._timeout,
+            socket_connect_timeout=self._timeout,
+            retry=redis.retry.Retry(NoBackoff(), 1),
+        )
         self._task = asyncio.create_task(self._run(), name="mines-fanout")
         self._loop = asyncio.get_running_loop()
         self._sender = asyncio.create_task(self._send_in_order(), name="mines-fanout-send")
@@ -102,6 +115,8 @@ class RedisFanout:
         for client in (self._client, self._listening):
             if client is not None:
                 await client.aclose()
+        if self._direct is not None:
+            self._direct.close()
 
     async def publish(self, key: str, message: dict[str, Any]) -> None:
         """Send a stored move's frame to the other processes' watchers of its game. A Redis
@@ -124,8 +139,23 @@ class RedisFanout:
             log.warning("live frames through Redis failed (%s); retrying in a while", failure)
 
     def send(self, key: str, message: dict[str, Any]) -> None:
-        """`publish`, from any thread and without waiting, after every message `send` was
-        given before it: a race room's stored moves go out in the order they were stored."""
+        """`publish` from a worker thread, in the order of the calls: a race room's stored
+        moves, sent by the thread that stored them (under the room's lock), without waiting
+        for the event loop. A Redis that fails costs one timeout, then this thread's messages
+        go the event loop's way for a while (`publish`: paused, then a `refresh` first)."""
+        direct = self._direct
+        if direct is not None and time.monotonic() >= self._direct_down_until:
+            try:
+                with self._direct_lock:
+                    direct.publish(self.channel(key), self._payload(message))
+                MESSAGES.labels("published").inc()
+                return
+            except (RedisError, OSError):
+                self._direct_down_until = time.monotonic() + RETRY_MOST
+        self._to_loop(key, message)
+
+    def _to_loop(self, key: str, message: dict[str, Any]) -> None:
+        """`publish` on the event loop, after every message handed to it before."""
         if self._loop is None:
             return
         try:
@@ -140,9 +170,11 @@ class RedisFanout:
 
     async def _send(self, key: str, message: dict[str, Any]) -> None:
         assert self._client is not None
-        payload = f"{self._origin} {json.dumps(message, separators=(',', ':'))}"
-        await self._client.publish(self.channel(key), payload)
+        await self._client.publish(self.channel(key), self._payload(message))
         MESSAGES.labels("published").inc()
+
+    def _payload(self, message: dict[str, Any]) -> str:
+        return f"{self._origin} {json.dumps(message, separators=(',', ':'))}"
 
     def watch(self, key: str) -> None:
         """This process has a first watcher of `key`: subscribe to its channel."""
