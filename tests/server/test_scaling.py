@@ -555,7 +555,7 @@ def test_a_rooms_note_the_thread_could_not_send_goes_the_event_loops_way() -> No
             def down(*args: Any) -> Any:
                 raise RedisConnectionError("down")
 
-            direct.publish = down  # type: ignore[method-assign]
+            direct.publish = down  # type: ignore[method-assign,assignment]
             for after in (1, 2):  # the first fails; the second goes the loop's way at once
                 await asyncio.to_thread(mover.send, "race:r", {"after": after})
             for _ in range(100):
