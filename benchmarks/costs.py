@@ -6,6 +6,8 @@ starts a PostgreSQL and a Redis of its own (nothing else writes there): PostgreS
 pg_stat_statements (every statement, BEGIN and COMMIT included, and the WAL each one
 wrote), Redis with its command statistics reset. Then, for 1 process and for N:
 
+0. `--warmup` seconds (3) of the load below, not counted: each process's first requests open
+   its connections and fill its caches, once per process (the CPU it took is shown apart);
 1. Expert games played through nginx by `--clients` players (benchmarks/load.py's: a new game
    every 7 moves or so, its creation counted in), and per stored move: SQL statements,
    transactions, WAL bytes, Redis commands, server CPU (the processes', and PostgreSQL's);
@@ -52,6 +54,8 @@ TARGET_CPU_RATIO = 1.1
 """The per-move server CPU of N processes against one, at most."""
 MOVES_WATCHED = 50
 """Moves in each watched game."""
+ROOM_MOVES = 200
+"""Flags in the race room measured."""
 RECEIVED = r'mines_fanout_messages_total\{direction="received"\}'
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -161,6 +165,7 @@ class Meter:
         self._redis.config_resetstat()
         self._lsn = self._lsn_now()
         self._cpu = self._cpu_now()
+        self._switches = self._switches_now()
         self._messages = self._received()
 
     def _lsn_now(self) -> int:
@@ -172,6 +177,24 @@ class Meter:
         servers = sum(cpu_seconds(s.process.pid) for s in self._servers)
         backends = [self._postmaster, *_children(self._postmaster)]
         return servers, sum(cpu_seconds(pid) for pid in backends if Path(f"/proc/{pid}").exists())
+
+    def _switches_now(self) -> int:
+        """The servers' threads' involuntary context switches so far: how often the kernel
+        took a core from them (a measure of how crowded the cores are)."""
+        total = 0
+        for server in self._servers:
+            for task in Path(f"/proc/{server.process.pid}/task").iterdir():
+                try:
+                    status = (task / "status").read_text()
+                except OSError:
+                    continue
+                found = re.search(r"^nonvoluntary_ctxt_switches:\s+(\d+)", status, re.M)
+                total += int(found[1]) if found else 0
+        return total
+
+    def server_cpu(self) -> float:
+        """CPU seconds the server processes have used so far."""
+        return self._cpu_now()[0]
 
     def _received(self) -> float:
         total = 0.0
@@ -190,7 +213,14 @@ class Meter:
         ).fetchall()
         statements = {str(query): (int(calls), float(wal)) for query, calls, wal in rows}
         stored = sum(c for q, (c, _) in statements.items() if q.startswith("INSERT INTO moves"))
+        # A room's move is one INSERT of its moves (one row each, here: flags).
+        room_moves = sum(
+            c for q, (c, _) in statements.items() if q.startswith("INSERT INTO race_moves")
+        )
         begins = sum(c for q, (c, _) in statements.items() if q.upper().startswith("BEGIN"))
+        # Each process reads the block list every 10 s (`web.blocks`), in a transaction of its
+        # own: a cost per process and second, not per move, so it is counted apart.
+        periodic = sum(c for q, (c, _) in statements.items() if "FROM blocked_networks" in q)
         notifies = sum(c for q, (c, _) in statements.items() if "pg_notify" in q)
         stats: dict[str, Any] = self._redis.info("commandstats")  # type: ignore[assignment]
         commands = {
@@ -201,8 +231,10 @@ class Meter:
         servers, postgres = self._cpu_now()
         return {
             "stored": stored,
-            "statements": sum(c for c, _ in statements.values()),
-            "transactions": begins,
+            "room_moves": room_moves,
+            "statements": sum(c for c, _ in statements.values()) - 3 * periodic,
+            "transactions": begins - periodic,
+            "periodic": periodic,
             "notifies": notifies,
             "wal_statements": sum(w for _, w in statements.values()),
             "wal_lsn": self._lsn_now() - self._lsn,
@@ -210,6 +242,7 @@ class Meter:
             "redis_by": commands,
             "publish": commands.get("publish", 0),
             "server_cpu": servers - self._cpu[0],
+            "switches": self._switches_now() - self._switches,
             "postgres_cpu": postgres - self._cpu[1],
             "messages": self._received() - self._messages,
             "top": sorted(statements.items(), key=lambda item: -item[1][0])[:8],
@@ -248,11 +281,13 @@ async def _flag_watched(
         created.append(game)
     setup.close()
     frames = 0
+    viewed = asyncio.Semaphore(0)
 
     async def watch(url: str) -> None:
         nonlocal frames
         async with connect(url.replace("http", "ws", 1)) as socket:
-            await socket.recv()  # the view
+            await socket.recv()  # the view, read once the game's channel is subscribed
+            viewed.release()
             while True:
                 await socket.recv()
                 frames += 1
@@ -272,7 +307,10 @@ async def _flag_watched(
         for g in created
         for s in servers
     ]
-    await asyncio.sleep(1.0)  # every socket subscribed
+    # Every socket subscribed and its view read (on a busy machine that can take seconds):
+    # those reads are not the moves' cost.
+    for _ in watchers:
+        await asyncio.wait_for(viewed.acquire(), 120)
     meter.reset()
     await asyncio.gather(*(flag(game, n) for n, game in enumerate(created)))
     await asyncio.sleep(0.2)  # the last frames on their way
@@ -282,6 +320,29 @@ async def _flag_watched(
     await asyncio.gather(*watchers, return_exceptions=True)
     found["frames"] = frames
     return found
+
+
+async def _room_flags(proxy: str, moves: int, meter: Meter) -> dict[str, Any]:
+    """A started two-player room, then `moves` flags through nginx, the players in turn (each
+    one stored): the meter's figures of a race room's moves alone."""
+    connection = await Connection.open(proxy)
+    body = {"player": "host", "preset": "beginner"}
+    status, created = await connection.request("POST", "/api/races", body)
+    assert status == 201, created
+    path = f"/api/races/{created['room']['id']}"
+    status, joined = await connection.request("POST", f"{path}/join", {"player": "guest"})
+    assert status == 200, joined
+    tokens = [created["token"], joined["token"]]
+    status, room = await connection.request("POST", f"{path}/start", None, tokens[0])
+    assert status == 200, room
+    await asyncio.sleep(room["starts_in"] + 0.1)
+    meter.reset()
+    for n in range(moves):
+        cell = {"row": n // 2 % 9, "col": n // 18 % 9}
+        status, answer = await connection.request("POST", f"{path}/flag", cell, tokens[n % 2])
+        assert status == 200, answer
+    connection.close()
+    return meter.read()
 
 
 def measure(
@@ -303,6 +364,11 @@ def measure(
         )
         meter = Meter(database, postmaster, redis_url, servers)
         stack.callback(meter.close)
+        # A process's first requests open its connections and fill its caches: a cost per
+        # process, not per move, so it is played (and shown) apart from the moves counted.
+        warm = meter.server_cpu()
+        asyncio.run(drive([proxy], args.clients, args.warmup, args.max_moves))
+        warm = meter.server_cpu() - warm
         meter.reset()
         started = time.monotonic()
         tally = asyncio.run(drive([proxy], args.clients, args.seconds, args.max_moves))
@@ -312,11 +378,19 @@ def measure(
         load["errors"] = len(tally.errors) + sum("Traceback" in s.log() for s in servers)
         load["moves_per_s"] = len(tally.latencies) / elapsed
         watched = asyncio.run(_flag_watched(proxy, servers, args.watched, MOVES_WATCHED, meter))
-    return {"processes": processes, "load": load, "watched": watched, "samples": tally.errors[:3]}
+        rooms = asyncio.run(_room_flags(proxy, ROOM_MOVES, meter))
+    return {
+        "processes": processes,
+        "warmup_cpu": warm,
+        "load": load,
+        "watched": watched,
+        "rooms": rooms,
+        "samples": tally.errors[:3],
+    }
 
 
-def per_move(found: dict[str, Any]) -> dict[str, float]:
-    stored = max(1, found["stored"])
+def per_move(found: dict[str, Any], stored_by: str = "stored") -> dict[str, float]:
+    stored = max(1, found[stored_by])
     return {
         "statements": found["statements"] / stored,
         "transactions": found["transactions"] / stored,
@@ -326,6 +400,7 @@ def per_move(found: dict[str, Any]) -> dict[str, float]:
         "redis": found["redis"] / stored,
         "publish": found["publish"] / stored,
         "server_cpu_ms": 1000 * found["server_cpu"] / stored,
+        "switches": found["switches"] / stored,
         "postgres_cpu_ms": 1000 * found["postgres_cpu"] / stored,
         "messages": found["messages"] / stored,
     }
@@ -336,13 +411,16 @@ def show(result: dict[str, Any]) -> None:
     costs, frames = per_move(load), per_move(watched)
     print(
         f"{result['processes']} process(es) behind nginx: {load['answered']} moves answered "
-        f"({load['moves_per_s']:.0f}/s), {load['stored']} stored, {load['errors']} errors\n"
+        f"({load['moves_per_s']:.0f}/s), {load['stored']} stored, {load['errors']} errors "
+        f"(after a warm-up that took {1000 * result['warmup_cpu']:.0f} ms of server CPU)\n"
         f"  per stored move: {costs['statements']:.2f} SQL statements (BEGIN and COMMIT "
         f"included), {costs['transactions']:.2f} transactions, {costs['notifies']:.2f} NOTIFY, "
         f"{costs['wal_statements']:.0f} B WAL by statements ({costs['wal_lsn']:.0f} B by LSN), "
         f"{costs['redis']:.2f} Redis commands ({costs['publish']:.2f} PUBLISH), "
         f"{costs['messages']:.2f} messages to other processes; server CPU "
-        f"{costs['server_cpu_ms']:.2f} ms, PostgreSQL CPU {costs['postgres_cpu_ms']:.2f} ms\n"
+        f"{costs['server_cpu_ms']:.2f} ms, PostgreSQL CPU {costs['postgres_cpu_ms']:.2f} ms; "
+        f"{costs['switches']:.2f} involuntary context switches of the servers; "
+        f"{load['periodic']} reads of the block list apart\n"
         f"  moves alone, games watched on every process ({watched['stored']} moves): "
         f"{frames['statements']:.2f} statements, {frames['transactions']:.2f} transactions, "
         f"{frames['notifies']:.2f} NOTIFY, {frames['wal_statements']:.0f} B WAL by statements "
@@ -351,6 +429,18 @@ def show(result: dict[str, Any]) -> None:
         f"processes, {watched['frames']} frames in all; server CPU "
         f"{frames['server_cpu_ms']:.2f} ms, PostgreSQL CPU {frames['postgres_cpu_ms']:.2f} ms"
     )
+    for query, (calls, _) in watched["top"][:6]:
+        print(f"    moves alone: {calls:>5} x {query[:80]!r}")
+    room = per_move(result["rooms"], "room_moves")
+    print(
+        f"  race room moves alone ({result['rooms']['room_moves']} flags): "
+        f"{room['statements']:.2f} statements, {room['transactions']:.2f} transactions, "
+        f"{room['notifies']:.2f} NOTIFY, {room['wal_lsn']:.0f} B WAL by LSN, "
+        f"{room['redis']:.2f} Redis commands ({room['publish']:.2f} PUBLISH); server CPU "
+        f"{room['server_cpu_ms']:.2f} ms, PostgreSQL CPU {room['postgres_cpu_ms']:.2f} ms"
+    )
+    for query, (calls, _) in result["rooms"]["top"][:6]:
+        print(f"    race room: {calls:>5} x {query[:80]!r}")
     for query, (calls, wal) in load["top"]:
         print(f"    {calls:>7} x {query[:90]!r} ({wal / max(1, calls):.0f} B WAL each)")
     print(f"    Redis: {load['redis_by']}")
@@ -423,6 +513,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--processes", type=int, default=4, help="processes behind nginx (N)")
     parser.add_argument("--seconds", type=float, default=8.0, help="how long the load lasts")
+    parser.add_argument(
+        "--warmup", type=float, default=3.0, help="seconds of load before counting starts"
+    )
     parser.add_argument("--clients", type=int, default=16, help="concurrent players")
     parser.add_argument("--max-moves", type=int, default=20_000, help="stop the load at this")
     parser.add_argument("--watched", type=int, default=8, help="games watched on every process")
@@ -454,6 +547,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{moves['statements']:.2f} statements (BEGIN and COMMIT counted), "
         f"{many['load']['errors']} errors in the load (target 0, "
         f"<= {TARGET_TRANSACTIONS}, <= {TARGET_STATEMENTS}, 0)",
+    )
+    room = per_move(many["rooms"], "room_moves")
+    checks.report(
+        f"per stored race room move, {args.processes} processes",
+        room["notifies"] == 0
+        and room["transactions"] <= TARGET_TRANSACTIONS
+        and room["statements"] <= TARGET_STATEMENTS,
+        f"{room['notifies']:.2f} NOTIFY, {room['transactions']:.2f} transactions, "
+        f"{room['statements']:.2f} statements (target 0, <= {TARGET_TRANSACTIONS}, "
+        f"<= {TARGET_STATEMENTS})",
     )
     unwatched = costs["messages"]
     watched = moves["messages"]

@@ -1,14 +1,17 @@
 """Race benchmark: rooms of bots racing over HTTP on two servers sharing PostgreSQL.
 
 Run with `nice ./dev bench race [--rooms 50 --players 4]` (or `python -m benchmarks.race`). It
-starts two `mines serve` processes on one PostgreSQL schema, fills the rooms (each player on
-either server), connects every player's WebSocket from a second process, and lets the
+starts two `mines serve` processes on one PostgreSQL schema and one Redis (`--redis`, or
+`--redis none` for PostgreSQL's NOTIFY, the fallback without Redis), fills the rooms (each
+player on either server, so each room's copies on both fall behind and are fenced), connects
+every player's WebSocket from a second process, and lets the
 solver's `Bot` play every player until every race is over. It prints moves per second, the
 delay from a move's answer to its event reaching every player of the room (p50, p99, max;
 the target is p99 <= 100 ms), and whether any socket lost or reordered an event. To say
 where a delay comes from, it splits the delays by socket (on the mover's server or on the
-other one, whose events come through PostgreSQL) and reports how late the event loops of its
-own two processes ran (a late client loop shows the machine, not the servers, is the limit).
+other one, whose events come through the room's Redis channel) and reports how late the
+event loops of its own two processes ran (a late client loop shows the machine, not the
+servers, is the limit).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from mines.view import BoardView
 from tests.server.processes import server_process
 
 TARGET_P99_MS = 100.0
+REDIS = "redis://127.0.0.1:6379/0"
 WATCH_SECONDS = 600.0
 """The watchers give up after this long, so a lost event cannot hang the benchmark."""
 PROBE_SECONDS = 0.005
@@ -272,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--preset", default="beginner")
     parser.add_argument("--postgres", default=POSTGRES, help="the PostgreSQL database to use")
+    parser.add_argument(
+        "--redis", default=REDIS, help="the Redis of the live frames ('none': NOTIFY instead)"
+    )
     args = parser.parse_args(argv)
     schema = f"mines_race_{uuid.uuid4().hex[:10]}"
     database = f"{args.postgres}?schema={schema}"
@@ -280,6 +287,8 @@ def main(argv: list[str] | None = None) -> int:
             # Every bot comes from loopback: the per-address rates are raised, as for bench load,
             # and so is the cap on one address's live sockets (every player watches).
             extra = [*RAISED_RATES, "--sockets-per-address", str(2 * args.rooms * args.players)]
+            if args.redis != "none":
+                extra += ["--redis", args.redis, "--redis-prefix", schema]
             urls = [
                 stack.enter_context(server_process(database, extra=extra)).url for _ in range(2)
             ]
@@ -308,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
     ms = sorted(1000 * d for d in every) or [0.0]
     p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
     print(
-        f"{args.rooms} rooms x {args.players} bots ({args.preset}) on 2 processes, PostgreSQL: "
+        f"{args.rooms} rooms x {args.players} bots ({args.preset}) on 2 processes, PostgreSQL, "
+        f"{'NOTIFY' if args.redis == 'none' else 'Redis'}: "
         f"{tally.moves} move requests in {elapsed:.1f} s = {tally.moves / elapsed:.0f} moves/s"
     )
     print(f"answer -> event at every player: {percentiles(every)} over {len(every)} events")

@@ -536,54 +536,95 @@ def test_the_listener_never_waits_for_a_busy_room(storage: Any, clock: FakeClock
     assert b.events() == a.events()[-1:]
 
 
-def test_a_move_waiting_for_the_database_does_not_hold_up_its_rooms_events(
+def test_a_move_on_a_room_behind_the_log_stores_nothing_and_is_worked_out_again(
+    storage: Any, clock: FakeClock
+) -> None:
+    """`b` keeps the room as it was before `a`'s move and hears no note: its move is worked
+    out on that copy, fenced out by the log's length, and worked out again on the log's room.
+    The log is one sequence, and `b`'s watchers get every event once, in order."""
+    a, b, room_id, tokens = raced(storage, clock)
+    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
+    kept = b.rooms._room(room_id)
+    assert kept.version == len(kept.race.moves) == a.rooms._room(room_id).version - 1
+    clock.now += 1
+    answer = b.rooms.move(room_id, tokens[0], MoveKind.OPEN, safe_cells()[-1])
+    loaded = b.rooms.store.load(room_id)
+    assert loaded is not None
+    row, log, _ = loaded
+    assert row.version == len(log)
+    assert [(m.action, m.player) for m in log[-2:]] == [
+        (RaceAction.OPEN, 1),
+        (RaceAction.OPEN, 0),
+    ]
+    # b's answer shows both moves: a's opening and its own cell.
+    assert answer == b.rooms.read(room_id, tokens[0])
+    a.rooms.moved_elsewhere(storage.notes[-1])
+    assert a.rooms.read(room_id, tokens[0]) == answer
+    assert b.events() == a.events()[-2:]  # a's move's event, then b's own: once each
+
+
+def test_a_refusal_on_a_room_behind_the_log_is_checked_against_it(
+    storage: Any, clock: FakeClock
+) -> None:
+    """In `b`'s copy the room is still in its lobby, so a reveal would be refused there; one
+    read of the log's length finds it behind, and the move is played on the log's room."""
+    a, b = Process(storage, clock), Process(storage, clock)
+    token, room = a.rooms.create(RoomSpec(preset="beginner", seed=SEED), "host")
+    guest = a.rooms.join(room["id"], "guest")[1]
+    b.rooms.read(room["id"], None)
+    a.rooms.start(room["id"], token)  # b hears nothing of it
+    clock.now += 3
+    answer = b.rooms.move(room["id"], guest, MoveKind.OPEN, FIRST)
+    assert answer["state"] == "racing"
+    assert answer == a.rooms.read(room["id"], guest)
+    # A token b does not know yet: a player who joined through a, in a race a started.
+    host, lobby = a.rooms.create(RoomSpec(preset="beginner", seed=SEED), "host")
+    b.rooms.read(lobby["id"], None)
+    newcomer = a.rooms.join(lobby["id"], "newcomer")[1]
+    a.rooms.start(lobby["id"], host)
+    clock.now += 3
+    answer = b.rooms.move(lobby["id"], newcomer, MoveKind.OPEN, FIRST)
+    assert answer == a.rooms.read(lobby["id"], newcomer)
+    assert answer["you"] == 1
+
+
+def test_a_player_who_joined_through_another_process_moves_here(
+    storage: Any, clock: FakeClock
+) -> None:
+    """`b` plays the join from `a`'s note, which carries no token: the token is read from the
+    table when `b` meets a player it has no token of."""
+    a, b = Process(storage, clock), Process(storage, clock)
+    host, room = a.rooms.create(RoomSpec(preset="beginner", seed=SEED), "host")
+    b.rooms.read(room["id"], None)
+    guest = a.rooms.join(room["id"], "guest")[1]
+    a.rooms.start(room["id"], host)
+    for note in storage.notes:
+        b.rooms.moved_elsewhere(note)
+    assert b.rooms._room(room["id"]).version == a.rooms._room(room["id"]).version
+    clock.now += 3
+    answer = b.rooms.move(room["id"], guest, MoveKind.OPEN, FIRST)
+    assert answer["you"] == 1
+    assert answer == a.rooms.read(room["id"], guest)
+
+
+def test_a_move_on_a_room_another_process_keeps_moving_gives_up_with_503(
     storage: Any, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A move waits for the row lock before it takes the room's: while another process
-    holds the row, the moves that process announced are still published here."""
     a, b, room_id, tokens = raced(storage, clock)
-    b.rooms = RoomService(storage, clock=clock)  # a real pool of workers
-    delivered = threading.Event()
+    append = b.rooms.store.append
+    calls: list[int] = []
 
-    def publish(room_id: str, message: dict[str, Any]) -> None:
-        b.published.append(message)
-        delivered.set()
+    def always_behind(*args: Any) -> bool:
+        calls.append(1)
+        a.rooms.move(room_id, tokens[1], MoveKind.FLAG, (0, len(calls) % 9))  # meanwhile
+        return append(*args)
 
-    b.rooms.publish = publish
-    b.rooms.read(room_id, None)
-    a.rooms.move(room_id, tokens[1], MoveKind.OPEN, FIRST)
-    release = threading.Event()
-    holding = threading.Event()
-
-    def other_process_mid_move() -> None:
-        with a.rooms.store.locked(room_id):
-            holding.set()
-            release.wait(60)
-
-    holder = threading.Thread(target=other_process_mid_move)
-    holder.start()
-    holding.wait(60)
-    waiting = threading.Event()
-    locked = b.rooms.store.locked
-
-    def lock_the_row(room_id: str) -> Any:
-        waiting.set()
-        return locked(room_id)
-
-    monkeypatch.setattr(b.rooms.store, "locked", lock_the_row)
-    mover = threading.Thread(
-        target=b.rooms.move, args=(room_id, tokens[0], MoveKind.OPEN, safe_cells()[-1])
-    )
-    mover.start()
-    waiting.wait(60)  # the move is on its way to the row lock, which the other holds
-    b.rooms.moved_elsewhere(storage.notes[-1])
-    published = delivered.wait(60)
-    release.set()
-    holder.join()
-    mover.join()
-    b.rooms.close()
-    assert published, "the room's events waited for a move waiting for the database"
-    assert b.events()[0] == a.events()[-1]
+    monkeypatch.setattr(b.rooms.store, "append", always_behind)
+    with pytest.raises(StorageError, match="moved in by other server processes 8 times"):
+        b.rooms.move(room_id, tokens[0], MoveKind.FLAG, (8, 8))
+    assert len(calls) == 8
+    monkeypatch.undo()
+    assert b.rooms.move(room_id, tokens[0], MoveKind.FLAG, (8, 8))["seq"] > 0
 
 
 # --- rooms within the server's memory budget ------------------------------------------------

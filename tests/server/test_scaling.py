@@ -20,6 +20,7 @@ from mines.server.db.storage import SessionRow
 from tests.patience import PATIENCE
 from tests.server.conftest import FakeClock, Server, layout, safe_cells
 from tests.server.processes import ServerProcess, get, post, server_process
+from tests.server.tcpproxy import proxy_to
 
 REDIS = "redis://127.0.0.1:6379/0"
 
@@ -361,3 +362,210 @@ def test_a_frame_redis_could_not_take_makes_the_other_watchers_read_again() -> N
 
     heard = asyncio.run(run())
     assert heard == [("g1", {"type": "refresh"}), ("g1", {"type": "move", "version": 2})]
+
+
+# --- race rooms: fenced like games, their moves to other processes through Redis -------------
+
+RACE_SEED, RACE_FIRST = 4242, (4, 4)
+
+
+def _room(url: str, other: str) -> tuple[str, list[str], float]:
+    """A started beginner room of two players, the host through `url`, the guest through
+    `other`; its ID, the players' tokens, and when its countdown ends (monotonic)."""
+    created = post(
+        f"{url}/api/races", json={"player": "host", "preset": "beginner", "seed": RACE_SEED}
+    )
+    assert created.status_code == 201, created.text
+    room_id = created.json()["room"]["id"]
+    joined = post(f"{other}/api/races/{room_id}/join", json={"player": "guest"})
+    assert joined.status_code == 200, joined.text
+    tokens = [created.json()["token"], joined.json()["token"]]
+    start = post(f"{url}/api/races/{room_id}/start", headers=_bearer(tokens[0]))
+    assert start.status_code == 200, start.text
+    return room_id, tokens, time.monotonic() + start.json()["starts_in"]
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _reveal(url: str, room_id: str, token: str, cell: tuple[int, int]) -> dict[str, Any]:
+    answer = post(
+        f"{url}/api/races/{room_id}/reveal",
+        json={"row": cell[0], "col": cell[1]},
+        headers=_bearer(token),
+    )
+    assert answer.status_code == 200, answer.text
+    room: dict[str, Any] = answer.json()
+    return room
+
+
+def _hidden_safe(room: dict[str, Any]) -> list[tuple[int, int]]:
+    mines = layout(RACE_SEED, 9, 9, 10, RACE_FIRST)
+    cells = room["view"]["cells"]
+    return [
+        (r, c)
+        for r, line in enumerate(cells)
+        for c, symbol in enumerate(line)
+        if symbol == "H" and (r, c) not in mines
+    ]
+
+
+def _events(watcher: Any, count: int) -> list[dict[str, Any]]:
+    frames = [json.loads(watcher.recv(PATIENCE)) for _ in range(count)]
+    assert [frame["type"] for frame in frames] == ["event"] * count, frames
+    return [frame["event"] for frame in frames]
+
+
+def _notes_about(listening: Any, room_id: str) -> list[str]:
+    """The notifications on the games' channel that name this room (other test runs share
+    the database, so only this room's count)."""
+    return [
+        n.payload
+        for n in listening.notifies(timeout=0.5, stop_after=10_000)
+        if room_id in n.payload
+    ]
+
+
+@pytest.mark.postgres
+def test_a_race_moved_through_two_processes_reaches_a_watcher_through_redis_without_notify(
+    pg_url: str,
+) -> None:
+    """The guest moves through the process that watches, the host through the other: each
+    process's copy is behind at its turn now and then, the fence catches it, and the
+    watcher gets every event once and in order through the room's Redis channel, with no
+    NOTIFY sent."""
+    redis_or_skip()
+    psycopg = pytest.importorskip("psycopg")
+    from websockets.sync.client import connect
+
+    from tests.server.conftest import PG_URL
+
+    options = ["--redis", REDIS, "--redis-prefix", f"mines-test-{uuid.uuid4().hex[:8]}"]
+    with (
+        server_process(pg_url, extra=options) as one,
+        server_process(pg_url, extra=options) as two,
+        psycopg.connect(PG_URL, autocommit=True) as listening,
+    ):
+        listening.execute("LISTEN mines_moves")
+        room_id, tokens, starts = _room(one.url, two.url)
+        other_room, _, _ = _room(one.url, two.url)
+        live = two.url.replace("http", "ws", 1)
+        with (
+            connect(f"{live}/api/races/{room_id}/live") as watcher,
+            connect(f"{live}/api/races/{other_room}/live") as bystander,
+        ):
+            seen = json.loads(watcher.recv(PATIENCE))["room"]["seq"]
+            json.loads(bystander.recv(PATIENCE))
+            time.sleep(max(0.0, starts - time.monotonic()) + 0.1)
+            room = _reveal(two.url, room_id, tokens[1], RACE_FIRST)
+            for turn in range(8):
+                host = turn % 2 == 0
+                cell = _hidden_safe(room)[0]  # hidden in the last answer: each opens cells
+                room = _reveal((one if host else two).url, room_id, tokens[1 - host], cell)
+            made = room["seq"] - seen
+            assert made == 9
+            events = _events(watcher, made)
+            assert [e["seq"] for e in events] == list(range(seen + 1, seen + 1 + made))
+            with pytest.raises(TimeoutError):  # nothing more: each event once
+                watcher.recv(0.5)
+            with pytest.raises(TimeoutError):  # and nothing of this room elsewhere
+                bystander.recv(0.1)
+        for url in (one.url, two.url):  # both processes read one room
+            assert get(f"{url}/api/races/{room_id}").json()["seq"] == seen + made
+        assert _notes_about(listening, room_id) == []
+
+
+@pytest.mark.postgres
+def test_race_moves_missed_while_redis_was_cut_off_reach_the_watcher_once_it_is_back(
+    pg_url: str,
+) -> None:
+    """The watcher's process reaches Redis through a proxy the test cuts: the moves stored
+    meanwhile (through the other process) are not lost to the watcher; once the subscription
+    is back they are read from the log and their events sent, in order, each once."""
+    redis_or_skip()
+    from websockets.sync.client import connect
+
+    prefix = ["--redis-prefix", f"mines-test-{uuid.uuid4().hex[:8]}"]
+    with proxy_to(6379) as proxy:
+        proxied = ["--redis", f"redis://127.0.0.1:{proxy.port}/0", *prefix]
+        with (
+            server_process(pg_url, extra=["--redis", REDIS, *prefix]) as one,
+            server_process(pg_url, extra=proxied) as two,
+        ):
+            room_id, tokens, starts = _room(one.url, two.url)
+            live = two.url.replace("http", "ws", 1)
+            with connect(f"{live}/api/races/{room_id}/live") as watcher:
+                seen = json.loads(watcher.recv(PATIENCE))["room"]["seq"]
+                time.sleep(max(0.0, starts - time.monotonic()) + 0.1)
+                room = _reveal(one.url, room_id, tokens[0], RACE_FIRST)
+                assert [e["seq"] for e in _events(watcher, 1)] == [seen + 1]
+                proxy.cut()
+                for _ in range(3):
+                    room = _reveal(one.url, room_id, tokens[0], _hidden_safe(room)[0])
+                assert room["seq"] == seen + 4
+                proxy.restore()
+                events = _events(watcher, 3)
+                assert [e["seq"] for e in events] == [seen + 2, seen + 3, seen + 4]
+                with pytest.raises(TimeoutError):
+                    watcher.recv(0.5)
+                # And the moves after it come through Redis again.
+                room = _reveal(one.url, room_id, tokens[0], _hidden_safe(room)[0])
+                assert [e["seq"] for e in _events(watcher, 1)] == [room["seq"]]
+            log = two.log()
+    assert "live frames through Redis lost their subscription" in log, log
+
+
+def test_a_rooms_note_the_thread_could_not_send_goes_the_event_loops_way() -> None:
+    """A race room's stored moves are published by the thread that stored them; when that
+    fails, the note is not lost: it goes through the event loop's publisher, in order."""
+    redis_or_skip()
+    import asyncio
+
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    from mines.server.services.fanout import RedisFanout
+
+    async def run() -> list[tuple[str, dict[str, Any]]]:
+        heard: list[tuple[str, dict[str, Any]]] = []
+        prefix = f"mines-test-{uuid.uuid4().hex[:8]}"
+        mover = RedisFanout(
+            REDIS, prefix=prefix, timeout=1.0, deliver=lambda k, f: None, missed=lambda: None
+        )
+        watcher = RedisFanout(
+            REDIS,
+            prefix=prefix,
+            timeout=1.0,
+            deliver=lambda key, frame: heard.append((key, frame)),
+            missed=lambda: None,
+        )
+        mover.start()
+        watcher.start()
+        try:
+            for _ in range(100):
+                if watcher._pubsub is not None:
+                    break
+                await asyncio.sleep(0.05)
+            watcher.watch("race:r")
+            await watcher.joined("race:r")
+            await asyncio.to_thread(mover.send, "race:r", {"after": 0})  # the thread's way
+            direct = mover._direct
+            assert direct is not None
+
+            def down(*args: Any) -> Any:
+                raise RedisConnectionError("down")
+
+            direct.publish = down  # type: ignore[method-assign,assignment]
+            for after in (1, 2):  # the first fails; the second goes the loop's way at once
+                await asyncio.to_thread(mover.send, "race:r", {"after": after})
+            for _ in range(100):
+                if len(heard) >= 3:
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            await mover.stop()
+            await watcher.stop()
+        return heard
+
+    heard = asyncio.run(run())
+    assert heard == [("race:r", {"after": n}) for n in (0, 1, 2)]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -36,7 +37,7 @@ from mines.server.api.sockets import SocketCounts
 from mines.server.common.auth import MISSING_TOKEN, NotAuthenticatedError
 from mines.server.common.metrics import Live, Network, networks, registry
 from mines.server.common.settings import Settings
-from mines.server.db.race_store import ANNOUNCE_PREFIX
+from mines.server.db.race_store import ANNOUNCE_PREFIX, read_note
 from mines.server.db.storage import Storage
 from mines.server.services.accounts import AccountService
 from mines.server.services.fanout import MESSAGES, RedisFanout
@@ -143,7 +144,8 @@ def build_services(
 ) -> Services:
     """The app's services around the game service, from its settings (or as given)."""
     settings = service.settings
-    game_hub, fanout = live_hub(settings)
+    race_rooms = rooms or RoomService(service.storage, cache=service.cache)
+    game_hub, fanout = live_hub(settings, race_rooms)
     sockets = SocketCounts(settings.sockets_per_address, settings.sockets)
     limiter = RateLimiter(
         settings.rates, settings.redis, prefix=settings.redis_prefix, timeout=settings.redis_timeout
@@ -152,7 +154,7 @@ def build_services(
         games=service,
         hub=game_hub,
         fanout=fanout,
-        rooms=rooms or RoomService(service.storage, cache=service.cache),
+        rooms=race_rooms,
         reviews=ReviewService(
             service,
             workers=settings.review_workers,
@@ -175,31 +177,43 @@ ROOM_PREFIX = races.room_key("")
 """The hub's keys of race rooms begin so; a game's key is its ID."""
 
 
-def live_hub(settings: Settings) -> tuple[Hub, RedisFanout | None]:
+def live_hub(settings: Settings, race_rooms: RoomService) -> tuple[Hub, RedisFanout | None]:
     """This process's hub of watchers, and the Redis fanout when the settings name Redis."""
-    # The fanout carries live frames of games to the processes watching each game only; race
-    # rooms' events still come from the database's notifications.
+    # Live frames go through Redis, each game's and room's on its own channel, to the
+    # processes watching it only; no NOTIFY, no LISTEN.
     if settings.redis is None:
         return Hub(), None
 
-    def read_games_again() -> None:
-        """Frames may have been missed: the watchers of every game read it again."""
-        for key in game_hub.watched():
-            if not key.startswith(ROOM_PREFIX):
-                game_hub.publish(key, REFRESH)
+    def deliver(key: str, frame: dict[str, Any]) -> None:
+        """Another process's frame: a game's goes to its watchers as it is; a room's carries
+        moves, which this process plays to make the room's events (`RoomService.heard`)."""
+        if key.startswith(ROOM_PREFIX):
+            race_rooms.heard(read_note(key.removeprefix(ROOM_PREFIX), frame))
+        else:
+            game_hub.publish(key, frame)
 
     fanout = RedisFanout(
         settings.redis,
         prefix=settings.redis_prefix,
         timeout=settings.redis_timeout,
-        deliver=lambda key, frame: game_hub.publish(key, frame),
-        missed=read_games_again,
+        deliver=deliver,
+        missed=lambda: read_again(game_hub, race_rooms),
     )
-    game_hub = Hub(
-        first=lambda key: None if key.startswith(ROOM_PREFIX) else fanout.watch(key),
-        last=lambda key: None if key.startswith(ROOM_PREFIX) else fanout.unwatch(key),
-    )
+    game_hub = Hub(first=fanout.watch, last=fanout.unwatch)
     return game_hub, fanout
+
+
+def read_again(game_hub: Hub, race_rooms: RoomService) -> None:
+    """Frames or notes may have been missed (a lost subscription or listener, back now): the
+    watchers of every game read it again, and every room kept or watched here plays what its
+    log holds since."""
+    rooms_watched = []
+    for key in game_hub.watched():
+        if key.startswith(ROOM_PREFIX):
+            rooms_watched.append(key.removeprefix(ROOM_PREFIX))
+        else:
+            game_hub.publish(key, REFRESH)
+    race_rooms.read_again(rooms_watched)
 
 
 def metrics(
@@ -261,8 +275,11 @@ def lifespan(services: Services) -> Callable[[FastAPI], AbstractAsyncContextMana
     async def run(app: FastAPI) -> AsyncIterator[None]:
         stop = listen(services, asyncio.get_running_loop())
         # The first request need not import its backend, nor the first sign-up build the
-        # table of look-alike letters (about a second).
+        # table of look-alike letters (about a second), nor the first game to end or to open a
+        # large region import scipy's image module (half a second of CPU, in every process:
+        # the engines import it on first use, for the terminal game's first screen).
         await run_in_threadpool(skeletons, "")
+        await run_in_threadpool(importlib.import_module, "scipy.ndimage")
         try:
             yield
         finally:
@@ -278,7 +295,8 @@ def lifespan(services: Services) -> Callable[[FastAPI], AbstractAsyncContextMana
 
 def listen(services: Services, loop: asyncio.AbstractEventLoop) -> Callable[[], None] | None:
     """Pass other processes' moves and race events to the watchers here; returns how to stop."""
-    # Moves come from the database's notifications (and, with Redis, the games' frames).
+    # With Redis, games' frames and rooms' moves come through it (`live_hub`); without, from
+    # the database's notifications.
     game_hub, race_rooms, storage = services.hub, services.rooms, services.games.storage
 
     def moved_elsewhere(game_id: str) -> None:
@@ -291,23 +309,18 @@ def listen(services: Services, loop: asyncio.AbstractEventLoop) -> Callable[[], 
     def publish_race(room_id: str, message: dict[str, Any]) -> None:
         loop.call_soon_threadsafe(game_hub.publish, races.room_key(room_id), message)
 
-    # The listener was away and is back: moves stored meanwhile may not have been heard.
-    def read_again() -> None:
-        rooms_watched = []
-        for key in game_hub.watched():
-            if key.startswith(ROOM_PREFIX):
-                rooms_watched.append(key.removeprefix(ROOM_PREFIX))
-            else:
-                game_hub.publish(key, REFRESH)  # games: their watchers read them again
-        race_rooms.read_again(rooms_watched)
-
     def missed() -> None:
-        loop.call_soon_threadsafe(read_again)
+        loop.call_soon_threadsafe(read_again, game_hub, race_rooms)
 
     race_rooms.publish = publish_race
-    if services.fanout is not None:
+    fanout = services.fanout
+    if fanout is not None:
         storage.announce_moves = False  # no NOTIFY on a move: Redis carries it
-        services.fanout.start()
+        fanout.start()
+        # A room's stored moves, in commit order, to the processes watching the room.
+        race_rooms.announce = lambda room_id, note: fanout.send(races.room_key(room_id), note)
+        return None
+    # Without Redis, PostgreSQL's notifications tell the other processes (SQLite: none).
     return storage.listen(moved_elsewhere, missed)
 
 

@@ -15,6 +15,7 @@ from mines.moves import MoveKind
 from mines.server.api.deps import (
     Accounts,
     CurrentAccount,
+    Fanout,
     LiveHub,
     Rooms,
     Sockets,
@@ -25,6 +26,7 @@ from mines.server.api.schemas import FlagTarget, MoveTarget, PlayerName, PresetN
 from mines.server.api.sockets import admitted, ignore_until_closed
 from mines.server.db.storage import AccountRow
 from mines.server.services.accounts import AccountService
+from mines.server.services.fanout import RedisFanout
 from mines.server.services.games import SEED_LIMIT
 from mines.server.services.hub import Hub
 from mines.server.services.race_spec import ROOM_CELL_LIMIT, RoomSpec
@@ -229,19 +231,28 @@ def room_key(room_id: str) -> str:
 
 @router.websocket("/{room_id}/live")
 async def watch_room(
-    websocket: WebSocket, room_id: str, rooms: Rooms, hub: LiveHub, sockets: Sockets
+    websocket: WebSocket,
+    room_id: str,
+    rooms: Rooms,
+    hub: LiveHub,
+    fanout: Fanout,
+    sockets: Sockets,
 ) -> None:
     """First `{"type": "room", "room": ...}` (with `?token=` as that player sees it), then
     `{"type": "event", "event": {"seq", ...}}` per event in order, and `{"type": "refresh"}`
     when this watcher fell behind and should read the room again."""
     async with admitted(websocket, sockets) as room:
         if room:
-            await _serve(websocket, room_id, rooms, hub)
+            await _serve(websocket, room_id, rooms, hub, fanout)
 
 
-async def _serve(websocket: WebSocket, room_id: str, rooms: RoomService, hub: Hub) -> None:
+async def _serve(
+    websocket: WebSocket, room_id: str, rooms: RoomService, hub: Hub, fanout: RedisFanout | None
+) -> None:
     token = websocket.query_params.get("token")
     with hub.subscribe(room_key(room_id)) as queue:
+        if fanout is not None:
+            await fanout.joined(room_key(room_id))  # other processes' moves too, before the room
         try:
             room = await run_in_threadpool(rooms.read, room_id, token)
         except MinesError as error:

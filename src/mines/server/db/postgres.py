@@ -1,4 +1,4 @@
-"""PostgreSQL storage: a small connection pool and `SELECT ... FOR UPDATE` to serialise moves."""
+"""PostgreSQL storage: a small connection pool, and NOTIFY/LISTEN for servers without Redis."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from mines.server.db.storage import StorageError
 log = logging.getLogger(__name__)
 
 POOL_SIZE = 8
-"""Connections one process keeps to PostgreSQL by default (`?pool_size=` in the URL); with
-one more for LISTEN, PostgreSQL's default 100 connections serve about 11 processes."""
+"""Connections one process keeps to PostgreSQL by default (`?pool_size=` in the URL):
+PostgreSQL's default 100 connections serve about 12 processes (11 without Redis, where each
+keeps one more, for LISTEN)."""
 POOL_TIMEOUT = 10.0
 """Seconds a request waits for a free connection by default (`?pool_timeout=`); then it is
 refused with 503 rather than queueing without end."""
@@ -42,7 +43,6 @@ class PostgresStorage(SqlStorage):
     """
 
     placeholder = "%s"
-    lock_clause = " FOR UPDATE"
 
     def __init__(
         self,
@@ -85,7 +85,7 @@ class PostgresStorage(SqlStorage):
 
     @contextmanager
     def transaction(self, *, write: bool) -> Iterator[Cursor]:
-        # Row locks come from FOR UPDATE and the moves' fenced UPDATE: `write` needs nothing.
+        # Row locks come from the moves' fenced UPDATEs: `write` needs nothing.
         if not self._slots.acquire(timeout=self._pool_timeout):
             STORAGE_ERRORS.inc()
             raise StorageError(

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -50,14 +48,18 @@ class Note:
     moves: list[RaceMove] | None = None
 
 
+def note_body(after: int, moves: list[RaceMove]) -> dict[str, Any]:
+    """A note's moves as JSON data, `{"after": n, "moves": [...]}`: what a notification
+    carries after the room's key, and a Redis frame of the room's channel."""
+    return {"after": after, "moves": [asdict(move) for move in moves]}
+
+
 def note_text(room_id: str, after: int, moves: list[RaceMove]) -> str:
     """`race:<id> {"after", "moves"}`, or only `race:<id>` when the moves are too long for a
     notification. (A join's token needs no note: moves and reads take the tokens from the
     table.)"""
     key = ANNOUNCE_PREFIX + room_id
-    body = json.dumps(
-        {"after": after, "moves": [asdict(move) for move in moves]}, separators=(",", ":")
-    )
+    body = json.dumps(note_body(after, moves), separators=(",", ":"))
     return key if len(body) > NOTE_LIMIT else f"{key} {body}"
 
 
@@ -72,46 +74,21 @@ def note_of(text: str) -> Note | None:
         return Note(room_id)
     try:
         fields = json.loads(body)
+    except ValueError:
+        return Note(room_id)
+    return read_note(room_id, fields)
+
+
+def read_note(room_id: str, fields: Any) -> Note:
+    """The note of a room whose moves `fields` carries (`note_body`'s shape); anything else
+    (a `refresh`, a frame it cannot read) names only its room: the moves are read from the table."""
+    try:
         moves = [
             RaceMove(**{**move, "action": RaceAction(move["action"])}) for move in fields["moves"]
         ]
         return Note(room_id, int(fields["after"]), moves)
     except (ValueError, KeyError, TypeError):
         return Note(room_id)
-
-
-class LockedRoom:
-    """A room's row read under its lock; its new moves and players are written in the same
-    transaction, which tells the other server processes at commit."""
-
-    def __init__(self, store: RaceStore, cursor: Cursor, row: RoomRow):
-        self._store, self._cursor, self.row = store, cursor, row
-
-    def moves_after(self, version: int) -> list[RaceMove]:
-        return self._store.read_moves(self._cursor, self.row.id, version)
-
-    def token_hashes(self) -> list[str]:
-        return self._store.read_tokens(self._cursor, self.row.id)
-
-    def write(self, moves: list[RaceMove], state: str, token_hash: str | None = None) -> None:
-        q, cursor = self._store.storage.sql, self._cursor
-        for seq, move in enumerate(moves, start=self.row.version + 1):
-            cursor.execute(
-                q("INSERT INTO race_moves (race_id, seq, move, at) VALUES (?, ?, ?, ?)"),
-                (self.row.id, seq, move_text(move), move.at),
-            )
-        if token_hash is not None:
-            player = moves[-1].player
-            cursor.execute(
-                q("INSERT INTO race_players (race_id, player, token_hash) VALUES (?, ?, ?)"),
-                (self.row.id, player, token_hash),
-            )
-        cursor.execute(
-            q("UPDATE races SET version = ?, state = ? WHERE id = ?"),
-            (self.row.version + len(moves), state, self.row.id),
-        )
-        note = note_text(self.row.id, self.row.version, moves)
-        self._store.storage.announce(self._cursor, note)
 
 
 class RaceStore:
@@ -130,11 +107,9 @@ class RaceStore:
                 (row.id, json.dumps(row.spec), row.created_at, row.state),
             )
 
-    def _select(self, cursor: Cursor, room_id: str, lock: str) -> RoomRow | None:
+    def _select(self, cursor: Cursor, room_id: str) -> RoomRow | None:
         cursor.execute(
-            self.storage.sql(
-                f"SELECT id, spec, created_at, state, version FROM races WHERE id = ?{lock}"
-            ),
+            self.storage.sql("SELECT id, spec, created_at, state, version FROM races WHERE id = ?"),
             (room_id,),
         )
         values = cursor.fetchone()
@@ -164,10 +139,14 @@ class RaceStore:
     def load(self, room_id: str) -> tuple[RoomRow, list[RaceMove], list[str]] | None:
         """A room with its whole log and its players' token hashes, or None."""
         with self.storage.transaction(write=False) as cursor:
-            row = self._select(cursor, room_id, "")
+            row = self._select(cursor, room_id)
             if row is None:
                 return None
             return row, self.read_moves(cursor, room_id, 0), self.read_tokens(cursor, room_id)
+
+    def token_hashes(self, room_id: str) -> list[str]:
+        with self.storage.transaction(write=False) as cursor:
+            return self.read_tokens(cursor, room_id)
 
     def moves_after(self, room_id: str, version: int) -> tuple[list[RaceMove], list[str]]:
         with self.storage.transaction(write=False) as cursor:
@@ -187,10 +166,48 @@ class RaceStore:
                 cursor.execute(q("DELETE FROM races WHERE created_at < ?"), (before,))
         return len(found)
 
-    @contextmanager
-    def locked(self, room_id: str) -> Iterator[LockedRoom | None]:
-        """The room's row under the same lock a game's moves take, so moves are serialised
-        across every server process sharing the database."""
+    def append(
+        self,
+        room_id: str,
+        after: int,
+        moves: list[RaceMove],
+        state: str,
+        token_hash: str | None = None,
+    ) -> bool:
+        """Store the moves that follow the first `after` of a room's log (and a joining
+        player's token hash), only where the stored log is still `after` moves long: the
+        version fence. False, and nothing stored, when it is not (another process stored moves
+        meanwhile) or the room is gone. One transaction: the room's row first, then the moves in
+        one INSERT (then the token) - no read, no lock held before the write."""
+        q = self.storage.sql
         with self.storage.transaction(write=True) as cursor:
-            row = self._select(cursor, room_id, self.storage.lock_clause)
-            yield None if row is None else LockedRoom(self, cursor, row)
+            cursor.execute(
+                q("UPDATE races SET version = ?, state = ? WHERE id = ? AND version = ?"),
+                (after + len(moves), state, room_id, after),
+            )
+            if cursor.rowcount != 1:
+                return False
+            rows = ", ".join(["(?, ?, ?, ?)"] * len(moves))
+            values = [
+                value
+                for seq, move in enumerate(moves, start=after + 1)
+                for value in (room_id, seq, move_text(move), move.at)
+            ]
+            cursor.execute(
+                q(f"INSERT INTO race_moves (race_id, seq, move, at) VALUES {rows}"), values
+            )
+            if token_hash is not None:
+                cursor.execute(
+                    q("INSERT INTO race_players (race_id, player, token_hash) VALUES (?, ?, ?)"),
+                    (room_id, moves[-1].player, token_hash),
+                )
+            if self.storage.announce_moves:  # PostgreSQL without Redis: NOTIFY at commit
+                self.storage.announce(cursor, note_text(room_id, after, moves))
+        return True
+
+    def version(self, room_id: str) -> int | None:
+        """How many moves the room's log holds (None: no such room)."""
+        with self.storage.transaction(write=False) as cursor:
+            cursor.execute(self.storage.sql("SELECT version FROM races WHERE id = ?"), (room_id,))
+            found = cursor.fetchone()
+        return None if found is None else int(found[0])

@@ -367,11 +367,10 @@ class SqlStorage(ABC):
     """`Storage` over a DB-API database; subclasses say how to connect, begin and lock."""
 
     placeholder = "?"
-    lock_clause = ""
-    """Appended to the SELECT that reads a room to move it (`FOR UPDATE` where rows lock)."""
     announce_moves = True
-    """Whether a game's move transaction tells the other processes (NOTIFY on PostgreSQL);
-    off when the server delivers its live frames through Redis (`mines.server.services.fanout`)."""
+    """Whether a move's transaction, a game's or a race room's, tells the other processes
+    (NOTIFY on PostgreSQL); off when the server delivers its live frames through Redis
+    (`mines.server.services.fanout`)."""
 
     @cached_property
     def owner(self) -> str:

@@ -1,14 +1,17 @@
-"""`RedisFanout`: a game's live frames to that game's watchers in every server process, by Redis."""
+"""`RedisFanout`: a game's or race room's live frames to its watchers in every process, by Redis."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import threading
+import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
+import redis
 from prometheus_client import Counter
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
@@ -40,7 +43,7 @@ MESSAGES = Counter(
 
 
 class RedisFanout:
-    """One Redis channel per watched game (`<prefix>:live:<game id>`).
+    """One Redis channel per watched game or race room (`<prefix>:live:<key>`).
 
     A process stores a move, then publishes its frame on the game's channel; Redis hands it
     to the processes subscribed there, which are those with a watcher of that game (`watch`
@@ -62,7 +65,13 @@ class RedisFanout:
         self._client: Redis | None = None
         self._listening: Redis | None = None
         self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._outbox: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self._sender: asyncio.Task[None] | None = None
         self._down_until = 0.0
+        self._direct: redis.Redis | None = None
+        self._direct_lock = threading.Lock()
+        self._direct_down_until = 0.0
         self._unsent: set[str] = set()
         """Games whose frames could not be sent: once Redis answers, a `refresh` goes first."""
 
@@ -85,17 +94,29 @@ class RedisFanout:
             health_check_interval=HEALTH_CHECK_SECONDS,
             retry=Retry(NoBackoff(), 0),
         )
+        # For the worker threads' messages (`send`): one connection, used one thread at a time.
+        self._direct = redis.Redis.from_url(
+            self._url,
+            socket_timeout=self._timeout,
+            socket_connect_timeout=self._timeout,
+            retry=redis.retry.Retry(NoBackoff(), 1),
+        )
         self._task = asyncio.create_task(self._run(), name="mines-fanout")
+        self._loop = asyncio.get_running_loop()
+        self._sender = asyncio.create_task(self._send_in_order(), name="mines-fanout-send")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        for task in (self._task, self._sender):
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         for pending in self._pending.values():
             pending.cancel()
         for client in (self._client, self._listening):
             if client is not None:
                 await client.aclose()
+        if self._direct is not None:
+            self._direct.close()
 
     async def publish(self, key: str, message: dict[str, Any]) -> None:
         """Send a stored move's frame to the other processes' watchers of its game. A Redis
@@ -117,11 +138,43 @@ class RedisFanout:
             self._down_until = loop.time() + RETRY_MOST
             log.warning("live frames through Redis failed (%s); retrying in a while", failure)
 
+    def send(self, key: str, message: dict[str, Any]) -> None:
+        """`publish` from a worker thread, in the order of the calls: a race room's stored
+        moves, sent by the thread that stored them (under the room's lock), without waiting
+        for the event loop. A Redis that fails costs one timeout, then this thread's messages
+        go the event loop's way for a while (`publish`: paused, then a `refresh` first)."""
+        direct = self._direct
+        if direct is not None and time.monotonic() >= self._direct_down_until:
+            try:
+                with self._direct_lock:
+                    direct.publish(self.channel(key), self._payload(message))
+                MESSAGES.labels("published").inc()
+                return
+            except (RedisError, OSError):
+                self._direct_down_until = time.monotonic() + RETRY_MOST
+        self._to_loop(key, message)
+
+    def _to_loop(self, key: str, message: dict[str, Any]) -> None:
+        """`publish` on the event loop, after every message handed to it before."""
+        if self._loop is None:
+            return
+        try:
+            self._loop.call_soon_threadsafe(self._outbox.put_nowait, (key, message))
+        except RuntimeError:  # the loop has closed: the server is stopping
+            return
+
+    async def _send_in_order(self) -> None:
+        while True:
+            key, message = await self._outbox.get()
+            await self.publish(key, message)
+
     async def _send(self, key: str, message: dict[str, Any]) -> None:
         assert self._client is not None
-        payload = f"{self._origin} {json.dumps(message, separators=(',', ':'))}"
-        await self._client.publish(self.channel(key), payload)
+        await self._client.publish(self.channel(key), self._payload(message))
         MESSAGES.labels("published").inc()
+
+    def _payload(self, message: dict[str, Any]) -> str:
+        return f"{self._origin} {json.dumps(message, separators=(',', ':'))}"
 
     def watch(self, key: str) -> None:
         """This process has a first watcher of `key`: subscribe to its channel."""

@@ -1,10 +1,14 @@
 """`RoomService`: race rooms kept in the database, their players' tokens, and their events.
 
-Every server process sharing the database may serve any room. A move locks the room's row,
-first plays the moves other processes stored since this process last looked, then its own,
-and stores what it added before answering; the notification at commit carries those moves
-(when they fit) and makes the other processes play them. A room's events follow from its
-moves alone, so every process hands its watchers the same events in the same order.
+Each room is played in the memory of the process that gets its requests (nginx routes them by
+the room's ID), and that copy is taken as it is: a move is worked out on it and stored by one
+write transaction fenced by the log's length (`RaceStore.append`), with no read and no row lock
+first. A process whose copy is behind (another process stored moves meanwhile) stores nothing,
+rebuilds the room from the log and works the move out again, so any process may answer any
+room and two never write one log at once. Once stored, the moves go to the processes watching
+the room (`announce`: the room's Redis channel; without Redis on PostgreSQL, NOTIFY at commit),
+which play them. A room's events follow from its moves alone, so every process hands its
+watchers the same events in the same order.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, TypeVar, cast
 
 from mines.clock import Clock, PinnedClock
-from mines.errors import GameInProgressError
+from mines.errors import GameInProgressError, MinesError
 from mines.moves import MoveKind
 from mines.race import (
     Race,
@@ -38,14 +42,25 @@ from mines.server.common.auth import (
 from mines.server.common.errors import RoomNotFoundError, echo_id
 from mines.server.common.metrics import count_move
 from mines.server.common.settings import MEMORY
-from mines.server.db.race_store import ANNOUNCE_PREFIX, Note, RaceStore, RoomRow, note_of
+from mines.server.db.race_store import (
+    ANNOUNCE_PREFIX,
+    Note,
+    RaceStore,
+    RoomRow,
+    note_body,
+    note_of,
+)
 from mines.server.db.sql import SqlStorage
+from mines.server.db.storage import StorageError
 from mines.server.services.cache import GameCache
 from mines.server.services.race_present import event_json, replay_frames, room_json
 from mines.server.services.race_spec import RoomSpec, build_race, stored_spec
 
 Publish = Callable[[str, dict[str, Any]], None]
 T = TypeVar("T")
+STALE_RETRIES = 8
+"""Times a move is worked out again on a room rebuilt from the log before it is given up
+(503): each time, another process stored moves of the room in the meantime."""
 log = logging.getLogger(__name__)
 
 NOTE_WORKERS = 4
@@ -53,6 +68,11 @@ NOTE_WORKERS = 4
 own players' moves hold it) holds up one of them, not every room's events."""
 REFRESH: dict[str, Any] = {"type": "refresh"}
 """Sent to a room's watchers when this process lost track of it: they read it again."""
+
+
+class _StaleRoomError(Exception):
+    """The log has moves the room played here had not: it is caught up, and the move is
+    worked out again."""
 
 
 @dataclass
@@ -83,7 +103,8 @@ class RoomService:
 
     Events are handed to `publish` in order while the room's lock is held; `publish` must
     only queue them (as `loop.call_soon_threadsafe` does), so watchers get them in order.
-    `workers` run `moved_elsewhere`'s work off the listener's thread (a pool by default).
+    `workers` play other processes' moves (`heard`) off the thread that heard them (a pool
+    by default).
     Live rooms are kept in `cache`, the games' (`GameService.cache`): they count against the
     same memory budget, by `Race.footprint`, and the least recently used are dropped and
     rebuilt from storage as games are.
@@ -95,6 +116,7 @@ class RoomService:
         *,
         clock: Clock | None = None,
         publish: Publish | None = None,
+        announce: Publish | None = None,
         workers: Executor | None = None,
         cache: GameCache | None = None,
     ) -> None:
@@ -103,6 +125,9 @@ class RoomService:
         self.store = RaceStore(storage)
         self._clock: Clock = clock or time.time  # wall time: every process must agree on it
         self.publish: Publish = publish or (lambda room_id, message: None)
+        self.announce: Publish = announce or (lambda room_id, note: None)
+        """Hands the moves a commit stored (`race_store.note_body`) to the other processes
+        watching the room, in order (the server's Redis fan-out); must not wait."""
         self.cache = cache or GameCache(MEMORY)
         """The live rooms (and, in a server, its live games) within one memory budget."""
         self._lock = threading.Lock()
@@ -198,49 +223,103 @@ class RoomService:
         act: Callable[[Race, int | None], T],
         new_token_of_player: str | None = None,
     ) -> tuple[T, dict[str, Any]]:
-        """Run `act` on the room under its row lock, after the moves stored elsewhere, and
-        store the moves it made in the same transaction; returns what `act` did and the room
-        as the player sees it then (a new player: the one `act` returned).
+        """Run `act` on the room as kept here and store the moves it made, fenced by the log's
+        length; returns what `act` did and the room as the player sees it then (a new player:
+        the one `act` returned). A room kept here that is behind the log is rebuilt from it
+        and `act` run again (see `_act_once`)."""
+        for _ in range(STALE_RETRIES):
+            room = self._room(room_id)
+            with room.lock:
+                try:
+                    return self._act_once(room, token, act, new_token_of_player)
+                except _StaleRoomError:
+                    continue  # `_act_once` caught the room up with the log: try again
+        raise StorageError(
+            f"race room {room_id} was moved in by other server processes {STALE_RETRIES} times "
+            "while this move was worked out; try it again",
+            public="other server processes kept changing this room meanwhile",
+        )
 
-        The room's lock is taken once the row's is held, and kept until the commit: it is
-        never held while waiting for the database, so the workers that publish other
-        processes' moves wait for it only as long as a move takes here.
+    def _act_once(
+        self,
+        room: Room,
+        token: str | None,
+        act: Callable[[Race, int | None], T],
+        new_token_of_player: str | None,
+    ) -> tuple[T, dict[str, Any]]:
+        """`act` on the room, under its lock, stored where the log is as long as the room
+        played here; `_StaleRoomError` (with the room caught up) when it is not.
+
+        Its moves are stored by one fenced write, so a room behind the log stores nothing. A
+        refusal or a move that changes nothing stores nothing either: its answer is right only
+        if the room is current, which one read of the log's length says (as for games).
         """
-        room = self._room(room_id)
-        held = False
-        before = 0
+        after = room.version
+        token_hash = hash_token(new_token_of_player) if new_token_of_player else None
+        if len(room.tokens) < len(room.race.players):
+            # A player joined through another process (its note carries no token): read them.
+            room.tokens = self.store.token_hashes(room.id)
         try:
-            with self.store.locked(room_id) as locked:
-                if locked is None:
-                    raise RoomNotFoundError(f"no race room has the ID {echo_id(room_id)!r}")
-                after = room.version
-                stored = locked.moves_after(after), locked.token_hashes()
-                room.lock.acquire()
-                held = True
-                self._apply(room, after, *stored)
-                before = len(room.race.moves)
-                player = None if new_token_of_player else self._player_of(room, token)
-                with room.clock.pinned_at(self._clock()):
-                    result = act(room.race, player)
-                added = room.race.moves[before:]
-                if added:
-                    token_hash = hash_token(new_token_of_player) if new_token_of_player else None
-                    locked.write(added, room.race.state.value, token_hash)
+            player = None if new_token_of_player else self._player_of(room, token)
+            with room.clock.pinned_at(self._clock()):
+                result = act(room.race, player)
+        except MinesError as refused:
+            if len(room.race.moves) != after:  # played in part: not stored, so rebuilt
+                self._rebuild(room)
+            elif not isinstance(refused, NotAuthenticatedError):  # the log would not change it
+                self._check_current(room)
+            raise
+        except BaseException:
+            if len(room.race.moves) != after:
+                self._forget(room.id)
+            raise
+        added = room.race.moves[after:]
+        if not added:
+            self._check_current(room)
+        else:
+            try:
+                stored = self.store.append(room.id, after, added, room.race.state.value, token_hash)
+            except BaseException:
+                self._forget(room.id)  # stored or not, the log is the truth: read it again
+                raise
+            if not stored:
+                self._rebuild(room)
+                raise _StaleRoomError
             # Committed: the moves are the log's, and their events may go out.
             room.version += len(added)
-            if new_token_of_player:
-                room.tokens.append(hash_token(new_token_of_player))
+            if token_hash is not None:
+                room.tokens.append(token_hash)
+            self.announce(room.id, note_body(after, added))
+        self._published(room)
+        self._reweigh(room)
+        viewer = cast(int, result) if new_token_of_player else player  # a join: the joiner
+        return result, room_json(room.id, room.race, viewer, self._clock())
+
+    def _check_current(self, room: Room) -> None:
+        """Raise `_StaleRoomError`, the room caught up, when the log has moves it has not played."""
+        stored = self.store.version(room.id)
+        if stored is None:
+            self._forget(room.id)
+            raise RoomNotFoundError(f"no race room has the ID {echo_id(room.id)!r}")
+        if stored != room.version:
+            self._apply(room, room.version, *self.store.moves_after(room.id, room.version))
             self._published(room)
-            self._reweigh(room)
-            viewer = cast(int, result) if new_token_of_player else player  # a join: the joiner
-            return result, room_json(room.id, room.race, viewer, self._clock())
-        except BaseException:
-            if held and room.version < len(room.race.moves):  # played, not stored: rebuild
-                self._forget(room_id)
-            raise
-        finally:
-            if held:
-                room.lock.release()
+            raise _StaleRoomError
+
+    def _rebuild(self, room: Room) -> None:
+        """Replace the room's race (played past its log) by the log's, under the room's lock;
+        the events not yet handed out go out now, and none twice (they follow from the log)."""
+        loaded = self.store.load(room.id)
+        if loaded is None:
+            self._forget(room.id)
+            raise RoomNotFoundError(f"no race room has the ID {echo_id(room.id)!r}")
+        row, moves, tokens = loaded
+        room.clock = PinnedClock(self._clock)
+        room.race = build_race(row.spec, room.clock)
+        room.version = 0
+        self._apply(room, 0, moves, tokens)
+        self._published(room)
+        self._reweigh(room)
 
     def _player_of(self, room: Room, token: str | None) -> int:
         """The player a token belongs to in this room."""
@@ -306,12 +385,16 @@ class RoomService:
             self._reweigh(room)
 
     def moved_elsewhere(self, key: str) -> None:
-        """Another process stored moves of a room (a note of `race_store.note_text`): a
-        worker plays them and publishes their events. This runs on the listener's thread,
-        which must not wait: the room's lock may be held by a move of its own."""
+        """Another process stored moves of a room, as a notification said (PostgreSQL without
+        Redis: `race_store.note_text`); see `heard`."""
         note = note_of(key)
-        if note is None:
-            return
+        if note is not None:
+            self.heard(note)
+
+    def heard(self, note: Note) -> None:
+        """Another process stored moves of a room: a worker plays them and publishes their
+        events. This runs on the thread that heard the note (the event loop, for Redis), which
+        must not wait: the room's lock may be held by a move of its own."""
         with self._lock:
             room = self.cache.get(_key(note.room_id))
             if not isinstance(room, Room):
@@ -326,12 +409,12 @@ class RoomService:
         self._workers.submit(self._drain, room)
 
     def read_again(self, watched: Iterable[str]) -> None:
-        """Notes may have gone unheard (the listener lost its connection): every room kept here
-        plays what its log holds since (and publishes the events), and the watchers of the
-        rooms in `watched` not kept here read them again."""
+        """Notes may have gone unheard (the listener or the subscription lost its connection):
+        every room kept here plays what its log holds since (and publishes the events), and
+        the watchers of the rooms in `watched` not kept here read them again."""
         kept = [key for key, _ in self.cache.weights() if key.startswith(ANNOUNCE_PREFIX)]
         for key in dict.fromkeys([*kept, *(_key(room_id) for room_id in watched)]):
-            self.moved_elsewhere(key)  # a note without moves: the log is read from the table
+            self.heard(Note(key.removeprefix(ANNOUNCE_PREFIX)))  # no moves: the log is read
 
     def _drain(self, room: Room) -> None:
         """Play a room's inbox in order and publish the events, until it is empty."""
