@@ -19,12 +19,13 @@ import pytest
 from mines import BoardView
 from mines.errors import InvalidBoardError
 from mines.game import Game
-from mines.placement import RandomPlacer
+from mines.placement import FixedPlacer, RandomPlacer
 from mines.solver import native
 from mines.solver.analysis import Position, Solved, analysis_of, solve
 from mines.solver.bot import Bot, Guess
 from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
 from mines.solver.endgame import solve_endgame
+from mines.solver.fifty import trap_table
 from mines.solver.rules import UNKNOWN
 from mines.status import GameStatus
 from tests.solver.brute import random_position, solved_position
@@ -421,8 +422,38 @@ def test_without_the_library_a_placed_game_is_played_in_python(
 
 
 @pytest.mark.usefixtures("compiled")
-def test_a_layout_off_the_board_is_refused() -> None:
+def test_a_layout_off_the_board_or_settings_of_another_length_are_refused() -> None:
     with pytest.raises(ValueError, match="distinct cells from 0 to 15"):
         native.play(4, 4, [3, 16], 0, (0.0, 0.0), (0,) * 8, ((), (), 0), (0,) * 625)
     with pytest.raises(ValueError, match="got 3"):
         native.play(4, 4, [3, 3], 0, (0.0, 0.0), (0,) * 8, ((), (), 0), (0,) * 625)
+    with pytest.raises(ValueError, match="8 integers and a state of 625 words, got 2, 7"):
+        native.play(4, 4, [3], 0, (0.0, 0.0), (0,) * 7, ((), (), 0), (0,) * 625)
+
+
+@pytest.mark.usefixtures("compiled")
+@pytest.mark.parametrize(("mines", "status"), [([(0, 0)], "LOST"), ([(7, 7)], "WON")])
+def test_a_game_over_at_its_first_click_reports_that_click(
+    mines: list[tuple[int, int]], status: str
+) -> None:
+    """A mine under the first click loses; a flood that opens every safe cell wins."""
+    played = native.play(
+        8,
+        8,
+        [r * 8 + c for r, c in mines],
+        0,
+        (0.04, 0.9),
+        (8, 2, 2, 24, 1000, 60000, 6, 600000),
+        trap_table(),
+        random.Random(0).getstate()[1],
+    )
+    assert played is not None
+    assert (played.over, played.won, played.moves) == (True, status == "WON", [0])
+    bot = Bot(0, first_click=(0, 0))
+    assert bot.play_placed(8, 8, 1, FixedPlacer(mines)).value == status
+    assert (
+        Bot(0, first_click=(0, 0), native=False)
+        .play(Game(8, 8, 1, placer=FixedPlacer(mines)))
+        .value
+        == status
+    )

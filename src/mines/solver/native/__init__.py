@@ -457,8 +457,14 @@ def play(
     `ints` and its `random.Random` state); None without the library. `room` caps the
     moves played here (the Python path plays on from there: for tests)."""
     library = _load()[0]
-    if library is None or len(state) != 625:
+    if library is None:
         return None
+    # C reads exactly these many of each: a wrong length would read past the arrays.
+    if len(floats) != 2 or len(ints) != 8 or len(state) != 625:
+        raise ValueError(
+            f"play needs 2 floats, 8 integers and a state of 625 words, got {len(floats)}, "
+            f"{len(ints)} and {len(state)}"
+        )
     size = rows * cols
     mines = bytearray(max(size, 1))
     count = 0

@@ -1899,7 +1899,8 @@ static int decide(play_t *p, const bot_t *bot, uint32_t *mt, int *out, int *out_
     qsort(p->ranked, (size_t)ninside, sizeof *p->ranked, compare_choice);
     qsort(p->ranked + ninside, (size_t)(nranked - ninside), sizeof *p->ranked, compare_choice);
     int ncand = 0;
-    for (int i = 0; i < ninside && i < bot->candidates; i++) p->cells[ncand++] = p->ranked[i].cell;
+    for (int i = 0; i < ninside && i < bot->candidates; i++)
+        p->cells[ncand++] = p->ranked[i].cell;
     for (int c = 0; c < n; c++) p->picked[c] = 0;
     for (int i = ninside; i < nranked && i - ninside < bot->off_candidates; i++)
         p->picked[p->ranked[i].cell] = 1, p->cells[ncand++] = p->ranked[i].cell;
@@ -1929,8 +1930,9 @@ static int decide(play_t *p, const bot_t *bot, uint32_t *mt, int *out, int *out_
         for (int i = 0; i < ncand; i++) {
             int c = p->cells[i];
             if (p->picked[c] == 2 || p->pseudo[i] || (1 - p->chance[c]) * p->factor[i] > safest) {
-                p->cells[kept] = c, p->factor[kept] = p->factor[i], p->pseudo[kept] = p->pseudo[i];
-                kept++;
+                p->cells[kept] = c;
+                p->factor[kept] = p->factor[i];
+                p->pseudo[kept++] = p->pseudo[i];
             }
         }
         ncand = kept;
@@ -1948,7 +1950,9 @@ static int decide(play_t *p, const bot_t *bot, uint32_t *mt, int *out, int *out_
     }
     /* living pseudo 50/50s, else living cells, else all (see Bot.guess) */
     for (int i = 0; i < ncand; i++)
-        p->picked[i] = any_pseudo ? p->shown[i] > 1 && p->pseudo[i] : any_living ? p->shown[i] > 1 : 1;
+        p->picked[i] = any_pseudo   ? p->shown[i] > 1 && p->pseudo[i]
+                       : any_living ? p->shown[i] > 1
+                                    : 1;
     double top = -1.0;
     for (int i = 0; i < ncand; i++)
         if (p->picked[i] && p->score[i] > top) top = p->score[i];
@@ -2012,12 +2016,14 @@ int mines_play(int rows, int cols, int mines, const unsigned char *layout, int f
     void *blocks[] = {
         p.values = malloc(n), p.known = malloc(n * sizeof(int)),
         p.decided = malloc(n * sizeof(int)), p.key_start = malloc((n + 1) * sizeof(int)),
-        p.key_cells = malloc((8 * n + 1) * sizeof(int)), p.key_values = malloc((n + 1) * sizeof(int)),
+        p.key_cells = malloc((8 * n + 1) * sizeof(int)),
+        p.key_values = malloc((n + 1) * sizeof(int)),
         p.values_int = malloc(n * sizeof(int)), p.hidden = malloc(n * sizeof(int)),
         p.undecided = malloc(n * sizeof(int)), p.shortlist = malloc(n * sizeof(int)),
         p.cells = malloc(n * sizeof(int)), p.where = malloc(n * sizeof(int)),
         p.shown = malloc(n * sizeof(int)), p.pseudo = malloc(n * sizeof(int)),
-        p.frontier = malloc(n), p.picked = malloc(n), p.out_cells = malloc((8 * n + 1) * sizeof(int)),
+        p.frontier = malloc(n), p.picked = malloc(n),
+        p.out_cells = malloc((8 * n + 1) * sizeof(int)),
         p.off_mines = malloc(n * sizeof(int) + sizeof(int)),
         p.weights = malloc((8 * n + 1) * sizeof(big)), p.chance = malloc(n * sizeof(double)),
         p.factor = malloc(n * sizeof(double)), p.score = malloc(n * sizeof(double)),
@@ -2034,6 +2040,7 @@ int mines_play(int rows, int cols, int mines, const unsigned char *layout, int f
         out_moves[nmoves++] = first;
         if (reveal(&p, layout, first, queue, &opened)) *out_status = 2;
         else if (opened == goal) *out_status = 1;
+        *out_nmoves = nmoves;
     }
     while (code == MINES_OK && !*out_status) {
         int nbatch = 0, guessed = 0;
