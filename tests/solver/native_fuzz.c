@@ -9,7 +9,8 @@
  * set of constraints: half the time the numbers of a real layout
  * on a small board (then the total must equal a brute-force count of the layouts), else
  * malformed ones (negative or too large values, duplicate and unsorted cells, empty keys,
- * counts too large for the fixed-width integers). It checks the result codes and the
+ * counts too large for the fixed-width integers), and plays a whole game (mines_play) on
+ * a random layout with random settings. It checks the result codes and the
  * outputs' bounds; the sanitizers check memory and undefined behaviour, and leaks at exit.
  */
 #include <stdint.h>
@@ -39,6 +40,11 @@ int mines_endgame(int rows, int cols, const int *values, const int *known, int m
                   const int *undecided, int max_layouts, int budget, long listing_steps,
                   int *out_index, double *out_value);
 
+int mines_play(int rows, int cols, int mines, const unsigned char *layout, int first,
+               const double *fparams, const long *iparams, int ntraps, const int *trap_info,
+               const int *trap_offsets, int nfamilies, uint32_t *mt, int max_moves,
+               int *out_moves, int *out_nmoves, int *out_guesses, int *out_status);
+
 static uint64_t state;
 
 static uint32_t next(void) {
@@ -47,6 +53,47 @@ static uint32_t next(void) {
 }
 
 static int below(int n) { return n > 0 ? (int)(next() % (uint32_t)n) : 0; }
+
+/* A whole game on a random board of up to 10 x 12 cells, with random settings, sometimes
+ * out of range; a won game opened every safe cell, a lost one ended on a mine. */
+static int game_fails, games_played;
+
+static void game(void) {
+    int rows = 1 + below(10), cols = 1 + below(12), cells = rows * cols, mines = 0;
+    unsigned char layout[120];
+    int density = 2 + below(6);
+    for (int c = 0; c < cells; c++) mines += layout[c] = below(density) == 0;
+    static const int info[] = {0, 0, 1, 6, 3, -1, 1, 1, 5, 0};
+    static const int offsets[] = {0, 1, -1, -1, 0, -1, 1, -1, -1, 2, 0, 2, 1, 2,
+                                  0, 1, 1, 0, -1, 0, -1, 1, 1, 1, 2, 0, 2, 1};
+    double fparams[2] = {below(10) / 100.0, below(2) ? 0.9 : 0.0};
+    long iparams[8] = {below(9), below(3), below(3), below(2) ? 24 : below(6), 1000, 60000,
+                       below(7), 600000};
+    if (below(20) == 0) iparams[below(8)] = -1;
+    uint32_t mt[625];
+    for (int i = 0; i < 624; i++) mt[i] = next();
+    mt[624] = below(20) ? 624 : 700; /* the last one is malformed */
+    int first = below(20) ? below(cells) : cells + below(3) - 1;
+    int moves[121], nmoves = -1, guesses = -1, status = -1;
+    int code = mines_play(rows, cols, mines, layout, first, fparams, iparams, 2, info, offsets, 1,
+                          mt, cells + 1, moves, &nmoves, &guesses, &status);
+    games_played += code == 0;
+    if (code != 0 && code != 2) game_fails++;
+    if (nmoves < 0 || nmoves > cells + 1 || guesses < 0 || guesses > nmoves) game_fails++;
+    if (code != 0) return;
+    int opened[120] = {0}, open = 0;
+    for (int i = 0; i < nmoves; i++) {
+        if (moves[i] < 0 || moves[i] >= cells) {
+            game_fails++;
+            return;
+        }
+        opened[moves[i]] = 1;
+    }
+    for (int c = 0; c < cells; c++) open += opened[c];
+    if (status == 2 && !layout[moves[nmoves - 1]]) game_fails++;
+    if (status == 1 && (open > cells - mines || layout[moves[nmoves - 1]])) game_fails++;
+    if (status != 1 && status != 2) game_fails++;
+}
 
 static int fail(const char *what, int run) {
     printf("run %d: %s\n", run, what);
@@ -122,6 +169,7 @@ int main(int argc, char **argv) {
         for (int c = 0; c < cells; c++) is_hidden[c] = !shown[c], hidden += !shown[c];
         int malformed = below(2);
         decide(rows, cols, mine, shown, malformed);
+        game();
         for (int c = 0; c < cells && nkeys < 63; c++) {
             if (!shown[c]) continue;
             int r = c / cols, q = c % cols, count = 0, n = 0;
@@ -182,7 +230,9 @@ int main(int argc, char **argv) {
         checked++;
     }
     if (decided_fails) return fail("a decision returned an unknown code or index", runs);
-    printf("runs: %d, checked against brute force: %d, no arrangement: %d, fell back: %d\n",
-           runs, checked, impossible, fallen_back);
+    if (game_fails) return fail("a whole game returned an unknown code or a wrong game", runs);
+    printf("runs: %d, checked against brute force: %d, no arrangement: %d, fell back: %d, "
+           "whole games: %d\n",
+           runs, checked, impossible, fallen_back, games_played);
     return 0;
 }

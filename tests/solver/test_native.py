@@ -12,23 +12,26 @@ import subprocess
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from mines import BoardView
 from mines.errors import InvalidBoardError
 from mines.game import Game
-from mines.placement import RandomPlacer
+from mines.placement import FixedPlacer, RandomPlacer
 from mines.solver import native
 from mines.solver.analysis import Position, Solved, analysis_of, solve
 from mines.solver.bot import Bot, Guess
 from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
 from mines.solver.endgame import solve_endgame
+from mines.solver.fifty import trap_table
 from mines.solver.rules import UNKNOWN
 from mines.status import GameStatus
 from tests.solver.brute import random_position, solved_position
 
 HARNESS = Path(__file__).with_name("native_fuzz.c")
+PLAY = native.play
 
 
 @pytest.fixture
@@ -321,3 +324,136 @@ def test_the_counting_code_is_clean_under_address_and_undefined_behaviour_saniti
     )
     assert ran.returncode == 0, ran.stderr[-3000:]
     assert "runs: 3000" in ran.stdout
+
+
+def whole_game(
+    seed: int, condition: str, monkeypatch: pytest.MonkeyPatch, room: int | None = None
+) -> tuple[str, str, int, object, native.Played]:
+    """`moves_hash`'s figures for `Bot.play_placed` (the game played compiled end to end,
+    its first `room` moves only when given), its guesses and random state, and what the
+    compiled game returned."""
+    found: list[native.Played] = []
+
+    def spy(*args: Any, **kwargs: Any) -> native.Played | None:
+        played = PLAY(*args, **kwargs, room=room)
+        assert played is not None
+        found.append(played)
+        return played
+
+    monkeypatch.setattr(native, "play", spy)
+    bot = Bot(seed, first_click=(0, 0) if condition == "safe" else None)
+    placer = RandomPlacer(seed, condition)
+    digest = hashlib.sha256()
+    status = bot.play_placed(16, 30, 99, placer)
+    (played,) = found
+    for cell in played.moves:
+        digest.update(f"{cell // 30},{cell % 30};".encode())
+    if not played.over:  # the Python path played on: its moves come from its own game
+        game = Game(16, 30, 99, placer=RandomPlacer(seed, condition))
+        for cell in played.moves:
+            game.reveal(*divmod(cell, 30))
+        rest = Bot(seed, first_click=(0, 0) if condition == "safe" else None, native=False)
+        rest._rng.setstate((3, played.state, None))
+        reveal = game.reveal
+
+        def recorded(row: int, col: int) -> GameStatus:
+            digest.update(f"{row},{col};".encode())
+            return reveal(row, col)
+
+        game.reveal = recorded  # type: ignore[method-assign]
+        assert rest.play(game) is status
+    return digest.hexdigest(), status.value, bot.guesses, bot._rng.getstate(), played
+
+
+def python_game(seed: int, condition: str) -> tuple[str, str, int, object]:
+    """`moves_hash` on the Python path, with the bot's guesses and random state after."""
+    game = Game(16, 30, 99, placer=RandomPlacer(seed, condition))
+    bot = Bot(seed, first_click=(0, 0) if condition == "safe" else None, native=False)
+    digest = hashlib.sha256()
+    reveal = game.reveal
+
+    def recorded(row: int, col: int) -> GameStatus:
+        digest.update(f"{row},{col};".encode())
+        return reveal(row, col)
+
+    game.reveal = recorded  # type: ignore[method-assign]
+    status = bot.play(game)
+    return digest.hexdigest(), status.value, bot.guesses, bot._rng.getstate()
+
+
+@pytest.mark.usefixtures("compiled")
+@pytest.mark.parametrize("condition", ["safe", "opening"])
+def test_whole_games_played_compiled_make_the_python_moves(
+    condition: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every cell opened, in order, the guesses and the random state after: the same as
+    the Python bot's in its Python game, each game played natively end to end."""
+    ends = set()
+    for seed in range(12):
+        *same, played = whole_game(seed, condition, monkeypatch)
+        assert played.over, seed
+        assert tuple(same) == python_game(seed, condition), seed
+        ends.add(played.won)
+    assert ends == {True, False}
+
+
+@pytest.mark.usefixtures("compiled")
+@pytest.mark.parametrize("room", [0, 1, 7, 60, 200])
+def test_a_game_left_unfinished_natively_is_played_on_by_the_python_bot(
+    room: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped after its first moves (as on a position only Python can decide), the game
+    goes on in Python from those moves and that random state, to the same end."""
+    for seed in (5, 8):  # won, with many guesses
+        *same, played = whole_game(seed, "safe", monkeypatch, room=room)
+        assert not played.over
+        assert len(played.moves) <= room
+        assert tuple(same) == python_game(seed, "safe"), seed
+
+
+def test_without_the_library_a_placed_game_is_played_in_python(
+    fresh_load: pytest.MonkeyPatch,
+) -> None:
+    fresh_load.setenv(native.NATIVE_VARIABLE, "0")
+    bot = Bot(4, first_click=(0, 0))
+    assert native.play(16, 30, [0], 1, (0.0, 0.0), (0,) * 8, ((), (), 0), (0,) * 625) is None
+    status = bot.play_placed(16, 30, 99, RandomPlacer(4, "safe"))
+    assert (status.value, bot.guesses, bot._rng.getstate()) == python_game(4, "safe")[1:]
+
+
+@pytest.mark.usefixtures("compiled")
+def test_a_layout_off_the_board_or_settings_of_another_length_are_refused() -> None:
+    with pytest.raises(ValueError, match="distinct cells from 0 to 15"):
+        native.play(4, 4, [3, 16], 0, (0.0, 0.0), (0,) * 8, ((), (), 0), (0,) * 625)
+    with pytest.raises(ValueError, match="got 3"):
+        native.play(4, 4, [3, 3], 0, (0.0, 0.0), (0,) * 8, ((), (), 0), (0,) * 625)
+    with pytest.raises(ValueError, match="8 integers and a state of 625 words, got 2, 7"):
+        native.play(4, 4, [3], 0, (0.0, 0.0), (0,) * 7, ((), (), 0), (0,) * 625)
+
+
+@pytest.mark.usefixtures("compiled")
+@pytest.mark.parametrize(("mines", "status"), [([(0, 0)], "LOST"), ([(7, 7)], "WON")])
+def test_a_game_over_at_its_first_click_reports_that_click(
+    mines: list[tuple[int, int]], status: str
+) -> None:
+    """A mine under the first click loses; a flood that opens every safe cell wins."""
+    played = native.play(
+        8,
+        8,
+        [r * 8 + c for r, c in mines],
+        0,
+        (0.04, 0.9),
+        (8, 2, 2, 24, 1000, 60000, 6, 600000),
+        trap_table(),
+        random.Random(0).getstate()[1],
+    )
+    assert played is not None
+    assert (played.over, played.won, played.moves) == (True, status == "WON", [0])
+    bot = Bot(0, first_click=(0, 0))
+    assert bot.play_placed(8, 8, 1, FixedPlacer(mines)).value == status
+    assert (
+        Bot(0, first_click=(0, 0), native=False)
+        .play(Game(8, 8, 1, placer=FixedPlacer(mines)))
+        .value
+        == status
+    )

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import io
 import json
+import re
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from mines import BoardView
 from mines.errors import InvalidBoardError
-from mines.solver import bench
+from mines.solver import bench, cluster
 from mines.solver.blocks import BlockLog
+from mines.solver.cluster import ClusterError
 from mines.solver.decide import Case, classify, compare, evaluate_position, read_cases, report
 from mines.solver.evaluate import evaluate
 from mines.solver.progress import RunProgress
@@ -192,3 +195,34 @@ def test_progress_is_quiet_off_a_terminal_and_shown_on_one() -> None:
     assert "5/10" in text
     assert "won 50.00%" in text
     assert "2.0 games/s" in text
+
+
+def test_a_run_spread_over_a_local_dask_cluster_equals_a_serial_run_and_resumes(
+    tmp_path: Path,
+) -> None:
+    """Blocks spread over two Dask workers give the serial totals; stopped with two blocks
+    kept, the same run on the cluster plays only the rest, to the same totals."""
+    pytest.importorskip("distributed")
+    run = partial(bench.win_rate, 16, 30, 99, condition="safe", games=12, seed=3, block=3)
+    serial = run()
+    assert 0 < serial.wins < serial.games  # a total that a lost block would change
+    results = tmp_path / "run.jsonl"
+    spread = run(jobs=2, cluster="local", results=results)
+    totals = (serial.games, serial.wins, serial.guesses)
+    assert (spread.games, spread.wins, spread.guesses) == totals
+    assert spread.played == 12
+    header, *blocks = results.read_text(encoding="utf-8").splitlines()
+    assert len(blocks) == 4
+    results.write_text("\n".join([header, *blocks[:2]]) + "\n", encoding="utf-8")  # stopped
+    resumed = run(jobs=2, cluster="local", results=results)
+    assert (resumed.games, resumed.wins, resumed.guesses) == totals
+    assert resumed.played == 6
+
+
+def test_an_unreachable_scheduler_is_named_with_what_to_give(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
+    with pytest.raises(ClusterError, match=re.escape("cannot reach a Dask scheduler at 'tcp://")):
+        bench.win_rate(9, 9, 10, condition="opening", games=2, cluster="tcp://127.0.0.1:9")

@@ -14,6 +14,7 @@ from mines.placement import FirstClick, FixedPlacer, RandomPlacer
 from mines.solver.analysis import analyze
 from mines.solver.blocks import BlockLog
 from mines.solver.bot import Bot, opening_click
+from mines.solver.cluster import on_cluster
 from mines.solver.noguess import NoGuessPlacer
 from mines.solver.progress import RunProgress
 from mines.status import GameStatus
@@ -70,9 +71,10 @@ def play_range(
     wins = guesses = 0
     click = first_click(condition, rows, cols, mines)
     for seed in seeds:
-        game = Game(rows, cols, mines, placer=RandomPlacer(seed, condition))
         bot = Bot(seed, first_click=click)
-        wins += bot.play(game) is GameStatus.WON
+        # The same game as `bot.play(Game(..., placer=RandomPlacer(seed, condition)))`,
+        # compiled end to end when it can be.
+        wins += bot.play_placed(rows, cols, mines, RandomPlacer(seed, condition)) is GameStatus.WON
         guesses += bot.guesses
     return len(seeds), wins, time.process_time() - start, guesses
 
@@ -90,11 +92,16 @@ def win_rate(
     block: int = BLOCK,
     results: str | os.PathLike[str] | None = None,
     progress: bool | None = None,
+    cluster: str | None = None,
 ) -> WinRate:
     """Play `games` games with seeds seed, seed+1, ... on `jobs` processes, in blocks of
     `block` seeds; with a `results` file, every finished block is kept there and a run
     given the same file again plays only the blocks it lacks. Progress goes to the
-    terminal when there is one (`progress` forces it on or off)."""
+    terminal when there is one (`progress` forces it on or off).
+
+    `cluster` spreads the blocks over Dask workers instead (`mines.solver.cluster`):
+    "local" for a local cluster of `jobs` processes, else a scheduler's address. A game
+    depends only on its seed, so the totals are the same however the blocks are spread."""
     start = clock()
     settings = {"bench": "solver", "board": [rows, cols, mines], "condition": condition}
     log = BlockLog(results, {**settings, "block": block})
@@ -123,7 +130,12 @@ def win_rate(
                 per_second=played / max(clock() - start, 1e-9),
             )
 
-        if jobs == 1:
+        if cluster is not None and todo:
+            for seeds, result in on_cluster(
+                cluster, jobs, play_range, todo, rows, cols, mines, condition
+            ):
+                finished(seeds, result)
+        elif jobs == 1:
             for seeds in todo:
                 finished(seeds, play_range(rows, cols, mines, condition, seeds))
         elif todo:

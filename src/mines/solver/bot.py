@@ -11,10 +11,12 @@ from operator import itemgetter
 from typing import Protocol
 
 from mines.errors import InvalidBoardError
+from mines.game import Game
+from mines.placement import FixedPlacer, MinePlacer
 from mines.solver import native as compiled
 from mines.solver.analysis import Counting, Position, Solved, solve
 from mines.solver.counting import ConstraintKey, Counter, Counts, NoArrangementError
-from mines.solver.endgame import BUDGET, MAX_CELLS, MAX_LAYOUTS, solve_endgame
+from mines.solver.endgame import BUDGET, LISTING_STEPS, MAX_CELLS, MAX_LAYOUTS, solve_endgame
 from mines.solver.fifty import enabling_weight, trap_table, trap_weights
 from mines.solver.rules import UNKNOWN
 from mines.solver.topology import neighbours
@@ -126,21 +128,68 @@ class Bot:
                 if status.is_over:
                     return status
 
+    def play_placed(self, rows: int, cols: int, mines: int, placer: MinePlacer) -> GameStatus:
+        """Play a new game whose mines `placer` puts, as `play` plays
+        `Game(rows, cols, mines, placer=placer)`, with the same moves; compiled end to end
+        when the library is available, which spares long runs the Python game around it.
+
+        The compiled game still decides from what a player sees (it only opens cells on
+        the layout); a position it leaves to the Python path is played on from there by
+        `play` on a `Game` that replays its moves.
+        """
+        click = self._opening(rows, cols, mines)
+        layout = placer.place(rows, cols, mines, click).reshape(-1, 2)
+        flat = [int(r) * cols + int(c) for r, c in layout.tolist()]
+        played = None
+        if self.native:
+            played = compiled.play(
+                rows,
+                cols,
+                flat,
+                click[0] * cols + click[1],
+                (self.tolerance, self.fifty_fifty_credit),
+                (
+                    self.candidates,
+                    self.off_candidates,
+                    self.near_candidates,
+                    self.endgame_cells,
+                    self.endgame_layouts,
+                    self.endgame_positions,
+                    self.living_checks,
+                    LISTING_STEPS,
+                ),
+                trap_table(),
+                self._rng.getstate()[1],
+            )
+        if played is not None:
+            self._rng.setstate((3, played.state, None))
+            self.guesses += played.guesses
+            if played.over:
+                return GameStatus.WON if played.won else GameStatus.LOST
+        game = Game(rows, cols, mines, placer=FixedPlacer(layout))
+        for cell in played.moves if played is not None else ():
+            game.reveal(*divmod(cell, cols))
+        return self.play(game)
+
     def moves(self, view: BoardView) -> list[tuple[int, int]]:
         """The cells to open next: every certainly safe cell, or else one guess."""
         position = Position.from_view(view)
         cols = position.cols
         if all(value == UNKNOWN for value in position.values):
-            if self.first_click is None:
-                return [opening_click(position.rows, cols, position.mines)]
-            row, col = self.first_click
-            return [(min(row, position.rows - 1), min(col, cols - 1))]
+            return [self._opening(position.rows, cols, position.mines)]
         solved = solve(position, self._counter, count=Counting.IF_STUCK, native=self.native)
         safe = solved.safe_cells()
         if safe:
             return [divmod(cell, cols) for cell in sorted(safe)]
         self.guesses += 1
         return [divmod(self.guess(solved).cell, cols)]
+
+    def _opening(self, rows: int, cols: int, mines: int) -> tuple[int, int]:
+        """Where this bot opens a new board."""
+        if self.first_click is None:
+            return opening_click(rows, cols, mines)
+        row, col = self.first_click
+        return min(row, rows - 1), min(col, cols - 1)
 
     def guess(self, solved: Solved) -> Guess:
         """The undecided cell with the best two-move survival score."""

@@ -62,6 +62,13 @@ def register(subparsers: Any) -> None:
     )
     solver.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     solver.add_argument("--jobs", type=int, default=1, help="processes to play on (default 1)")
+    solver.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="spread the blocks over Dask workers: 'local' for a local cluster of --jobs "
+        "processes, or a scheduler's address such as tcp://10.0.0.1:8786 (needs "
+        "mines[cluster]); the totals are the same however the games are spread",
+    )
     _add_run_options(solver, "block")
     solver.add_argument(
         "--block", type=int, default=200, help="games per block of seeds kept (default 200)"
@@ -160,13 +167,18 @@ def measure_win_rate(args: argparse.Namespace) -> WinRate:
         block=_positive("block", args.block),
         results=args.results,
         progress=False if args.no_progress else None,
+        cluster=args.cluster,
     )
     low, high = result.interval()
     at = first_click(args.first_click, p.rows, p.cols, p.mines)
+    where = f"{args.jobs} job(s)"
+    if args.cluster == "local":
+        where = f"a local Dask cluster of {args.jobs} worker(s)"
+    elif args.cluster is not None:
+        where = f"the Dask scheduler at {args.cluster}"
     print(
         f"{p.name} {p.rows}x{p.cols}/{p.mines}, first click {args.first_click} at "
-        f"{at}, seeds {args.seed}..{args.seed + args.games - 1}, "
-        f"{args.jobs} job(s)"
+        f"{at}, seeds {args.seed}..{args.seed + args.games - 1}, {where}"
     )
     print(
         f"won {result.wins} of {result.games}: {result.rate:.2%} "

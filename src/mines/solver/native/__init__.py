@@ -148,6 +148,7 @@ def _load() -> tuple[ctypes.CDLL | None, str]:
     library.mines_ratio.restype = ctypes.c_double
     library.mines_fifty.restype = ctypes.c_int
     library.mines_endgame.restype = ctypes.c_int
+    library.mines_play.restype = ctypes.c_int
     return library, f"compiled: {path}"
 
 
@@ -424,3 +425,81 @@ def endgame(
     if code != _OK:
         return False, None
     return True, (undecided[index.value], value.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A game `play` played: the cells the bot opened in order, its guesses, its random
+    generator's state after them, and whether it won; `over` is False when a position
+    needed the Python path, which then goes on from those moves and that state."""
+
+    over: bool
+    won: bool
+    moves: list[int]
+    guesses: int
+    state: tuple[int, ...]
+
+
+def play(
+    rows: int,
+    cols: int,
+    layout: Iterable[int],
+    first: int,
+    floats: tuple[float, float],
+    ints: tuple[int, ...],
+    traps: tuple[tuple[int, ...], tuple[int, ...], int],
+    state: tuple[int, ...],
+    *,
+    room: int | None = None,
+) -> Played | None:
+    """`Bot.play` on a game whose mines lie on the flat cells `layout`, opened first at
+    `first`, compiled end to end (`Bot.play_placed` passes its parameters as `floats` and
+    `ints` and its `random.Random` state); None without the library. `room` caps the
+    moves played here (the Python path plays on from there: for tests)."""
+    library = _load()[0]
+    if library is None:
+        return None
+    # C reads exactly these many of each: a wrong length would read past the arrays.
+    if len(floats) != 2 or len(ints) != 8 or len(state) != 625:
+        raise ValueError(
+            f"play needs 2 floats, 8 integers and a state of 625 words, got {len(floats)}, "
+            f"{len(ints)} and {len(state)}"
+        )
+    size = rows * cols
+    mines = bytearray(max(size, 1))
+    count = 0
+    for cell in layout:
+        if not 0 <= cell < size or mines[cell]:
+            raise ValueError(f"a layout needs distinct cells from 0 to {size - 1}, got {cell}")
+        mines[cell] = 1
+        count += 1
+    info, offsets, families = traps
+    words = array("I", state)
+    moves = (ctypes.c_int * (size + 1))()
+    nmoves, guesses, result = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+    code = library.mines_play(
+        ctypes.c_int(rows),
+        ctypes.c_int(cols),
+        ctypes.c_int(count),
+        bytes(mines),
+        ctypes.c_int(first),
+        (ctypes.c_double * 2)(*floats),
+        (ctypes.c_long * len(ints))(*ints),
+        ctypes.c_int(len(info) // 5),
+        _ints(list(info)),
+        _ints(list(offsets)),
+        ctypes.c_int(families),
+        (ctypes.c_uint32 * len(words)).from_buffer(words),
+        ctypes.c_int(size + 1 if room is None else min(room, size + 1)),
+        moves,
+        ctypes.byref(nmoves),
+        ctypes.byref(guesses),
+        ctypes.byref(result),
+    )
+    return Played(
+        code == _OK,
+        result.value == 1,
+        moves[: nmoves.value],
+        guesses.value,
+        tuple(words),
+    )

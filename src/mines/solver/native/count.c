@@ -13,6 +13,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,38 +27,108 @@ typedef struct {
     uint64_t d[MINES_LIMBS];
 } big;
 
+/* Scratch memory comes from an arena: the counts allocate and free many small blocks per
+ * recount, which cost more through malloc than the counting itself. Blocks are freed in
+ * the reverse order of their taking (release_to), so a stack of marks is all it needs. */
+typedef struct {
+    char *base;
+    size_t size;
+} chunk_t;
+
+typedef struct {
+    int chunk;
+    size_t used;
+    void *own; /* under AddressSanitizer: the block's own allocation */
+} spot_t;
+
 typedef struct {
     jmp_buf fail;
-    void **blocks;
+    spot_t *marks; /* marks[i]: where block i began */
     size_t nblocks, capblocks;
+    chunk_t *chunks; /* chunks past `cur` are free, kept for reuse */
+    int nchunks, capchunks, cur;
+    size_t used; /* bytes taken in chunks[cur] */
 } ctx_t;
+
+#define CHUNK ((size_t)1 << 16)
+
+/* Under AddressSanitizer every block is its own allocation, so that an access past a
+ * block's end is caught rather than landing in its neighbour inside a chunk. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MINES_OWN_BLOCKS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MINES_OWN_BLOCKS 1
+#endif
+#endif
 
 static void give_up(ctx_t *cx) { longjmp(cx->fail, 1); }
 
+/* `count` zeroed items of `size` bytes (as calloc), aligned for any of them. */
 static void *take(ctx_t *cx, size_t count, size_t size) {
+    if (!count) count = 1;
+    if (size > (SIZE_MAX - 16) / count) give_up(cx);
+    size_t bytes = (count * size + 15) & ~(size_t)15;
     if (cx->nblocks == cx->capblocks) {
         size_t cap = cx->capblocks ? 2 * cx->capblocks : 64;
-        void **grown = realloc(cx->blocks, cap * sizeof *grown);
+        spot_t *grown = realloc(cx->marks, cap * sizeof *grown);
         if (!grown) give_up(cx);
-        cx->blocks = grown;
+        cx->marks = grown;
         cx->capblocks = cap;
     }
-    void *p = calloc(count ? count : 1, size);
-    if (!p) give_up(cx);
-    cx->blocks[cx->nblocks++] = p;
+#ifdef MINES_OWN_BLOCKS
+    void *own = calloc(count, size);
+    if (!own) give_up(cx);
+    cx->marks[cx->nblocks++] = (spot_t){0, 0, own};
+    return own;
+#endif
+    if (!cx->nchunks || cx->chunks[cx->cur].size - cx->used < bytes) {
+        int next = cx->nchunks ? cx->cur + 1 : 0;
+        if (next >= cx->nchunks || cx->chunks[next].size < bytes) {
+            if (next >= cx->capchunks) {
+                int cap = cx->capchunks ? 2 * cx->capchunks : 8;
+                chunk_t *grown = realloc(cx->chunks, (size_t)cap * sizeof *grown);
+                if (!grown) give_up(cx);
+                cx->chunks = grown;
+                cx->capchunks = cap;
+            }
+            size_t want = bytes > CHUNK ? bytes : CHUNK;
+            char *base = malloc(want);
+            if (!base) give_up(cx);
+            if (next < cx->nchunks) free(cx->chunks[next].base);
+            else cx->nchunks++;
+            cx->chunks[next] = (chunk_t){base, want};
+        }
+        /* the block starts the next chunk: its mark says so, so releasing it rewinds there */
+        cx->cur = next;
+        cx->used = 0;
+    }
+    cx->marks[cx->nblocks++] = (spot_t){cx->cur, cx->used, NULL};
+    void *p = cx->chunks[cx->cur].base + cx->used;
+    cx->used += bytes;
+    memset(p, 0, bytes);
     return p;
 }
 
 /* Free the blocks taken since `mark` (0: all of them). */
 static void release_to(ctx_t *cx, size_t mark) {
-    while (cx->nblocks > mark) free(cx->blocks[--cx->nblocks]);
+    for (size_t i = mark; i < cx->nblocks; i++) free(cx->marks[i].own);
+    if (cx->nblocks > mark) {
+        cx->cur = cx->marks[mark].chunk;
+        cx->used = cx->marks[mark].used;
+        cx->nblocks = mark;
+    }
 }
 
 static void release(ctx_t *cx) {
     release_to(cx, 0);
-    free(cx->blocks);
-    cx->blocks = NULL;
-    cx->capblocks = 0;
+    for (int i = 0; i < cx->nchunks; i++) free(cx->chunks[i].base);
+    free(cx->chunks);
+    free(cx->marks);
+    cx->chunks = NULL;
+    cx->marks = NULL;
+    cx->nchunks = cx->capchunks = cx->cur = 0;
+    cx->nblocks = cx->capblocks = cx->used = 0;
 }
 
 /* ---- fixed-width unsigned integers; any overflow gives up (the caller falls back) ---- */
@@ -1624,4 +1695,377 @@ int mines_endgame(int rows, int cols, const int *values, const int *known, int m
     *out_value = value;
     ctx_free(cx);
     return MINES_OK;
+}
+
+/* ---- whole games (mines/solver/bot.py: Bot.play, Bot.moves and Bot.guess) ---- */
+
+/*
+ * Long runs pay for the Python game around the bot (a view and a reveal per cell) as much
+ * as for its decisions, so a seeded game can be played here end to end: the layout comes
+ * from the same RandomPlacer, the bot still decides from what a player sees (the values
+ * below, never the layout), and the same Mersenne Twister as Python's `random.Random`
+ * breaks ties, so every move is the Python bot's.
+ */
+
+#define MT_N 624
+#define MT_M 397
+
+/* random.Random's generator: state[0..623] and the index state[624], as getstate() */
+static uint32_t mt_next(uint32_t *mt) {
+    static const uint32_t mag01[2] = {0x0U, 0x9908b0dfU};
+    uint32_t y;
+    if (mt[MT_N] >= MT_N) {
+        int kk;
+        for (kk = 0; kk < MT_N - MT_M; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; kk < MT_N - 1; kk++) {
+            y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
+            mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (mt[MT_N - 1] & 0x80000000U) | (mt[0] & 0x7fffffffU);
+        mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
+        mt[MT_N] = 0;
+    }
+    y = mt[mt[MT_N]++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.random() */
+static double mt_random(uint32_t *mt) {
+    uint32_t a = mt_next(mt) >> 5, b = mt_next(mt) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* random.randrange(n) for 0 < n < 2^31: getrandbits(n.bit_length()) until below n */
+static int mt_below(uint32_t *mt, int n) {
+    int k = 0;
+    while ((n >> k) > 0) k++;
+    uint32_t r;
+    do r = mt_next(mt) >> (32 - k);
+    while (r >= (uint32_t)n);
+    return (int)r;
+}
+
+/* Python's round(x, 9): both print the exact binary value correctly rounded */
+static double round9(double x) {
+    char text[64];
+    snprintf(text, sizeof text, "%.9f", x);
+    return strtod(text, NULL);
+}
+
+typedef struct {
+    double tolerance, credit;
+    int candidates, off_candidates, near_candidates, endgame_cells, endgame_layouts,
+        endgame_positions, living_checks;
+    long listing_steps;
+    int ntraps, nfamilies;
+    const int *trap_info, *trap_offsets;
+} bot_t;
+
+typedef struct {
+    int cell;
+    double round9, random;
+    int hidden;
+} choice_t;
+
+static int compare_choice(const void *pa, const void *pb) {
+    const choice_t *a = pa, *b = pb;
+    if (a->round9 != b->round9) return a->round9 < b->round9 ? -1 : 1;
+    if (a->hidden != b->hidden) return a->hidden < b->hidden ? -1 : 1;
+    if (a->random != b->random) return a->random < b->random ? -1 : 1;
+    return (a->cell > b->cell) - (a->cell < b->cell); /* Python's sort is stable */
+}
+
+/* The work space of one game, sized by the board once. */
+typedef struct {
+    int rows, cols, n, mines;
+    signed char *values;                 /* -1 unrevealed, else the number shown */
+    int *known, *decided, *key_start, *key_cells, *key_values;
+    int *values_int, *hidden, *undecided, *shortlist, *cells, *where, *shown, *pseudo;
+    char *frontier, *picked;
+    int *out_cells, *off_mines;
+    big *weights, total, off_weight;
+    double *chance, *factor, *score;
+    choice_t *ranked;
+} play_t;
+
+/*
+ * Bot.moves on the values: *out_n safe cells (increasing) into out, or one guess (and
+ * *guessed = 1); MINES_FALL_BACK when the Python path must decide this position.
+ */
+static int decide(play_t *p, const bot_t *bot, uint32_t *mt, int *out, int *out_n,
+                  int *guessed) {
+    int n = p->n, ndec = 0, nkeys = 0;
+    *guessed = 0;
+    if (mines_deduce(p->rows, p->cols, p->values, p->known, &ndec, p->decided, &nkeys,
+                     p->key_start, p->key_cells, p->key_values) != MINES_OK)
+        return MINES_FALL_BACK;
+    int nsafe = 0, mines_left = p->mines, unknown = 0;
+    for (int i = 0; i < ndec; i++) {
+        if (p->known[p->decided[i]] == 0) out[nsafe++] = p->decided[i];
+        else mines_left--;
+    }
+    if (nsafe) { /* Counting.IF_STUCK: the local rules' safe cells first */
+        *out_n = nsafe;
+        return MINES_OK;
+    }
+    int nhidden = 0; /* unrevealed cells the local rules left (they are in no key) */
+    for (int c = 0; c < n; c++) {
+        p->values_int[c] = p->values[c];
+        p->frontier[c] = 0;
+        if (p->values[c] == -1) {
+            unknown++;
+            if (p->known[c] < 0) p->hidden[nhidden++] = c;
+        }
+    }
+    int nfrontier = 0;
+    for (int j = 0; j < p->key_start[nkeys]; j++)
+        if (!p->frontier[p->key_cells[j]]) p->frontier[p->key_cells[j]] = 1, nfrontier++;
+    int off_cells = unknown - ndec - nfrontier, ncells = 0, noff = 0;
+    if (mines_count(nkeys, p->key_start, p->key_cells, p->key_values, off_cells, mines_left,
+                    &ncells, p->out_cells, (uint64_t *)p->weights, (uint64_t *)&p->total,
+                    (uint64_t *)&p->off_weight, &noff, p->off_mines) != MINES_OK)
+        return MINES_FALL_BACK;
+    /* what counting decides (solve); `known` becomes solved.known */
+    int off_certain = off_cells && (big_is_zero(&p->off_weight) ||
+                                    big_equal(&p->off_weight, &p->total));
+    for (int c = 0; c < n; c++) p->where[c] = -1;
+    for (int i = 0; i < ncells; i++) p->where[p->out_cells[i]] = i;
+    for (int i = 0; i < nhidden; i++) {
+        int c = p->hidden[i];
+        const big *w = p->where[c] >= 0 ? &p->weights[p->where[c]] : &p->off_weight;
+        if (p->where[c] < 0 && !off_certain) continue;
+        if (big_is_zero(w)) p->known[c] = 0;
+        else if (big_equal(w, &p->total)) p->known[c] = 1;
+    }
+    for (int i = 0; i < nhidden; i++)
+        if (p->known[p->hidden[i]] == 0) out[nsafe++] = p->hidden[i];
+    if (nsafe) {
+        *out_n = nsafe;
+        return MINES_OK;
+    }
+    *guessed = 1;
+    *out_n = 1;
+    int nund = 0;
+    for (int i = 0; i < nhidden; i++)
+        if (p->known[p->hidden[i]] < 0) p->undecided[nund++] = p->hidden[i];
+    if (!nund) return MINES_FALL_BACK; /* the reference raises InvalidBoardError */
+    if (bot->endgame_cells && nund > 1 && nund <= bot->endgame_cells) {
+        big most;
+        big_set(&most, (uint64_t)bot->endgame_layouts);
+        if (big_compare(&p->total, &most) <= 0) {
+            int index = 0;
+            double value = 0;
+            int code = mines_endgame(p->rows, p->cols, p->values_int, p->known, p->mines, nund,
+                                     p->undecided, bot->endgame_layouts,
+                                     bot->endgame_positions, bot->listing_steps, &index,
+                                     &value);
+            if (code == MINES_OK) {
+                out[0] = p->undecided[index];
+                return MINES_OK;
+            }
+            if (code != MINES_NO_ARRANGEMENT) return MINES_FALL_BACK;
+        }
+    }
+    /* chance, the shortlist and its representatives (Bot.guess, Bot._representatives) */
+    double best = 2.0, off_chance = big_ratio(&p->off_weight, &p->total);
+    for (int i = 0; i < nund; i++) {
+        int c = p->undecided[i];
+        int at = p->where[c];
+        p->chance[c] = at >= 0 ? big_ratio(&p->weights[at], &p->total) : off_chance;
+        if (p->chance[c] < best) best = p->chance[c];
+    }
+    int nshort = 0;
+    for (int i = 0; i < nund; i++)
+        if (p->chance[p->undecided[i]] <= best + bot->tolerance)
+            p->shortlist[nshort++] = p->undecided[i];
+    board_t plain = {0, p->rows, p->cols, n, 0, 0, NULL, 0};
+    int nranked = 0, ninside = 0;
+    for (int pass = 0; pass < 2; pass++) /* the frontier's first: the draws' order */
+        for (int i = 0; i < nshort; i++) {
+            int c = p->shortlist[i];
+            if ((p->where[c] >= 0) != (pass == 0)) continue;
+            int nbrs[8], m = around_of(&plain, c, nbrs), hid = 0;
+            for (int q = 0; q < m; q++) hid += p->values[nbrs[q]] == -1;
+            p->ranked[nranked++] = (choice_t){c, round9(p->chance[c]), mt_random(mt), hid};
+            ninside += pass == 0;
+        }
+    qsort(p->ranked, (size_t)ninside, sizeof *p->ranked, compare_choice);
+    qsort(p->ranked + ninside, (size_t)(nranked - ninside), sizeof *p->ranked, compare_choice);
+    int ncand = 0;
+    for (int i = 0; i < ninside && i < bot->candidates; i++)
+        p->cells[ncand++] = p->ranked[i].cell;
+    for (int c = 0; c < n; c++) p->picked[c] = 0;
+    for (int i = ninside; i < nranked && i - ninside < bot->off_candidates; i++)
+        p->picked[p->ranked[i].cell] = 1, p->cells[ncand++] = p->ranked[i].cell;
+    for (int i = ninside, near = 0; i < nranked && near < bot->near_candidates; i++) {
+        int c = p->ranked[i].cell, nbrs[8], m = around_of(&plain, c, nbrs), touches = 0;
+        for (int q = 0; q < m; q++) touches |= p->where[nbrs[q]] >= 0;
+        if (!touches) continue;
+        near++;
+        if (!p->picked[c]) p->picked[c] = 1, p->cells[ncand++] = c;
+    }
+    int nreps = ncand;
+    for (int i = 0; i < nreps; i++) p->picked[p->cells[i]] = 2; /* 2: a representative */
+    /* the 50/50 credit (Bot._fifty_fifty_factors) */
+    for (int i = 0; i < nreps; i++) p->factor[i] = 1.0, p->pseudo[i] = 0;
+    if (bot->credit != 0.0) {
+        for (int i = 0; i < ncells; i++) {
+            int c = p->out_cells[i];
+            if (p->known[c] < 0 && !p->picked[c]) p->picked[c] = 1, p->cells[ncand++] = c;
+        }
+        if (mines_fifty(p->rows, p->cols, nkeys, p->key_start, p->key_cells, p->key_values,
+                        p->values_int, p->known, off_cells, mines_left, bot->ntraps,
+                        bot->trap_info, bot->trap_offsets, bot->nfamilies, bot->credit, ncand,
+                        p->cells, p->factor, p->pseudo) != MINES_OK)
+            return MINES_FALL_BACK;
+        double safest = 1 - best;
+        int kept = 0;
+        for (int i = 0; i < ncand; i++) {
+            int c = p->cells[i];
+            if (p->picked[c] == 2 || p->pseudo[i] || (1 - p->chance[c]) * p->factor[i] > safest) {
+                p->cells[kept] = c;
+                p->factor[kept] = p->factor[i];
+                p->pseudo[kept++] = p->pseudo[i];
+            }
+        }
+        ncand = kept;
+    }
+    /* the lookahead and the choice (Bot._lookaheads, Bot.guess) */
+    if (mines_lookahead(p->rows, p->cols, nkeys, p->key_start, p->key_cells, p->key_values,
+                        nhidden, p->hidden, mines_left, bot->living_checks, ncand, p->cells,
+                        p->score, p->shown) != MINES_OK)
+        return MINES_FALL_BACK;
+    int any_living = 0, any_pseudo = 0;
+    for (int i = 0; i < ncand; i++) {
+        p->score[i] *= p->factor[i];
+        any_living |= p->shown[i] > 1;
+        any_pseudo |= p->shown[i] > 1 && p->pseudo[i];
+    }
+    /* living pseudo 50/50s, else living cells, else all (see Bot.guess) */
+    for (int i = 0; i < ncand; i++)
+        p->picked[i] = any_pseudo   ? p->shown[i] > 1 && p->pseudo[i]
+                       : any_living ? p->shown[i] > 1
+                                    : 1;
+    double top = -1.0;
+    for (int i = 0; i < ncand; i++)
+        if (p->picked[i] && p->score[i] > top) top = p->score[i];
+    int nties = 0;
+    for (int i = 0; i < ncand; i++)
+        if (p->picked[i] && p->score[i] >= top - 1e-12) p->cells[nties++] = p->cells[i];
+    if (!nties) return MINES_FALL_BACK;
+    out[0] = p->cells[nties > 1 ? mt_below(mt, nties) : 0];
+    return MINES_OK;
+}
+
+/* Open `cell` as the game does: a mine loses, a zero floods to its border. Returns 1 when
+ * it was a mine; *opened counts the cells revealed. */
+static int reveal(play_t *p, const unsigned char *layout, int cell, int *queue, int *opened) {
+    if (p->values[cell] != -1) return 0;
+    if (layout[cell]) return 1;
+    board_t plain = {0, p->rows, p->cols, p->n, 0, 0, NULL, 0};
+    int head = 0, tail = 0;
+    queue[tail++] = cell;
+    p->values[cell] = -2; /* queued */
+    while (head < tail) {
+        int c = queue[head++], nbrs[8], m = around_of(&plain, c, nbrs), around = 0;
+        for (int q = 0; q < m; q++) around += layout[nbrs[q]] != 0;
+        p->values[c] = (signed char)around;
+        (*opened)++;
+        if (around) continue;
+        for (int q = 0; q < m; q++)
+            if (p->values[nbrs[q]] == -1) p->values[nbrs[q]] = -2, queue[tail++] = nbrs[q];
+    }
+    return 0;
+}
+
+/*
+ * Bot.play on a game whose mines are layout[0..rows*cols), opened first at `first`.
+ * fparams: tolerance, fifty_fifty_credit; iparams: candidates, off_candidates,
+ * near_candidates, endgame_cells, endgame_layouts, endgame_positions, living_checks,
+ * listing_steps; the traps as for mines_fifty; mt: the bot's random.Random state
+ * (getstate()'s 625 words), updated. Every cell the bot opens goes to out_moves (room for
+ * max_moves), the guesses to *out_guesses, and *out_status is 1 (won) or 2 (lost).
+ * MINES_FALL_BACK when a position needs the Python path, or its moves would pass
+ * max_moves: then the moves, guesses and mt are those from before that position's
+ * decision, for the Python bot to go on from.
+ */
+int mines_play(int rows, int cols, int mines, const unsigned char *layout, int first,
+               const double *fparams, const long *iparams, int ntraps, const int *trap_info,
+               const int *trap_offsets, int nfamilies, uint32_t *mt, int max_moves,
+               int *out_moves, int *out_nmoves, int *out_guesses, int *out_status) {
+    *out_nmoves = *out_guesses = *out_status = 0;
+    if (rows <= 0 || cols <= 0 || rows > 4096 || cols > 4096 || mines < 0 ||
+        mines >= rows * cols || first < 0 || first >= rows * cols || max_moves < 1 ||
+        mt[MT_N] > MT_N)
+        return MINES_FALL_BACK;
+    for (int i = 0; i < 7; i++)
+        if (iparams[i] < 0 || iparams[i] > 1 << 30) return MINES_FALL_BACK;
+    bot_t bot = {fparams[0], fparams[1], (int)iparams[0], (int)iparams[1], (int)iparams[2],
+                 (int)iparams[3], (int)iparams[4], (int)iparams[5], (int)iparams[6],
+                 iparams[7], ntraps, nfamilies, trap_info, trap_offsets};
+    play_t p = {.rows = rows, .cols = cols, .n = rows * cols, .mines = mines};
+    size_t n = (size_t)p.n;
+    /* one block for the whole game: freed in one place whatever happens */
+    void *blocks[] = {
+        p.values = malloc(n), p.known = malloc(n * sizeof(int)),
+        p.decided = malloc(n * sizeof(int)), p.key_start = malloc((n + 1) * sizeof(int)),
+        p.key_cells = malloc((8 * n + 1) * sizeof(int)),
+        p.key_values = malloc((n + 1) * sizeof(int)),
+        p.values_int = malloc(n * sizeof(int)), p.hidden = malloc(n * sizeof(int)),
+        p.undecided = malloc(n * sizeof(int)), p.shortlist = malloc(n * sizeof(int)),
+        p.cells = malloc(n * sizeof(int)), p.where = malloc(n * sizeof(int)),
+        p.shown = malloc(n * sizeof(int)), p.pseudo = malloc(n * sizeof(int)),
+        p.frontier = malloc(n), p.picked = malloc(n),
+        p.out_cells = malloc((8 * n + 1) * sizeof(int)),
+        p.off_mines = malloc(n * sizeof(int) + sizeof(int)),
+        p.weights = malloc((8 * n + 1) * sizeof(big)), p.chance = malloc(n * sizeof(double)),
+        p.factor = malloc(n * sizeof(double)), p.score = malloc(n * sizeof(double)),
+        p.ranked = malloc(n * sizeof(choice_t)),
+    };
+    int *queue = malloc(n * sizeof(int)), *batch = malloc(n * sizeof(int));
+    int code = queue && batch ? MINES_OK : MINES_FALL_BACK;
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
+        if (!blocks[i]) code = MINES_FALL_BACK;
+    uint32_t saved[MT_N + 1];
+    int opened = 0, goal = p.n - mines, nmoves = 0, guesses = 0;
+    if (code == MINES_OK) {
+        memset(p.values, -1, n);
+        out_moves[nmoves++] = first;
+        if (reveal(&p, layout, first, queue, &opened)) *out_status = 2;
+        else if (opened == goal) *out_status = 1;
+        *out_nmoves = nmoves;
+    }
+    while (code == MINES_OK && !*out_status) {
+        int nbatch = 0, guessed = 0;
+        memcpy(saved, mt, sizeof saved);
+        if (decide(&p, &bot, mt, batch, &nbatch, &guessed) != MINES_OK) {
+            memcpy(mt, saved, sizeof saved);
+            code = MINES_FALL_BACK;
+            break;
+        }
+        int room = max_moves - nmoves; /* no room: Python plays on from before it */
+        if (nbatch > room) {
+            memcpy(mt, saved, sizeof saved);
+            code = MINES_FALL_BACK;
+            break;
+        }
+        guesses += guessed;
+        for (int i = 0; i < nbatch && !*out_status; i++) {
+            out_moves[nmoves++] = batch[i];
+            if (reveal(&p, layout, batch[i], queue, &opened)) *out_status = 2;
+            else if (opened == goal) *out_status = 1;
+        }
+        *out_nmoves = nmoves, *out_guesses = guesses;
+    }
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++) free(blocks[i]);
+    free(queue);
+    free(batch);
+    return code;
 }
