@@ -16,7 +16,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, TypeVar, cast
 
 from mines.clock import Clock, PinnedClock
@@ -41,7 +41,13 @@ from mines.server.common.settings import MEMORY
 from mines.server.db.race_store import ANNOUNCE_PREFIX, Note, RaceStore, RoomRow, note_of
 from mines.server.db.sql import SqlStorage
 from mines.server.services.cache import GameCache
-from mines.server.services.race_present import event_json, replay_frames, room_json
+from mines.server.services.names import check_scripts, stored_name
+from mines.server.services.race_present import (
+    event_json,
+    lobby_json,
+    replay_frames,
+    room_json,
+)
 from mines.server.services.race_spec import RoomSpec, build_race, stored_spec
 
 Publish = Callable[[str, dict[str, Any]], None]
@@ -53,6 +59,12 @@ NOTE_WORKERS = 4
 own players' moves hold it) holds up one of them, not every room's events."""
 REFRESH: dict[str, Any] = {"type": "refresh"}
 """Sent to a room's watchers when this process lost track of it: they read it again."""
+LOBBY = "lobby"
+"""The key `publish` is given for the lobby's watchers (no room's ID: those are hex digits)."""
+LOBBY_CHANGED: dict[str, Any] = {"type": "lobby"}
+"""Sent to the lobby's watchers when a public room changed: they read the lobby again."""
+LOBBY_LIMIT = 50
+"""Public rooms listed at most, in their lobby and racing each, newest first."""
 
 
 @dataclass
@@ -117,6 +129,13 @@ class RoomService:
     def create(self, spec: RoomSpec, player: str) -> tuple[str, dict[str, Any]]:
         """A new room with its creator as the host (player 0); returns their token and the
         room as they see it."""
+        if spec.public:
+            # Listed for everyone to read: its name and its host's are held to an
+            # account's rule (one script, `names.check_scripts`), not only a label's.
+            name = stored_name(spec.name if spec.name is not None else player)
+            check_scripts(name)
+            check_scripts(player)
+            spec = replace(spec, name=name)
         stored = stored_spec(spec)
         room_id = secrets.token_hex(8)
         clock = PinnedClock(self._clock)
@@ -126,7 +145,9 @@ class RoomService:
         # A room that cannot fit in the memory budget is refused (503) before it is stored.
         self.cache.put(_key(room_id), fresh, fresh.race.footprint, refuse=True)
         try:
-            self.store.create(RoomRow(room_id, stored, self._clock(), RaceState.LOBBY.value, 0))
+            self.store.create(
+                RoomRow(room_id, stored, self._clock(), RaceState.LOBBY.value, 0, spec.public)
+            )
         except BaseException:
             self._forget(room_id)
             raise
@@ -137,6 +158,8 @@ class RoomService:
         """Add a player to a room in its lobby; returns their player id, their token and the
         room as they see it."""
         token = new_token()
+        if self._room(room_id).spec.get("public"):
+            check_scripts(name)  # listed in the lobby: an account's rule, as its host's
         player, room = self._act(room_id, None, lambda race, _: race.join(name).id, token)
         return player, token, room
 
@@ -366,9 +389,12 @@ class RoomService:
 
     def _published(self, room: Room) -> None:
         """Hand the events not yet published to `publish`, in order, under the room's lock."""
-        for event in room.race.events[room.published :]:
+        events = room.race.events[room.published :]
+        for event in events:
             self.publish(room.id, {"type": "event", "event": event_json(event)})
         room.published = len(room.race.events)
+        if events and room.spec.get("public"):
+            self.publish(LOBBY, LOBBY_CHANGED)
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -379,6 +405,22 @@ class RoomService:
         with room.lock:
             player = None if token is None else self._player_of(room, token)
             return room_json(room.id, room.race, player, self._clock())
+
+    def lobby(self) -> dict[str, Any]:
+        """The public rooms: those in their lobby, to join (`rooms`), and those racing, to
+        watch (`live`), newest first, `LOBBY_LIMIT` of each, read as a watcher reads them."""
+        found: dict[str, Any] = {"rooms": [], "live": []}
+        for state, key in ((RaceState.LOBBY, "rooms"), (RaceState.RACING, "live")):
+            for room_id in self.store.public_rooms((state.value,), LOBBY_LIMIT):
+                try:
+                    room = self._room(room_id)
+                    self._sync(room)
+                except RoomNotFoundError:
+                    continue  # pruned since it was listed
+                with room.lock:
+                    if room.race.state is state:  # as stored, unless it moved on since
+                        found[key].append(lobby_json(room.id, room.spec, room.race))
+        return found
 
     def replay(self, room_id: str) -> dict[str, Any]:
         """A finished race's moves and the events they made, in order, and its frames as a

@@ -136,3 +136,72 @@ function unique(items) {
 export function hasSentence(code) {
   return Object.hasOwn(SENTENCES, code);
 }
+
+// --- the pages' words for a player's history, no-flag bests and the race lobby (issue 48) ---
+
+/** Labels of the profile's history and the race lobby, in one place for the translations. */
+export const WORDS = {
+  historyTitle: "Games",
+  historyBoard: "Board",
+  historyResult: "Result",
+  allBoards: "All boards",
+  customBoards: "Custom boards",
+  allResults: "All results",
+  won: "Won",
+  lost: "Lost",
+  noFlagWins: "No-flag wins",
+  moreGames: "More games",
+  noGames: "No finished games match.",
+  bestNoFlagsTitle: "Best no-flag times",
+  boardHead: "Board",
+  classicHead: "Classic",
+  noGuessHead: "No guessing",
+  replay: "Replay",
+  review: "Review",
+  lobbyTitle: "Public races",
+  lobbyRooms: "Waiting for players",
+  lobbyLive: "Racing now: watch",
+  lobbyNoRooms: "No public room is waiting for players right now.",
+  lobbyNoLive: "No public race is being played right now.",
+  join: "Join",
+  watch: "Watch",
+  publicRoom: "List this room in the lobby, for anyone to join or watch",
+  roomName: "Room name in the lobby",
+  roomNameHelp: "Shown to everyone: an account's name rule (one script). Your name when empty.",
+};
+
+/** A preset's name as a title. @param {string} name */
+export const sayPreset = (name) => `${name[0].toUpperCase()}${name.slice(1)}`;
+
+/**
+ * A board in words: its preset, or its size.
+ * @param {{preset: string | null, rows: number, cols: number, mines: number}} board
+ */
+export function sayBoard(board) {
+  return board.preset ? sayPreset(board.preset) : `${board.rows}×${board.cols}, ${board.mines} mines`;
+}
+
+/**
+ * One finished game of a player's history, in a line (its links follow it).
+ * @param {import("./types.js").HistoryEntry} game
+ */
+export function sayHistoryGame(game) {
+  const when = new Date(game.finished_at * 1000).toLocaleString();
+  const kind = `${game.no_guess ? " (no guessing)" : ""}${game.daily ? `, daily board of ${game.daily}` : ""}`;
+  const result = game.status === "WON" ? `won in ${game.elapsed.toFixed(2)} s` : "lost";
+  const figures = [`3BV ${game.three_bv}`];
+  if (game.three_bv_per_second !== null) figures.push(`${game.three_bv_per_second.toFixed(2)} 3BV/s`);
+  if (game.efficiency !== null) figures.push(`efficiency ${Math.round(game.efficiency)}%`);
+  const marks = `${game.no_flags ? ", no flags" : ""}${game.ranked ? ", ranked" : ""}`;
+  return `${sayBoard(game)}${kind}: ${result}${marks} (${figures.join(", ")}), ${when}. `;
+}
+
+/**
+ * A public room of the lobby, in a line.
+ * @param {{name: string, board: {preset: string | null, rows: number, cols: number, mines: number, rule: string}, mode: string, players: string[], max_players: number}} room
+ */
+export function sayLobbyRoom(room) {
+  const rule = room.board.rule === "noguess" ? ", no guessing" : "";
+  const mode = room.mode === "duel" ? "duel" : "shared board";
+  return `${room.name}: ${sayBoard(room.board)}${rule}, ${mode}; ${room.players.length} of ${room.max_players} players (${room.players.join(", ")}) `;
+}
