@@ -198,7 +198,11 @@ def measure(storage: SqlStorage, name: str, checks: Checks, seed: int) -> None:
         for what in MEASURES:
             samples, found = [], 0
             for _ in range(QUERIES):
-                preset, no_guess, nf = rng.choice(list(PRESETS)), rng.random() < 0.5, rng.random() < 0.5
+                preset, no_guess, nf = (
+                    rng.choice(list(PRESETS)),
+                    rng.random() < 0.5,
+                    rng.random() < 0.5,
+                )
                 started = time.perf_counter()
                 found += len(storage.board(preset, no_guess, nf, key, what, LIMIT))
                 samples.append(time.perf_counter() - started)

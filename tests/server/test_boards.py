@@ -94,7 +94,9 @@ def test_each_board_by_period_and_measure_is_the_hand_computed_one(
 ) -> None:
     store_wins(any_server)
     clock.now = NOW  # the boards of the injected clock's day, week, month and year
-    key, entries = any_server.service.leaderboard("beginner", False, 10, period=period, measure=measure)
+    key, entries = any_server.service.leaderboard(
+        "beginner", False, 10, period=period, measure=measure
+    )
     assert key == period_key(period, NOW)
     assert figures(entries, measure) == EXPECTED[period, measure]
 

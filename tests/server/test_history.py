@@ -12,7 +12,9 @@ from tests.server import test_daily as daily
 from tests.server.conftest import FakeClock, Server, layout, safe_cells
 
 
-def finish(server: Server, clock: FakeClock, *, win: bool = True, seconds: float = 0.0, **body: Any) -> str:
+def finish(
+    server: Server, clock: FakeClock, *, win: bool = True, seconds: float = 0.0, **body: Any
+) -> str:
     """A finished beginner game (won, or lost on a mine) `seconds` long; its ID. With no
     `seconds`, games finish at the same instant: the ID orders them then."""
     seed = server.next_seed
@@ -58,7 +60,8 @@ def test_paging_while_new_games_arrive_lists_each_game_once(
     assert sorted(seen) == sorted(first)  # none missing
     assert len(seen) == len(set(seen))  # none twice
     newest = page(server, "limit=100")
-    assert len(newest["games"]) == len(first) + 2 * 3 and newest["next"] is None
+    assert len(newest["games"]) == len(first) + 2 * 3
+    assert newest["next"] is None
     times = [(g["finished_at"], g["id"]) for g in newest["games"]]
     assert times == sorted(times, reverse=True)
 
@@ -111,9 +114,7 @@ def test_todays_daily_game_stays_hidden_as_the_profile_hides_it(
         ("limit=101", "limit"),
     ],
 )
-def test_a_bad_query_is_refused_with_what_is_allowed(
-    server: Server, query: str, says: str
-) -> None:
+def test_a_bad_query_is_refused_with_what_is_allowed(server: Server, query: str, says: str) -> None:
     server.sign_up("ann")
     answer = server.client.get(f"/api/players/ann/games?{query}")
     assert answer.status_code == 422

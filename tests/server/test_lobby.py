@@ -8,7 +8,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.test_races import FakeClock, auth, open_room, race_client
+from tests.server.conftest import FakeClock
+from tests.server.test_races import auth, open_room, race_client
 
 __all__ = ["race_client"]  # the fixture, used by name
 
@@ -31,7 +32,13 @@ def test_a_public_room_is_listed_and_a_private_one_not(
     (room,) = found["rooms"]
     assert room["name"] == "Friday night"
     assert room["players"] == ["host", "guest 1"]
-    assert room["board"] == {"rows": 9, "cols": 9, "mines": 10, "preset": "beginner", "rule": "opening"}
+    assert room["board"] == {
+        "rows": 9,
+        "cols": 9,
+        "mines": 10,
+        "preset": "beginner",
+        "rule": "opening",
+    }
     assert (room["state"], room["max_players"]) == ("lobby", 8)
     assert private not in str(found)
 
@@ -52,14 +59,15 @@ def test_a_public_rooms_names_follow_the_account_rule(
     race_client: tuple[TestClient, FakeClock],
 ) -> None:
     client, _ = race_client
-    mixed = "Pаul"  # a Cyrillic а among Latin letters: fine for a private room's label
+    mixed = "P\u0430ul"  # a Cyrillic a among Latin letters: fine for a private room's label
     made = client.post(
         "/api/races", json={"player": "host", "preset": "beginner", "public": True, "name": mixed}
     )
     assert made.status_code == 422
     assert made.json()["code"] == "invalid_name"
     too_long = client.post(
-        "/api/races", json={"player": "host", "preset": "beginner", "public": True, "name": "x" * 25}
+        "/api/races",
+        json={"player": "host", "preset": "beginner", "public": True, "name": "x" * 25},
     )
     assert too_long.status_code == 422
     room_id, _ = open_room(client, players=1, public=True)
