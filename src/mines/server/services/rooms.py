@@ -65,6 +65,9 @@ LOBBY_CHANGED: dict[str, Any] = {"type": "lobby"}
 """Sent to the lobby's watchers when a public room changed: they read the lobby again."""
 LOBBY_LIMIT = 50
 """Public rooms listed at most, in their lobby and racing each, newest first."""
+LOBBY_FRESH = 1.0
+"""Seconds a read of the lobby answers again, while no public room changed here: every
+watcher of the lobby reads it at each change, and they share one read."""
 
 
 @dataclass
@@ -119,6 +122,10 @@ class RoomService:
         """The live rooms (and, in a server, its live games) within one memory budget."""
         self._lock = threading.Lock()
         self._workers = workers or ThreadPoolExecutor(NOTE_WORKERS, thread_name_prefix="mines-race")
+        self._lobby_changes = 0
+        """Counts the public rooms' changes published here (`_published`)."""
+        self._lobby_read: tuple[int, float, dict[str, Any]] | None = None
+        """The last read of the lobby: the changes it saw, its monotonic time, the lobby."""
 
     def close(self) -> None:
         """Stop the threads that play other processes' moves (after the listener stopped)."""
@@ -394,6 +401,7 @@ class RoomService:
             self.publish(room.id, {"type": "event", "event": event_json(event)})
         room.published = len(room.race.events)
         if events and room.spec.get("public"):
+            self._lobby_changes += 1
             self.publish(LOBBY, LOBBY_CHANGED)
 
     # --- reading -----------------------------------------------------------------------------
@@ -408,18 +416,24 @@ class RoomService:
 
     def lobby(self) -> dict[str, Any]:
         """The public rooms: those in their lobby, to join (`rooms`), and those racing, to
-        watch (`live`), newest first, `LOBBY_LIMIT` of each, read as a watcher reads them."""
+        watch (`live`), newest first, `LOBBY_LIMIT` of each, as this process keeps them (each
+        room's events reach it as they reach its watchers here). One read serves every watcher
+        for `LOBBY_FRESH` seconds while no public room changes here."""
+        changes, now = self._lobby_changes, time.monotonic()
+        kept = self._lobby_read
+        if kept is not None and kept[0] == changes and now - kept[1] < LOBBY_FRESH:
+            return kept[2]
         found: dict[str, Any] = {"rooms": [], "live": []}
         for state, key in ((RaceState.LOBBY, "rooms"), (RaceState.RACING, "live")):
             for room_id in self.store.public_rooms((state.value,), LOBBY_LIMIT):
                 try:
                     room = self._room(room_id)
-                    self._sync(room)
                 except RoomNotFoundError:
                     continue  # pruned since it was listed
                 with room.lock:
                     if room.race.state is state:  # as stored, unless it moved on since
                         found[key].append(lobby_json(room.id, room.spec, room.race))
+        self._lobby_read = (changes, now, found)
         return found
 
     def replay(self, room_id: str) -> dict[str, Any]:
