@@ -188,3 +188,15 @@ def test_the_api_answers_a_board_by_period_and_measure(server: Server, clock: Fa
     daily = server.client.get("/api/leaderboard?preset=beginner&board=daily&measure=efficiency")
     assert daily.status_code == 422
     assert "daily" in daily.json()["detail"]
+
+
+def test_a_win_marked_assisted_later_leaves_the_boards_to_the_accounts_other_wins(
+    server: Server, clock: FakeClock
+) -> None:
+    store_wins(server)
+    clock.now = NOW
+    server.service.mark_assisted("g1")  # ann's 15 s win, her best of the week
+    _, entries = server.service.leaderboard("beginner", False, 10, period="week")
+    assert figures(entries, "time") == [("ann", 20.0), ("dan", 25.0), ("bob", 30.0)]
+    _, entries = server.service.leaderboard("beginner", False, 10, period="all")
+    assert figures(entries, "time") == [("cat", 5.0), ("bob", 10.0), ("ann", 20.0), ("dan", 25.0)]

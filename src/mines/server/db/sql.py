@@ -126,6 +126,8 @@ def store_bests(cursor: Cursor, sql: Callable[[str], str], result: Result) -> No
                          measure, value, result.game_id, result.time, result.three_bv,
                          result.clicks, result.finished_at)
                     )  # fmt: skip
+    if not rows:
+        return
     marks = ", ".join(["(" + ", ".join("?" * 12) + ")"] * len(rows))
     kept = ", ".join(f"{name} = excluded.{name}" for name in BEST_COLUMNS.split(", ")[6:])
     cursor.execute(
@@ -155,10 +157,21 @@ def fill_bests(cursor: Cursor, sql: Callable[[str], str]) -> None:
             f"UPDATE results SET {column} = (SELECT {value} FROM games g "
             "WHERE g.id = results.game_id)"
         )
+    rank_results(cursor, sql)
+
+
+def rank_results(cursor: Cursor, sql: Callable[[str], str], account_id: str | None = None) -> None:
+    """Put the stored ranked results (of one account, or all) on the boards by period and
+    measure (`store_bests`); assisted games and daily boards' results left out."""
+    where = "" if account_id is None else " AND r.account_id = ?"
     cursor.execute(
-        "SELECT r.game_id, r.preset, r.no_guess, r.player, r.time, r.finished_at, r.account_id, "
-        "r.no_flags, r.three_bv, r.clicks FROM results r JOIN games g ON g.id = r.game_id "
-        "WHERE r.account_id IS NOT NULL AND r.daily IS NULL AND NOT g.assisted"
+        sql(
+            "SELECT r.game_id, r.preset, r.no_guess, r.player, r.time, r.finished_at, "
+            "r.account_id, r.no_flags, r.three_bv, r.clicks FROM results r "
+            "JOIN games g ON g.id = r.game_id "
+            "WHERE r.account_id IS NOT NULL AND r.daily IS NULL AND NOT g.assisted" + where
+        ),
+        () if account_id is None else (account_id,),
     )
     for game_id, preset, ng, player, time, finished, account, nf, bv, clicks in cursor.fetchall():
         result = Result(
@@ -624,10 +637,19 @@ class SqlStorage(ABC):
             cursor.fetchone()
 
     def mark_assisted(self, game_id: str) -> bool:
-        """Record that the game's player had help; False when no game has this ID."""
+        """Record that the game's player had help; False when no game has this ID. A win
+        marked after it ranked leaves the boards by period and measure: the account's bests
+        are worked out again from its other wins."""
+        q = self.sql
         with self.transaction(write=True) as cursor:
-            cursor.execute(self.sql("UPDATE games SET assisted = ? WHERE id = ?"), (True, game_id))
-            return bool(cursor.rowcount)
+            cursor.execute(q("UPDATE games SET assisted = ? WHERE id = ?"), (True, game_id))
+            if not cursor.rowcount:
+                return False
+            cursor.execute(q("SELECT account_id FROM bests WHERE game_id = ? LIMIT 1"), (game_id,))
+            if (found := cursor.fetchone()) is not None:
+                cursor.execute(q("DELETE FROM bests WHERE account_id = ?"), (found[0],))
+                rank_results(cursor, q, str(found[0]))
+            return True
 
     def count_wasted(self, game_id: str) -> None:
         """Count a move asked for in a game in progress that changed nothing."""
