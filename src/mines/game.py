@@ -126,6 +126,7 @@ class Game:
         self._start_time = 0.0
         self._end_time: float | None = None
         self._moves: list[TimedMove] = []
+        self._flags_used = False
         self._start_position: tuple[CoordArray, CoordArray] | None = None
         self._lock = threading.RLock()
         self._cell_observers: list[CellsObserver] = []
@@ -188,6 +189,7 @@ class Game:
                 game._start_time = game._clock()
             game._engine.restore(opened, flags)
             game._start_position = (opened, flags)
+            game._flags_used = bool(len(flags))
             if game._started and game._engine.opened == game._safe_cells:
                 game._finish(GameStatus.WON, game._start_time)
         return game
@@ -218,6 +220,12 @@ class Game:
     def opened(self) -> int:
         """How many safe cells are revealed: the board has `rows * cols - opened` still closed."""
         return self._engine.opened
+
+    @property
+    def flags_used(self) -> bool:
+        """Whether a flag was ever placed in this game (one placed and taken off again counts,
+        as minesweeper.online counts it): a win without one is a no-flag win (`mines.scoring`)."""
+        return self._flags_used
 
     @property
     def mines_left(self) -> int:
@@ -350,6 +358,7 @@ class Game:
                 raise IllegalMoveError(f"cannot flag ({row}, {col}): it is already revealed")
             flagged = state is CellState.HIDDEN
             self._engine.set_flag(row, col, flagged)
+            self._flags_used = True
             self._log(MoveKind.FLAG, row, col, self._clock())
             self._notify([PositionChanges(_positions([(row, col)]))], ended=False)
             return flagged

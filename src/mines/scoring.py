@@ -62,3 +62,10 @@ class Score:
             "three_bv_per_second": None if rate is None else round(rate, RATE_DECIMALS),
             "efficiency": None if percent is None else round(percent, EFFICIENCY_DECIMALS),
         }
+
+
+def no_flags(won: bool, flags_used: bool) -> bool:
+    """Whether a game is a no-flag (NF) win: won without a single flag. A flag placed and
+    taken off again counts as a flag, as minesweeper.online counts any use of one
+    (`mines.game.Game.flags_used`)."""
+    return won and not flags_used

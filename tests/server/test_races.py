@@ -81,6 +81,7 @@ def test_every_race_route_lists_its_error_answers_in_the_schema(
         ("post", "/api/races/{room_id}/rematch"): {"401", "403", "404", "409"},
         ("get", "/api/races/{room_id}"): {"403", "404"},
         ("get", "/api/races/{room_id}/replay"): {"404", "409"},
+        ("get", "/api/races"): {"422"},  # the lobby: 422 without ?open=true
     }
     for verb in ("reveal", "flag", "chord"):
         own["post", f"/api/races/{{room_id}}/{verb}"] = {"401", "403", "404", "409", "422"}

@@ -1,14 +1,17 @@
-"""`/api/leaderboard` and `/api/daily`: best times per preset, classic and no-guess apart, all
-time or on a day's daily board; and the daily boards."""
+"""`/api/leaderboard` and `/api/daily`: the boards per preset, classic and no-guess apart, by
+period (UTC day, ISO week, month, year, all time) and measure (time, 3BV/s, efficiency), no-flag
+wins apart, or a day's daily board; and the daily boards."""
 
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 
+from mines.ranking import Measure
 from mines.server.api.deps import Games, error_responses, query_int
 from mines.server.api.schemas import DailyOut, LeaderboardOut, PresetName
 from mines.server.common.errors import InvalidRequestError
@@ -57,21 +60,35 @@ async def best_times(
     games: Games,
     preset: PresetName = "expert",
     no_guess: bool = False,
-    board: Literal["all", "month", "daily"] = "all",
+    board: Literal["day", "week", "month", "year", "all", "daily"] = "all",
+    measure: Measure = "time",
+    no_flags: bool = False,
     day: str | None = None,
 ) -> dict[str, Any]:
-    """All-time best times, this UTC month's with `board=month`, or with `board=daily` a
-    day's daily board (`day`, YYYY-MM-DD in UTC, today by default): each account's first
-    finished attempt there."""
+    """The board of this UTC day, ISO week, month, year or all time (`board`), ranked by
+    `measure` (each account's best there; the skill measures take wins of at least the
+    preset's minimum 3BV), with `no_flags` of no-flag wins only; or with `board=daily` a
+    day's daily board by time (`day`, YYYY-MM-DD in UTC, today by default): each account's
+    first finished attempt there."""
     # `limit` is read here, strictly: FastAPI's int would take "1_0" or " 3".
     text = request.query_params.get("limit")
     limit = LIMIT_DEFAULT if text is None else query_int("limit", text, 1, LIMIT_MAX)
-    daily = None
+    found = {"preset": preset, "no_guess": no_guess, "no_flags": no_flags, "board": board}
     if board == "daily":
+        if measure != "time":
+            raise InvalidRequestError(
+                "a daily board ranks by time only: leave out query.measure, or ask for a "
+                "board by period (board=day, week, month, year or all)"
+            )
         daily = day_of(day) or utc_day(games.wall())
-    month = board == "month"
-    entries = await run_in_threadpool(games.leaderboard, preset, no_guess, limit, daily, month)
-    return {"preset": preset, "no_guess": no_guess, "day": daily, "entries": entries}
+        ask = partial(games.daily_board, preset, no_guess, limit, daily, no_flags=no_flags)
+        entries = await run_in_threadpool(ask)
+        return {**found, "period": daily, "measure": measure, "day": daily, "entries": entries}
+    ask_board = partial(
+        games.leaderboard, preset, no_guess, limit, period=board, measure=measure, no_flags=no_flags
+    )
+    period, entries = await run_in_threadpool(ask_board)
+    return {**found, "period": period, "measure": measure, "day": None, "entries": entries}
 
 
 @router.get(

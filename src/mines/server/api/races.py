@@ -24,13 +24,14 @@ from mines.server.api.deps import (
 )
 from mines.server.api.schemas import FlagTarget, MoveTarget, PlayerName, PresetName
 from mines.server.api.sockets import admitted, ignore_until_closed
+from mines.server.common.errors import InvalidRequestError
 from mines.server.db.storage import AccountRow
 from mines.server.services.accounts import AccountService
 from mines.server.services.fanout import RedisFanout
 from mines.server.services.games import SEED_LIMIT
 from mines.server.services.hub import Hub
 from mines.server.services.race_spec import ROOM_CELL_LIMIT, RoomSpec
-from mines.server.services.rooms import RoomService
+from mines.server.services.rooms import LOBBY, RoomService
 from mines.server.web.handlers import classify
 from mines.server.web.ratelimit import rate_limit
 
@@ -57,6 +58,11 @@ class NewRoom(BaseModel):
     freeze_seconds: Annotated[float, Field(gt=0, le=60)] = 5.0
     freeze_penalty: Annotated[int, Field(strict=True, ge=0, le=1000)] = 10
     max_players: Annotated[int, Field(strict=True, ge=2, le=8)] = 8
+    public: Annotated[bool, Field(strict=True)] = False
+    """List the room in the lobby (`GET /api/races?open=true`) for anyone to join or watch."""
+    name: Name | None = None
+    """A public room's name in the lobby (the host's name when not given): an account's
+    name rule."""
 
 
 class Join(BaseModel):
@@ -105,6 +111,32 @@ class RoomOut(BaseModel):
     flagged: bool | None = None
 
 
+class LobbyBoard(BaseModel):
+    rows: int
+    cols: int
+    mines: int
+    preset: PresetName | None
+    rule: str
+
+
+class LobbyRoom(BaseModel):
+    id: str
+    name: str
+    state: Literal["lobby", "racing", "over"]
+    board: LobbyBoard
+    mode: Literal["shared", "duel"]
+    players: list[str]
+    """The players' names, the host first."""
+    max_players: int
+
+
+class LobbyOut(BaseModel):
+    rooms: list[LobbyRoom]
+    """Public rooms in their lobby, to join; newest first."""
+    live: list[LobbyRoom]
+    """Public rooms racing, to watch; newest first."""
+
+
 class JoinedOut(BaseModel):
     player: int
     token: str
@@ -134,6 +166,21 @@ async def create_room(
     await check_name(accounts, account, player)
     token, room = await run_in_threadpool(rooms.create, RoomSpec(**fields), player)
     return {"player": 0, "token": token, "room": room}
+
+
+@router.get(
+    "",
+    response_model=LobbyOut,
+    responses=error_responses(422),
+    summary="The lobby: the public rooms",
+)
+async def open_rooms(rooms: Rooms, open: bool = False) -> dict[str, Any]:
+    """The public rooms (created with `"public": true`) waiting for players and those racing,
+    to watch; never a private room. WebSocket `/api/races/live` pushes the same as it changes."""
+    if not open:
+        raise InvalidRequestError("GET /api/races lists the public rooms: ask with ?open=true")
+    found: dict[str, Any] = await run_in_threadpool(rooms.lobby)
+    return found
 
 
 @router.post(
@@ -227,6 +274,31 @@ _add_move_route(MoveKind.CHORD, "chord", "Chord a number with your own flags")
 def room_key(room_id: str) -> str:
     """The hub's key for a room's events, apart from the games' keys."""
     return f"race:{room_id}"
+
+
+@router.websocket("/live")
+async def watch_lobby(websocket: WebSocket, rooms: Rooms, hub: LiveHub, sockets: Sockets) -> None:
+    """`{"type": "lobby", "rooms": [...], "live": [...]}` (`GET /api/races?open=true`'s
+    answer) at once, and again whenever a public room changes: pushed, never polled."""
+    async with admitted(websocket, sockets) as room:
+        if room:
+            with hub.subscribe(room_key(LOBBY)) as queue:
+                forward = asyncio.create_task(_push_lobby(queue, websocket, rooms))
+                try:
+                    await ignore_until_closed(websocket)
+                finally:
+                    forward.cancel()
+
+
+async def _push_lobby(
+    queue: asyncio.Queue[dict[str, Any]], websocket: WebSocket, rooms: RoomService
+) -> None:
+    while True:
+        found = await run_in_threadpool(rooms.lobby)
+        await websocket.send_json({"type": "lobby", **found})
+        await queue.get()  # a change (or a refresh): read the lobby again
+        while not queue.empty():  # changes that came together: one read shows them all
+            queue.get_nowait()
 
 
 @router.websocket("/{room_id}/live")

@@ -140,6 +140,10 @@ class LeaderboardEntry(BaseModel):
     rank: int
     player: str
     time: float
+    three_bv: int
+    three_bv_per_second: float | None
+    efficiency: float | None
+    """3BV per click, in percent."""
     game_id: str | None
     """Null on a daily board until its day is over (the game's record shows the board)."""
     finished_at: float
@@ -148,8 +152,15 @@ class LeaderboardEntry(BaseModel):
 class LeaderboardOut(BaseModel):
     preset: PresetName
     no_guess: bool
+    no_flags: bool
+    """No-flag wins only."""
+    board: Literal["day", "week", "month", "year", "all", "daily"]
+    period: str
+    """The board's period: `2026-12-07` (a day, or a daily board's), `2026-W50` (an ISO week),
+    `2026-12`, `2026`, or `all`."""
+    measure: Literal["time", "three_bv_per_second", "efficiency"]
     day: str | None = None
-    """The daily board's day (`board=daily`), or null for the all-time board."""
+    """The daily board's day (`board=daily`), or null for a board by period."""
     entries: list[LeaderboardEntry]
 
 

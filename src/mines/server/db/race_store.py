@@ -25,6 +25,8 @@ class RoomRow:
     created_at: float
     state: str
     version: int
+    public: bool = False
+    """Listed in the lobby (`GET /api/races?open=true`)."""
 
 
 def move_text(move: RaceMove) -> str:
@@ -101,11 +103,24 @@ class RaceStore:
         with self.storage.transaction(write=True) as cursor:
             cursor.execute(
                 self.storage.sql(
-                    "INSERT INTO races (id, spec, created_at, state, version) "
-                    "VALUES (?, ?, ?, ?, 0)"
+                    "INSERT INTO races (id, spec, created_at, state, version, public) "
+                    "VALUES (?, ?, ?, ?, 0, ?)"
                 ),
-                (row.id, json.dumps(row.spec), row.created_at, row.state),
+                (row.id, json.dumps(row.spec), row.created_at, row.state, row.public),
             )
+
+    def public_rooms(self, states: tuple[str, ...], limit: int) -> list[str]:
+        """The IDs of the public rooms in these states, newest first (the index `races_open`)."""
+        marks = ", ".join("?" * len(states))
+        with self.storage.transaction(write=False) as cursor:
+            cursor.execute(
+                self.storage.sql(
+                    f"SELECT id FROM races WHERE public AND state IN ({marks}) "
+                    "ORDER BY created_at DESC LIMIT ?"
+                ),
+                (*states, limit),
+            )
+            return [str(room_id) for (room_id,) in cursor.fetchall()]
 
     def _select(self, cursor: Cursor, room_id: str) -> RoomRow | None:
         cursor.execute(

@@ -13,12 +13,16 @@ from dataclasses import replace
 from functools import cached_property
 from typing import Any, Protocol
 
+from mines.presets import PRESETS
+from mines.ranking import MEASURES, PERIODS, period_key, rank_value
 from mines.server.db import layouts
 from mines.server.db.storage import (
     ANONYMOUS,
     AccountGame,
     AccountRow,
+    Best,
     GameRow,
+    HistoryPage,
     ImportedBoard,
     Moderation,
     MoveWrite,
@@ -93,6 +97,88 @@ def compact_layouts(cursor: Cursor, sql: Callable[[str], str]) -> None:
         rows, cols, text = cursor.fetchone()
         compact = layouts.encode(layouts.from_json(text), int(rows), int(cols))
         cursor.execute(sql("UPDATE games SET layout = ? WHERE id = ?"), (compact, game_id))
+
+
+BEST_COLUMNS = (
+    "account_id, preset, no_guess, no_flags, period, measure, value, game_id, time, three_bv, "
+    "clicks, finished_at"
+)
+
+
+def store_bests(cursor: Cursor, sql: Callable[[str], str], result: Result) -> None:
+    """Keep a ranked win (off daily boards, of an account) in `bests` wherever it beats the
+    account's best: on the board of each period it falls in (`mines.ranking.period_key`) and
+    each measure it ranks by (`rank_value`), and for a no-flag win on the no-flag boards too.
+    One statement; a board is then one range of the index `bests_board`."""
+    if result.account_id is None or result.daily is not None:
+        return
+    rows: list[tuple[Any, ...]] = []
+    for no_flags in (False, True) if result.no_flags else (False,):
+        for period in PERIODS:
+            key = period_key(period, result.finished_at)
+            for measure in MEASURES:
+                value = rank_value(
+                    measure, result.preset, result.time, result.three_bv, result.clicks
+                )
+                if value is not None:
+                    rows.append(
+                        (result.account_id, result.preset, result.no_guess, no_flags, key,
+                         measure, value, result.game_id, result.time, result.three_bv,
+                         result.clicks, result.finished_at)
+                    )  # fmt: skip
+    if not rows:
+        return
+    marks = ", ".join(["(" + ", ".join("?" * 12) + ")"] * len(rows))
+    kept = ", ".join(f"{name} = excluded.{name}" for name in BEST_COLUMNS.split(", ")[6:])
+    cursor.execute(
+        sql(
+            f"INSERT INTO bests ({BEST_COLUMNS}) VALUES {marks} "
+            "ON CONFLICT (account_id, preset, no_guess, no_flags, period, measure) "
+            f"DO UPDATE SET {kept} WHERE excluded.value < bests.value"
+        ),
+        [value for row in rows for value in row],
+    )
+
+
+def fill_bests(cursor: Cursor, sql: Callable[[str], str]) -> None:
+    """Give the results stored before version 15 their 3BV, clicks and no-flag mark from
+    their games, and put each ranked one on the boards by period and measure."""
+    cursor.execute(
+        "UPDATE games SET no_flags = TRUE WHERE status = 'WON' AND NOT EXISTS "
+        "(SELECT 1 FROM moves m WHERE m.game_id = games.id AND m.move LIKE 'F%') "
+        """AND (history IS NULL OR history NOT LIKE '%["F%')"""
+    )
+    for column, value in (
+        ("three_bv", "COALESCE(g.three_bv, 0)"),
+        ("clicks", "g.version + g.wasted"),
+        ("no_flags", "g.no_flags"),
+    ):
+        cursor.execute(
+            f"UPDATE results SET {column} = (SELECT {value} FROM games g "
+            "WHERE g.id = results.game_id)"
+        )
+    rank_results(cursor, sql)
+
+
+def rank_results(cursor: Cursor, sql: Callable[[str], str], account_id: str | None = None) -> None:
+    """Put the stored ranked results (of one account, or all) on the boards by period and
+    measure (`store_bests`); assisted games and daily boards' results left out."""
+    where = "" if account_id is None else " AND r.account_id = ?"
+    cursor.execute(
+        sql(
+            "SELECT r.game_id, r.preset, r.no_guess, r.player, r.time, r.finished_at, "
+            "r.account_id, r.no_flags, r.three_bv, r.clicks FROM results r "
+            "JOIN games g ON g.id = r.game_id "
+            "WHERE r.account_id IS NOT NULL AND r.daily IS NULL AND NOT g.assisted" + where
+        ),
+        () if account_id is None else (account_id,),
+    )
+    for game_id, preset, ng, player, time, finished, account, nf, bv, clicks in cursor.fetchall():
+        result = Result(
+            game_id, preset, bool(ng), player, float(time), float(finished), account, None,
+            bool(nf), int(bv), int(clicks),
+        )  # fmt: skip
+        store_bests(cursor, sql, result)
 
 
 MIGRATIONS: tuple[tuple[Step, ...], ...] = (
@@ -221,6 +307,37 @@ MIGRATIONS: tuple[tuple[Step, ...], ...] = (
         "ALTER TABLE games ADD COLUMN owner TEXT",
         "ALTER TABLE games ADD COLUMN history TEXT",
     ),
+    # 15: no-flag wins; each account's best per board by period and measure (`bests`, kept by
+    # the move that wins: a board is one index range, `store_bests`); a player's history
+    # paged by (finished_at, id); public race rooms, listed in the lobby.
+    (
+        "ALTER TABLE games ADD COLUMN no_flags BOOLEAN NOT NULL DEFAULT FALSE",
+        "ALTER TABLE results ADD COLUMN no_flags BOOLEAN NOT NULL DEFAULT FALSE",
+        "ALTER TABLE results ADD COLUMN three_bv INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE results ADD COLUMN clicks INTEGER NOT NULL DEFAULT 0",
+        """CREATE TABLE bests (
+            account_id TEXT NOT NULL REFERENCES accounts (id),
+            preset TEXT NOT NULL,
+            no_guess BOOLEAN NOT NULL,
+            no_flags BOOLEAN NOT NULL,
+            period TEXT NOT NULL,
+            measure TEXT NOT NULL,
+            value DOUBLE PRECISION NOT NULL,
+            game_id TEXT NOT NULL REFERENCES games (id),
+            time DOUBLE PRECISION NOT NULL,
+            three_bv INTEGER NOT NULL,
+            clicks INTEGER NOT NULL,
+            finished_at DOUBLE PRECISION NOT NULL,
+            PRIMARY KEY (account_id, preset, no_guess, no_flags, period, measure)
+        )""",
+        "CREATE INDEX bests_board ON bests "
+        "(preset, no_guess, no_flags, period, measure, value, finished_at)",
+        "CREATE INDEX games_history ON games (account_id, finished_at, id)",
+        "DROP INDEX games_account",
+        "ALTER TABLE races ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE",
+        "CREATE INDEX races_open ON races (public, state, created_at)",
+        fill_bests,
+    ),
 )
 """`MIGRATIONS[i]` takes a database from schema version i to i + 1, in order."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -237,15 +354,24 @@ SELECT game_id, preset, no_guess, player, time, finished_at, account_id FROM (
         r.account_id,
         ROW_NUMBER() OVER (PARTITION BY r.account_id ORDER BY r.time, r.finished_at) AS place
     FROM results r JOIN games g ON g.id = r.game_id JOIN accounts a ON a.id = r.account_id
-    WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted AND COALESCE(r.daily, '') = ?
-        AND a.suspended_at IS NULL AND NOT a.hidden
-        AND r.finished_at >= ?
+    WHERE r.preset = ? AND r.no_guess = ? AND NOT g.assisted AND r.daily = ?
+        AND (r.no_flags OR NOT ?) AND a.suspended_at IS NULL AND NOT a.hidden
 ) best
 WHERE place = 1 ORDER BY time, finished_at LIMIT ?
 """
-"""One entry per account (its best time) under the account's name, assisted games left out,
-best first; results from before accounts (no account), of deleted accounts (anonymous since),
-of suspended accounts and of hidden names are not shown."""
+"""A daily board: one entry per account (its best time) under the account's name, assisted
+games left out, best first; results of deleted accounts (anonymous since), of suspended
+accounts and of hidden names are not shown."""
+
+BOARD = """
+SELECT b.game_id, a.name, b.time, b.three_bv, b.clicks, b.finished_at
+FROM bests b JOIN accounts a ON a.id = b.account_id
+WHERE b.preset = ? AND b.no_guess = ? AND b.no_flags = ? AND b.period = ? AND b.measure = ?
+    AND a.suspended_at IS NULL AND NOT a.hidden
+ORDER BY b.value, b.finished_at LIMIT ?
+"""
+"""A board by period and measure: the accounts' bests in the order of the index `bests_board`
+(an account has one row per board), suspended accounts and hidden names left out."""
 
 
 DAILY_FIRST = (
@@ -294,9 +420,18 @@ def imported_board(values: Sequence[Any]) -> ImportedBoard:
     )
 
 
+PLAYED = (
+    "SELECT id, nrows, ncols, nmines, rule, preset, status, assisted, version + wasted, "
+    "finished_at, elapsed, three_bv, daily, daily IS NOT NULL AND id = ("
+    + DAILY_FIRST.format(account="g.account_id", day="g.daily", preset="g.preset", rule="g.rule")
+    + ") AS daily_first, no_flags FROM games g WHERE account_id = ? AND finished_at IS NOT NULL"
+)
+"""An account's finished games, as `played_game` reads them (the caller adds its order)."""
+
+
 def played_game(values: Sequence[Any]) -> AccountGame:
     (id_, rows, cols, mines, rule, preset, status, assisted, clicks, finished, elapsed,
-     three_bv, daily, daily_first) = values  # fmt: skip
+     three_bv, daily, daily_first, no_flags) = values  # fmt: skip
     return AccountGame(
         id=id_,
         rows=int(rows),
@@ -312,6 +447,7 @@ def played_game(values: Sequence[Any]) -> AccountGame:
         three_bv=int(three_bv),
         daily=daily,
         daily_first=bool(daily_first),
+        no_flags=bool(no_flags),
     )
 
 
@@ -500,10 +636,19 @@ class SqlStorage(ABC):
             cursor.fetchone()
 
     def mark_assisted(self, game_id: str) -> bool:
-        """Record that the game's player had help; False when no game has this ID."""
+        """Record that the game's player had help; False when no game has this ID. A win
+        marked after it ranked leaves the boards by period and measure: the account's bests
+        are worked out again from its other wins."""
+        q = self.sql
         with self.transaction(write=True) as cursor:
-            cursor.execute(self.sql("UPDATE games SET assisted = ? WHERE id = ?"), (True, game_id))
-            return bool(cursor.rowcount)
+            cursor.execute(q("UPDATE games SET assisted = ? WHERE id = ?"), (True, game_id))
+            if not cursor.rowcount:
+                return False
+            cursor.execute(q("SELECT account_id FROM bests WHERE game_id = ? LIMIT 1"), (game_id,))
+            if (found := cursor.fetchone()) is not None:
+                cursor.execute(q("DELETE FROM bests WHERE account_id = ?"), (found[0],))
+                rank_results(cursor, q, str(found[0]))
+            return True
 
     def count_wasted(self, game_id: str) -> None:
         """Count a move asked for in a game in progress that changed nothing."""
@@ -592,8 +737,8 @@ class SqlStorage(ABC):
         sets = "version = ?, status = ?, layout = COALESCE(?, layout), owner = ?"
         values: list[Any] = [move.seq, change.status, change.layout, self.owner]
         if (finish := change.finish) is not None:
-            sets += ", finished_at = ?, elapsed = ?, three_bv = ?"
-            values += [finish.finished_at, finish.elapsed, finish.three_bv]
+            sets += ", finished_at = ?, elapsed = ?, three_bv = ?, no_flags = ?"
+            values += [finish.finished_at, finish.elapsed, finish.three_bv, finish.no_flags]
         cursor.execute(
             q(f"UPDATE games SET {sets} WHERE id = ? AND version = ?"),
             (*values, game_id, move.seq - 1),
@@ -607,11 +752,15 @@ class SqlStorage(ABC):
         if (result := change.result) is not None:
             if result.account_id is not None:
                 result = self._still_there(cursor, result)
+            # Clicks as the game's row counts them, this move's included: the moves asked
+            # for that changed nothing are counted there (`count_wasted`), not in the process.
+            cursor.execute(q("SELECT version + wasted FROM games WHERE id = ?"), (game_id,))
+            result = replace(result, clicks=int(cursor.fetchone()[0]))
             cursor.execute(
                 q(
-                    "INSERT INTO results "
-                    "(game_id, preset, no_guess, player, time, finished_at, account_id, daily) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    "INSERT INTO results (game_id, preset, no_guess, player, time, finished_at, "
+                    "account_id, daily, no_flags, three_bv, clicks) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 ),
                 (
                     result.game_id,
@@ -622,8 +771,12 @@ class SqlStorage(ABC):
                     result.finished_at,
                     result.account_id,
                     result.daily,
+                    result.no_flags,
+                    result.three_bv,
+                    result.clicks,
                 ),
             )
+            store_bests(cursor, q, result)
         if self.announce_moves:
             self.announce(cursor, game_id)
 
@@ -671,20 +824,31 @@ class SqlStorage(ABC):
             )
 
     def leaderboard(
-        self,
-        preset: str,
-        no_guess: bool,
-        limit: int,
-        daily: str | None = None,
-        since: float = 0.0,
+        self, preset: str, no_guess: bool, limit: int, daily: str, no_flags: bool = False
     ) -> list[Result]:
         with self.transaction(write=False) as cursor:
-            cursor.execute(self.sql(LEADERBOARD), (preset, no_guess, daily or "", since, limit))
+            cursor.execute(self.sql(LEADERBOARD), (preset, no_guess, daily, no_flags, limit))
             return [
                 Result(
                     game_id, preset_, bool(ng), player, float(time), float(finished), account, daily
                 )
                 for game_id, preset_, ng, player, time, finished, account in cursor.fetchall()
+            ]
+
+    def board(
+        self,
+        preset: str,
+        no_guess: bool,
+        no_flags: bool,
+        period: str,
+        measure: str,
+        limit: int,
+    ) -> list[Best]:
+        with self.transaction(write=False) as cursor:
+            cursor.execute(self.sql(BOARD), (preset, no_guess, no_flags, period, measure, limit))
+            return [
+                Best(game_id, player, float(time), int(bv), int(clicks), float(finished))
+                for game_id, player, time, bv, clicks, finished in cursor.fetchall()
             ]
 
     def daily_seed(self, day: str, preset: str, no_guess: bool, candidate: int) -> int:
@@ -726,20 +890,31 @@ class SqlStorage(ABC):
 
     def account_games(self, account_id: str) -> list[AccountGame]:
         with self.transaction(write=False) as cursor:
-            cursor.execute(
-                self.sql(
-                    "SELECT id, nrows, ncols, nmines, rule, preset, status, assisted, "
-                    "version + wasted, finished_at, elapsed, three_bv, daily, "
-                    "daily IS NOT NULL AND id = ("
-                    + DAILY_FIRST.format(
-                        account="g.account_id", day="g.daily", preset="g.preset", rule="g.rule"
-                    )
-                    + ") FROM games g "
-                    "WHERE account_id = ? AND finished_at IS NOT NULL ORDER BY finished_at, id"
-                ),
-                (account_id,),
-            )
+            cursor.execute(self.sql(PLAYED + " ORDER BY finished_at, id"), (account_id,))
             return [played_game(values) for values in cursor.fetchall()]
+
+    def account_history(self, account_id: str, page: HistoryPage) -> list[AccountGame]:
+        where = ["(daily IS NULL OR daily < ?)"]
+        values: list[Any] = [account_id, page.hidden_day]
+        if page.before is not None:
+            # Spelled out rather than a row value: both planners take it as a range of the
+            # index `games_history` (account_id, finished_at, id).
+            where.append("(finished_at < ? OR (finished_at = ? AND id < ?))")
+            values += [page.before[0], page.before[0], page.before[1]]
+        if page.size is not None:
+            where.append("nrows = ? AND ncols = ? AND nmines = ?")
+            values += list(page.size)
+        elif page.custom:
+            for size in PRESETS.values():
+                where.append("NOT (nrows = ? AND ncols = ? AND nmines = ?)")
+                values += [size.rows, size.cols, size.mines]
+        if page.result is not None:
+            where.append("status = ?" + (" AND no_flags" if page.result == "no_flags" else ""))
+            values.append("LOST" if page.result == "lost" else "WON")
+        query = f"{PLAYED} AND {' AND '.join(where)} ORDER BY finished_at DESC, id DESC LIMIT ?"
+        with self.transaction(write=False) as cursor:
+            cursor.execute(self.sql(query), [*values, page.limit])
+            return [played_game(found) for found in cursor.fetchall()]
 
     def create_account(self, account: AccountRow) -> bool:
         """Store a new account; False (and nothing stored) when either skeleton is taken."""
@@ -886,7 +1061,7 @@ class SqlStorage(ABC):
                     ),
                     (ANONYMOUS, account_id),
                 )
-            for table in ("sessions", "imported_stats"):
+            for table in ("sessions", "imported_stats", "bests"):
                 cursor.execute(self.sql(f"DELETE FROM {table} WHERE account_id = ?"), (account_id,))
             # What operators did stays in their log, no longer saying to whom.
             cursor.execute(

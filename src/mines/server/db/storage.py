@@ -89,6 +89,43 @@ class Result:
     are no longer shown)."""
     daily: str | None = None
     """The day of the daily board it ranks on; None on the all-time board."""
+    no_flags: bool = False
+    """Won without a single flag (`mines.scoring.no_flags`): it ranks on the no-flag boards
+    too."""
+    three_bv: int = 0
+    clicks: int = 0
+    """Every move asked for while the game was on (for efficiency, as `AccountGame.clicks`);
+    the store counts them from the game's row as it writes the result."""
+
+
+@dataclass(frozen=True, slots=True)
+class Best:
+    """An account's best win on a board of one period and measure (`Storage.board`)."""
+
+    game_id: str
+    player: str
+    time: float
+    three_bv: int
+    clicks: int
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPage:
+    """Which of an account's finished games to list (`Storage.account_history`), newest
+    first: those finished before `before` ((finished_at, id), the last one of the page
+    before; None from the newest), of one board, of one result."""
+
+    limit: int
+    hidden_day: str
+    """Daily games of this UTC day or later are left out (their board is still being played)."""
+    before: tuple[float, str] | None = None
+    size: tuple[int, int, int] | None = None
+    """Rows, cols and mines of the board (a preset's); None for every board."""
+    custom: bool = False
+    """Only games on boards of no preset (`size` is then None)."""
+    result: str | None = None
+    """"won", "lost" or "no_flags" (no-flag wins); None for all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +135,8 @@ class Finish:
     finished_at: float
     elapsed: float
     three_bv: int
+    no_flags: bool = False
+    """A win without a single flag (`mines.scoring.no_flags`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +173,9 @@ class AccountGame:
     daily_first: bool = False
     """On a daily board, whether it is the account's first finished game there (the one that
     may rank; `Storage.daily_first` names it)."""
+    no_flags: bool = False
+    """A win without a single flag (`mines.scoring.no_flags`); False for games finished
+    before the server recorded it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,15 +275,25 @@ class Storage(Protocol):
         ...
 
     def leaderboard(
+        self, preset: str, no_guess: bool, limit: int, daily: str, no_flags: bool = False
+    ) -> list[Result]:
+        """Each account's best time on the `daily` board of that day, assisted games left
+        out, best first (with `no_flags`, its no-flag wins only)."""
+        ...
+
+    def board(
         self,
         preset: str,
         no_guess: bool,
+        no_flags: bool,
+        period: str,
+        measure: str,
         limit: int,
-        daily: str | None = None,
-        since: float = 0.0,
-    ) -> list[Result]:
-        """Each account's best time, assisted games left out, best first: on the all-time
-        board (wins from `since` on), or with `daily` on that day's daily board."""
+    ) -> list[Best]:
+        """Each account's best win on a board by period and measure, best first, in one
+        indexed query: `period` a key of `mines.ranking.period_key`, `measure` one of
+        `mines.ranking.MEASURES`; with `no_flags`, no-flag wins only. Wins on daily boards
+        rank on their day's board, not here."""
         ...
 
     def daily_seed(self, day: str, preset: str, no_guess: bool, candidate: int) -> int:
@@ -284,6 +336,11 @@ class Storage(Protocol):
 
     def account_games(self, account_id: str) -> list[AccountGame]:
         """The account's finished games, oldest first."""
+        ...
+
+    def account_history(self, account_id: str, page: HistoryPage) -> list[AccountGame]:
+        """One page of the account's finished games, newest first (`HistoryPage`): keyed on
+        (finished_at, id), so games finished meanwhile never shift a page."""
         ...
 
     def create_account(self, account: AccountRow) -> bool:

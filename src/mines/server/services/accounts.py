@@ -6,7 +6,6 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
 
@@ -14,6 +13,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from mines.errors import JoinRefusedError
+from mines.ranking import period_key
 from mines.server.common.auth import hash_token
 from mines.server.common.errors import (
     AccountSuspendedError,
@@ -27,7 +27,13 @@ from mines.server.common.errors import (
 from mines.server.common.settings import SESSION_DAYS
 from mines.server.db.storage import AccountRow, ImportedBoard, SessionRow, Storage
 from mines.server.services.names import check_scripts, skeletons, stored_name
-from mines.server.services.profiles import imported_json, profile
+from mines.server.services.profiles import (
+    entry,
+    history_page,
+    imported_json,
+    next_cursor,
+    profile,
+)
 
 SESSION_SECONDS = SESSION_DAYS * 24 * 3600
 """A session's length unless the settings say (`Settings.session_days`)."""
@@ -201,13 +207,35 @@ class AccountService:
             raise AlreadyImportedError(ALREADY_IMPORTED)
         return imported_json(at, boards)
 
-    def public_profile(self, name: str) -> dict[str, Any]:
-        """The profile of the account `name` names (or a look-alike of it names)."""
+    def _public_account(self, name: str) -> AccountRow:
+        """The account `name` names (or a look-alike of it names), unless its name is hidden."""
         account = self.storage.find_account(skeletons(name)[0])
         if account is None or account.hidden:
             shown = name if len(name) <= 32 else f"{name[:32]}…"
             raise PlayerNotFoundError(f"no player has the name {shown!r}")
-        today = datetime.fromtimestamp(self._wall(), UTC).date().isoformat()
+        return account
+
+    def history(
+        self,
+        name: str,
+        cursor: str | None = None,
+        board: str | None = None,
+        result: str | None = None,
+        limit: int = 20,
+    ) -> dict[str, Any]:
+        """A page of the player's finished games, newest first, and the cursor of the next
+        page (None after the oldest); a daily game of today is left out, as the profile
+        leaves it (`profiles.history_page`)."""
+        today = period_key("day", self._wall())
+        page = history_page(cursor, board, result, limit, today)
+        account = self._public_account(name)
+        games = self.storage.account_history(account.id, page)
+        return {"games": [entry(game) for game in games], "next": next_cursor(games, limit)}
+
+    def public_profile(self, name: str) -> dict[str, Any]:
+        """The profile of the account `name` names (or a look-alike of it names)."""
+        account = self._public_account(name)
+        today = period_key("day", self._wall())
         games = self.storage.account_games(account.id)
         found = profile(account, games, today)
         if account.stats_imported_at is not None:

@@ -19,8 +19,9 @@ from mines.game import Game, check_cell
 from mines.moves import Move, MoveKind
 from mines.placement import MinePlacer, PlacementRule, placer_for_rule
 from mines.presets import BoardSize, board_size, preset, preset_of
+from mines.ranking import Measure, Period, period_key
 from mines.replay import RecordedPlacer
-from mines.scoring import Score
+from mines.scoring import Score, no_flags
 from mines.server.common.auth import (
     MISSING_TOKEN,
     NotAuthenticatedError,
@@ -110,7 +111,7 @@ class GameSpec:
 
 def utc_day(when: float) -> str:
     """The UTC day of a wall time, as `YYYY-MM-DD`: daily boards change at midnight UTC."""
-    return datetime.fromtimestamp(when, UTC).date().isoformat()
+    return period_key("day", when)
 
 
 def day_end(day: str) -> float:
@@ -449,6 +450,7 @@ class GameService:
                 "id": row.id,
                 "player": row.player,
                 "status": game.status.value,
+                "no_flags": no_flags(won, game.flags_used),
                 "elapsed": round(game.elapsed, 3),
                 "rows": row.rows,
                 "cols": row.cols,
@@ -501,18 +503,27 @@ class GameService:
         preset_name: str,
         no_guess: bool,
         limit: int,
-        day: str | None = None,
-        month: bool = False,
+        *,
+        period: Period = "all",
+        measure: Measure = "time",
+        no_flags: bool = False,
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """The board of this UTC `period` (day, ISO week, month, year or all time) ranked by
+        `measure`, with `no_flags` of no-flag wins only: its period's key
+        (`mines.ranking.period_key`) and its entries."""
+        key = period_key(period, self._wall())
+        found = self.storage.board(
+            preset(preset_name).name, no_guess, no_flags, key, measure, limit
+        )
+        return key, leaderboard.entries(found)
+
+    def daily_board(
+        self, preset_name: str, no_guess: bool, limit: int, day: str, *, no_flags: bool = False
     ) -> list[dict[str, Any]]:
-        """The all-time board (with `month`, this UTC month's wins only), or with `day` that
-        day's daily board; a daily board's games are not named until its day is over."""
+        """A day's daily board, by time; its games are not named until its day is over."""
         name = preset(preset_name).name
-        since = 0.0
-        if month:
-            now = datetime.fromtimestamp(self._wall(), UTC)
-            since = now.replace(day=1, hour=0, minute=0, second=0, microsecond=0).timestamp()
-        found = leaderboard.entries(self.storage.leaderboard(name, no_guess, limit, day, since))
-        if day is not None and day >= utc_day(self._wall()):
+        found = leaderboard.entries(self.storage.leaderboard(name, no_guess, limit, day, no_flags))
+        if day >= utc_day(self._wall()):
             found = [{**entry, "game_id": None} for entry in found]
         return found
 
@@ -688,11 +699,15 @@ class GameService:
                 now,
                 row.account_id,
                 row.daily,
+                no_flags(True, game.flags_used),
+                game.three_bv,
             )
         stored = StoredMove(live.version + 1, str(move), now)
         finish = None
         if game.status.is_over:
-            finish = Finish(now, game.elapsed, game.three_bv if game.started else 0)
+            won = game.status is GameStatus.WON
+            three_bv = game.three_bv if game.started else 0
+            finish = Finish(now, game.elapsed, three_bv, no_flags(won, game.flags_used))
         return MoveWrite(stored, game.status.value, layout, result, finish)
 
     def _broadcast(self, live: LiveGame, move: Move, changes: list[CellChanges]) -> dict[str, Any]:

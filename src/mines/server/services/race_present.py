@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from mines.clock import PinnedClock
+from mines.presets import preset_of
 from mines.race import MAX_PLAYERS, ROOM, Race, RaceAction, RaceEvent, RaceMove, RaceState
 from mines.server.services.present import view_json
 from mines.server.services.race_spec import build_race
@@ -42,6 +43,26 @@ def room_json(room_id: str, race: Race, player: int | None, now: float) -> dict[
         "view": view_json(race.view(player), 0.0),
         "openers": race.openers(player),
         "seed": race.seed if race.state is RaceState.OVER else None,
+    }
+
+
+def lobby_json(room_id: str, spec: dict[str, Any], race: Race) -> dict[str, Any]:
+    """A public room as the lobby lists it: its name, its board and rules, who is in it."""
+    rows, cols, mines = spec["rows"], spec["cols"], spec["mines"]
+    return {
+        "id": room_id,
+        "name": spec.get("name") or (race.players[0].name if race.players else ""),
+        "state": race.state.value,
+        "board": {
+            "rows": rows,
+            "cols": cols,
+            "mines": mines,
+            "preset": preset_of(rows, cols, mines),
+            "rule": race.rule,
+        },
+        "mode": race.settings.mode.value,
+        "players": [player.name for player in race.players],
+        "max_players": race.settings.max_players,
     }
 
 

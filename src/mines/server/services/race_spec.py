@@ -36,6 +36,10 @@ class RoomSpec:
     freeze_seconds: float = 5.0
     freeze_penalty: int = 10
     max_players: int = 8
+    public: bool = False
+    """Listed in the lobby for anyone to join or watch."""
+    name: str | None = None
+    """A public room's name in the lobby (its host's name when not given)."""
 
 
 def stored_spec(spec: RoomSpec) -> dict[str, Any]:
@@ -60,6 +64,8 @@ def stored_spec(spec: RoomSpec) -> dict[str, Any]:
         "freeze_penalty": spec.freeze_penalty,
         "max_players": spec.max_players,
         "countdown": COUNTDOWN,
+        "public": spec.public,
+        "name": spec.name,
     }
 
 

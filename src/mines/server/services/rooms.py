@@ -20,7 +20,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, TypeVar, cast
 
 from mines.clock import Clock, PinnedClock
@@ -53,7 +53,13 @@ from mines.server.db.race_store import (
 from mines.server.db.sql import SqlStorage
 from mines.server.db.storage import StorageError
 from mines.server.services.cache import GameCache
-from mines.server.services.race_present import event_json, replay_frames, room_json
+from mines.server.services.names import check_scripts, stored_name
+from mines.server.services.race_present import (
+    event_json,
+    lobby_json,
+    replay_frames,
+    room_json,
+)
 from mines.server.services.race_spec import RoomSpec, build_race, stored_spec
 
 Publish = Callable[[str, dict[str, Any]], None]
@@ -68,6 +74,15 @@ NOTE_WORKERS = 4
 own players' moves hold it) holds up one of them, not every room's events."""
 REFRESH: dict[str, Any] = {"type": "refresh"}
 """Sent to a room's watchers when this process lost track of it: they read it again."""
+LOBBY = "lobby"
+"""The key `publish` is given for the lobby's watchers (no room's ID: those are hex digits)."""
+LOBBY_CHANGED: dict[str, Any] = {"type": "lobby"}
+"""Sent to the lobby's watchers when a public room changed: they read the lobby again."""
+LOBBY_LIMIT = 50
+"""Public rooms listed at most, in their lobby and racing each, newest first."""
+LOBBY_FRESH = 1.0
+"""Seconds a read of the lobby answers again, while no public room changed here: every
+watcher of the lobby reads it at each change, and they share one read."""
 
 
 class _StaleRoomError(Exception):
@@ -132,6 +147,10 @@ class RoomService:
         """The live rooms (and, in a server, its live games) within one memory budget."""
         self._lock = threading.Lock()
         self._workers = workers or ThreadPoolExecutor(NOTE_WORKERS, thread_name_prefix="mines-race")
+        self._lobby_changes = 0
+        """Counts the public rooms' changes published here (`_published`)."""
+        self._lobby_read: tuple[int, float, dict[str, Any]] | None = None
+        """The last read of the lobby: the changes it saw, its monotonic time, the lobby."""
 
     def close(self) -> None:
         """Stop the threads that play other processes' moves (after the listener stopped)."""
@@ -142,6 +161,13 @@ class RoomService:
     def create(self, spec: RoomSpec, player: str) -> tuple[str, dict[str, Any]]:
         """A new room with its creator as the host (player 0); returns their token and the
         room as they see it."""
+        if spec.public:
+            # Listed for everyone to read: its name and its host's are held to an
+            # account's rule (one script, `names.check_scripts`), not only a label's.
+            name = stored_name(spec.name if spec.name is not None else player)
+            check_scripts(name)
+            check_scripts(player)
+            spec = replace(spec, name=name)
         stored = stored_spec(spec)
         room_id = secrets.token_hex(8)
         clock = PinnedClock(self._clock)
@@ -151,7 +177,9 @@ class RoomService:
         # A room that cannot fit in the memory budget is refused (503) before it is stored.
         self.cache.put(_key(room_id), fresh, fresh.race.footprint, refuse=True)
         try:
-            self.store.create(RoomRow(room_id, stored, self._clock(), RaceState.LOBBY.value, 0))
+            self.store.create(
+                RoomRow(room_id, stored, self._clock(), RaceState.LOBBY.value, 0, spec.public)
+            )
         except BaseException:
             self._forget(room_id)
             raise
@@ -162,6 +190,8 @@ class RoomService:
         """Add a player to a room in its lobby; returns their player id, their token and the
         room as they see it."""
         token = new_token()
+        if self._room(room_id).spec.get("public"):
+            check_scripts(name)  # listed in the lobby: an account's rule, as its host's
         player, room = self._act(room_id, None, lambda race, _: race.join(name).id, token)
         return player, token, room
 
@@ -449,9 +479,13 @@ class RoomService:
 
     def _published(self, room: Room) -> None:
         """Hand the events not yet published to `publish`, in order, under the room's lock."""
-        for event in room.race.events[room.published :]:
+        events = room.race.events[room.published :]
+        for event in events:
             self.publish(room.id, {"type": "event", "event": event_json(event)})
         room.published = len(room.race.events)
+        if events and room.spec.get("public"):
+            self._lobby_changes += 1
+            self.publish(LOBBY, LOBBY_CHANGED)
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -462,6 +496,28 @@ class RoomService:
         with room.lock:
             player = None if token is None else self._player_of(room, token)
             return room_json(room.id, room.race, player, self._clock())
+
+    def lobby(self) -> dict[str, Any]:
+        """The public rooms: those in their lobby, to join (`rooms`), and those racing, to
+        watch (`live`), newest first, `LOBBY_LIMIT` of each, as this process keeps them (each
+        room's events reach it as they reach its watchers here). One read serves every watcher
+        for `LOBBY_FRESH` seconds while no public room changes here."""
+        changes, now = self._lobby_changes, time.monotonic()
+        kept = self._lobby_read
+        if kept is not None and kept[0] == changes and now - kept[1] < LOBBY_FRESH:
+            return kept[2]
+        found: dict[str, Any] = {"rooms": [], "live": []}
+        for state, key in ((RaceState.LOBBY, "rooms"), (RaceState.RACING, "live")):
+            for room_id in self.store.public_rooms((state.value,), LOBBY_LIMIT):
+                try:
+                    room = self._room(room_id)
+                except RoomNotFoundError:
+                    continue  # pruned since it was listed
+                with room.lock:
+                    if room.race.state is state:  # as stored, unless it moved on since
+                        found[key].append(lobby_json(room.id, room.spec, room.race))
+        self._lobby_read = (changes, now, found)
+        return found
 
     def replay(self, room_id: str) -> dict[str, Any]:
         """A finished race's moves and the events they made, in order, and its frames as a

@@ -9,7 +9,7 @@ import { listen, showMode } from "./input.js";
 import { buildLed, setLed } from "./leds.js";
 import { LiveSocket } from "./live.js";
 import { Player, bindControls, showPlaying } from "./replay.js";
-import { presetName, sayError, showRefusal } from "./words.js";
+import { WORDS, presetName, sayError, sayLobbyRoom, showRefusal } from "./words.js";
 import { formatNumber, t, tn } from "./i18n.js";
 
 /** @typedef {import("./types.js").View} View */
@@ -52,6 +52,15 @@ import { formatNumber, t, tn } from "./i18n.js";
  * the scores after it.
  */
 /** @typedef {Omit<import("./types.js").Replay, "frames"> & {frames: RaceFrame[]}} RaceReplay */
+/**
+ * @typedef {object} LobbyRoom  A public room as the lobby lists it.
+ * @property {string} id
+ * @property {string} name
+ * @property {{preset: string | null, rows: number, cols: number, mines: number, rule: string}} board
+ * @property {string} mode
+ * @property {string[]} players
+ * @property {number} max_players
+ */
 
 const LETTERS = "ABCDEFGH";
 /** Sentences for the race's own refusals, before the general ones of words.js. */
@@ -113,6 +122,8 @@ class RaceApp {
     this.ticker = undefined;
     /** @type {Player | null} the replay being watched, which the room's updates leave alone */
     this.player = null;
+    /** @type {LiveSocket | null} the lobby's public rooms, on the page without a room */
+    this.lobby = null;
   }
 
   /** @param {Meta} meta */
@@ -120,7 +131,10 @@ class RaceApp {
     document.body.classList.add("ready");  // shown at once: the style sheet's first-board wait is the game page's
     buildLed($("mines-left"), 3);
     buildLed($("your-score"), 3);
-    limitNames(meta, ["create-name", "join-name"]);
+    limitNames(meta, ["create-name", "join-name", "race-room-name"]);
+    $("race-public-label").textContent = WORDS.publicRoom;
+    $("race-room-name-label").textContent = WORDS.roomName;
+    $("race-room-name-help").textContent = WORDS.roomNameHelp;
     for (const preset of meta.presets) {
       const option = document.createElement("option");
       option.value = preset.name;
@@ -155,6 +169,7 @@ class RaceApp {
     });
     if (this.id === null) {
       $("create").hidden = false;
+      this.openLobby();
       inputOf("create-name").focus();
       return;
     }
@@ -162,6 +177,38 @@ class RaceApp {
   }
 
   // --- the lobby ---------------------------------------------------------------------------
+
+  /** The public rooms, kept up to date by the server's lobby socket (no polling). */
+  openLobby() {
+    for (const [id, text] of /** @type {[string, string][]} */ ([
+      ["lobby-title", WORDS.lobbyTitle], ["lobby-rooms-title", WORDS.lobbyRooms],
+      ["lobby-live-title", WORDS.lobbyLive], ["lobby-rooms-empty", WORDS.lobbyNoRooms],
+      ["lobby-live-empty", WORDS.lobbyNoLive],
+    ])) $(id).textContent = text;
+    $("lobby").hidden = false;
+    this.lobby = new LiveSocket({
+      message: (data) => { if (data.type === "lobby") this.showLobby(data.rooms, data.live); },
+      back: () => {},
+      away: () => {},
+    });
+    this.lobby.connect("/api/races/live");
+  }
+
+  /** @param {LobbyRoom[]} rooms  to join @param {LobbyRoom[]} live  to watch */
+  showLobby(rooms, live) {
+    for (const [key, list, link] of /** @type {const} */ ([["rooms", rooms, WORDS.join], ["live", live, WORDS.watch]])) {
+      $(`lobby-${key}`).replaceChildren(...list.map((room) => {
+        const item = document.createElement("li");
+        item.textContent = sayLobbyRoom(room);
+        const go = document.createElement("a");
+        go.href = `/race/${encodeURIComponent(room.id)}`;
+        go.textContent = link;
+        item.append(go);
+        return item;
+      }));
+      $(`lobby-${key}-empty`).hidden = list.length > 0;
+    }
+  }
 
   async create() {
     const name = inputOf("create-name").value.trim();
@@ -174,6 +221,11 @@ class RaceApp {
       on_mine: selectOf("race-mine").value,
       no_guess: inputOf("race-no-guess").checked,
     };
+    if (inputOf("race-public").checked) {
+      body.public = true;
+      const title = inputOf("race-room-name").value.trim();
+      if (title) body.name = title;
+    }
     if (seed) body.seed = /^\d+$/.test(seed) ? Number(seed) : seed;
     try {
       /** @type {Joined} */
@@ -182,6 +234,8 @@ class RaceApp {
       this.keep(joined);
       history.pushState(null, "", `/race/${joined.room.id}`);
       $("create").hidden = true;
+      $("lobby").hidden = true;
+      this.lobby?.close();
       await this.enter();
     } catch (error) {
       this.fail(error);

@@ -200,7 +200,14 @@ export {};
  * @property {number} three_bv
  * @property {boolean} ranked
  * @property {string} replay  the address that plays it back
+ * @property {boolean} no_flags  won without a single flag
+ * @property {number} clicks
+ * @property {number | null} three_bv_per_second  for a win
+ * @property {number | null} efficiency  for a win, in percent
+ * @property {string} review  the address of its review
  */
+/** @typedef {AccountGame} HistoryEntry  One game of `GET /api/players/{name}/games`. */
+/** @typedef {{games: HistoryEntry[], next: string | null}} HistoryPage */
 /** @typedef {"beginner" | "intermediate" | "expert"} PresetName */
 /**
  * @typedef {object} ImportedBoard  One preset board's statistics counted by a browser.
@@ -230,6 +237,8 @@ export {};
  * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best_no_guess
  * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best_daily
  * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best_daily_no_guess
+ * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best_no_flags
+ * @property {Partial<Record<"beginner" | "intermediate" | "expert", number>>} best_no_flags_no_guess
  * @property {{best: number | null, average: number | null}} three_bv_per_second
  * @property {number | null} efficiency
  * @property {Imported | null} imported

@@ -1,6 +1,6 @@
 // Errors in a player's words: every code of the API (docs/server.md, "Error codes") has a sentence.
 
-import { t, tn } from "./i18n.js";
+import { fixed, formatDate, formatNumber, t, tn } from "./i18n.js";
 
 /** @typedef {import("./api.js").ApiError} ApiError */
 
@@ -144,4 +144,79 @@ function unique(items) {
 /** Whether a code has its own sentence (the tests check every documented code). @param {string} code */
 export function hasSentence(code) {
   return Object.hasOwn(SENTENCES, code);
+}
+
+// --- the pages' words for a player's history, no-flag bests and the race lobby (issue 48) ---
+
+/** Labels of the profile's history and the race lobby, in one place for the translations. */
+export const WORDS = {
+  historyTitle: t("Games"),
+  historyBoard: t("Board"),
+  historyResult: t("Result"),
+  allBoards: t("All boards"),
+  customBoards: t("Custom boards"),
+  allResults: t("All results"),
+  won: t("Won"),
+  lost: t("Lost"),
+  noFlagWins: t("No-flag wins"),
+  moreGames: t("More games"),
+  noGames: t("No finished games match."),
+  bestNoFlagsTitle: t("Best no-flag times"),
+  boardHead: t("Board"),
+  classicHead: t("Classic"),
+  noGuessHead: t("No guessing"),
+  replay: t("Replay"),
+  review: t("Review"),
+  lobbyTitle: t("Public races"),
+  lobbyRooms: t("Waiting for players"),
+  lobbyLive: t("Racing now: watch"),
+  lobbyNoRooms: t("No public room is waiting for players right now."),
+  lobbyNoLive: t("No public race is being played right now."),
+  join: t("Join"),
+  watch: t("Watch"),
+  publicRoom: t("List this room in the lobby, for anyone to join or watch"),
+  roomName: t("Room name in the lobby"),
+  roomNameHelp: t("Shown to everyone: an account's name rule (one script). Your name when empty."),
+};
+
+/**
+ * A board in words: its preset, or its size.
+ * @param {{preset: string | null, rows: number, cols: number, mines: number}} board
+ */
+export function sayBoard(board) {
+  if (board.preset) return presetName(board.preset);
+  return tn("{rows}×{cols}, {n} mine", "{rows}×{cols}, {n} mines", board.mines, { rows: board.rows, cols: board.cols });
+}
+
+/**
+ * One finished game of a player's history, in a line (its links follow it).
+ * @param {import("./types.js").HistoryEntry} game
+ */
+export function sayHistoryGame(game) {
+  const when = formatDate(game.finished_at * 1000, { dateStyle: "medium", timeStyle: "short" });
+  let kind = game.no_guess ? t(" (no guessing)") : "";
+  if (game.daily) kind += t(", daily board of {day}", { day: game.daily });
+  const result = game.status === "WON" ? t("won in {seconds} s", { seconds: fixed(game.elapsed, 2) }) : t("lost");
+  const figures = [t("3BV {n}", { n: formatNumber(game.three_bv) })];
+  if (game.three_bv_per_second !== null) figures.push(t("{n} 3BV/s", { n: fixed(game.three_bv_per_second, 2) }));
+  if (game.efficiency !== null) figures.push(t("efficiency {n}%", { n: formatNumber(Math.round(game.efficiency)) }));
+  const marks = `${game.no_flags ? t(", no flags") : ""}${game.ranked ? t(", ranked") : ""}`;
+  return t("{board}{kind}: {result}{marks} ({figures}), {when}. ", {
+    board: sayBoard(game), kind, result, marks, figures: figures.join(", "), when,
+  });
+}
+
+/**
+ * A public room of the lobby, in a line.
+ * @param {{name: string, board: {preset: string | null, rows: number, cols: number, mines: number, rule: string}, mode: string, players: string[], max_players: number}} room
+ */
+export function sayLobbyRoom(room) {
+  const rule = room.board.rule === "noguess" ? t(", no guessing") : "";
+  const mode = room.mode === "duel" ? t("duel") : t("shared board");
+  const players = tn("{n} of {max} player", "{n} of {max} players", room.max_players, {
+    n: room.players.length, max: room.max_players,
+  });
+  return t("{name}: {board}{rule}, {mode}; {players} ({names}) ", {
+    name: room.name, board: sayBoard(room.board), rule, mode, players, names: room.players.join(", "),
+  });
 }
