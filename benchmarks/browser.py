@@ -345,7 +345,7 @@ ARM = """
     got = performance.now();
   };
   addEventListener(kind, heard, { capture: true, passive: true });
-  const until = performance.now() + 5000;
+  const until = performance.now() + 2000;
   window.__gesture = new Promise((resolve) => {
     const tick = () => {
       if (stamp !== null && look() !== before) {
@@ -473,7 +473,7 @@ class Gestures:
                 page.wait_for_timeout(400)  # at rest: the board is drawn at its new size
 
     def pinch(self, steps: int) -> None:
-        """Two fingers apart then together (DevTools' touch input), each move timed."""
+        """Two fingers apart, then together as far (DevTools' touch input), each move timed."""
         session = self.page.context.new_cdp_session(self.page)
 
         def touch(kind: str, points: list[tuple[float, float]]) -> None:
@@ -488,10 +488,11 @@ class Gestures:
         x, y = self.x, self.y
         done = 0
         while done < steps:
-            spread = 30.0
+            outward = (done // 8) % 2 == 0
+            spread = 30.0 if outward else 78.0
             touch("touchStart", [(x - spread, y), (x + spread, y)])
             for _ in range(8):
-                spread += 6 if (done // 8) % 2 == 0 else -3
+                spread += 6 if outward else -6
                 points = [(x - spread, y), (x + spread, y)]
                 self.timed("pointermove", partial(touch, "touchMove", points))
                 done += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from functools import partial
@@ -43,6 +44,11 @@ def start(page: Page, seed: int, board: str, first_click: str = "opening") -> No
     page.evaluate("document.querySelector('.more').open = false")
     # The form shrank above the board: the frame fits it again at the next frames.
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def at_rest(page: Page) -> None:
+    """A zoom gesture scales the board until it rests; then the board is laid out at its size."""
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"\bzooming\b"))
 
 
 def cell_size(page: Page) -> float:
@@ -171,6 +177,7 @@ def test_ctrl_wheel_and_keys_zoom_remembered_per_board_size_and_reveal_nothing(
     page.mouse.wheel(0, -100)  # a notch in
     page.keyboard.up("Control")
     until(page, lambda: cell_size(page), lambda value: value > fitted * 1.2)
+    at_rest(page)
     zoomed = cell_size(page)
     assert all(set(line) == {"H"} for line in symbols(page))  # nothing revealed
     page.locator("#board").press("-")
@@ -266,6 +273,33 @@ def test_wheel_and_drag_pan_a_big_board_the_window_follows_and_nothing_is_reveal
     assert view["view"]["status"] == "IN_PROGRESS"
     assert all(set(line) == {"H"} for line in view["view"]["cells"])  # no drag revealed
     assert all(set(line) == {"H"} for line in symbols(page))
+    assert grid_out_of_order(page) == []
+
+
+def grid_out_of_order(page: Page) -> list[str]:
+    """Every row and cell of the grid where it belongs: the rows in order from the window's top,
+    each cell named, numbered and placed as its column (a moved window reuses the elements)."""
+    wrong: list[str] = page.evaluate(
+        """() => {
+          const wrong = [];
+          const rows = [...document.querySelectorAll('#board .row')];
+          const top = Number(rows[0].getAttribute('aria-rowindex')) - 1;
+          const left = Number(rows[0].firstElementChild.dataset.col);
+          rows.forEach((row, r) => {
+            if (row.getAttribute('aria-rowindex') !== String(top + r + 1)) wrong.push(`row ${r}`);
+            [...row.children].forEach((cell, c) => {
+              const [R, C] = [top + r, left + c];
+              if (cell.id !== `cell-${R}-${C}` || cell.dataset.row !== String(R)
+                || cell.dataset.col !== String(C) || cell.getAttribute('aria-colindex') !== String(C + 1)
+                || !cell.getAttribute('aria-label').startsWith(`row ${R + 1}, column ${C + 1},`)) {
+                wrong.push(cell.id);
+              }
+            });
+          });
+          return wrong.slice(0, 10);
+        }"""
+    )
+    return wrong
     if AXE.exists():
         assert axe_serious(page) == []
 
