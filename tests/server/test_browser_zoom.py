@@ -419,3 +419,46 @@ def test_a_moved_window_shows_the_server_s_cells_where_they_are(browser: Browser
     ).json()["view"]["cells"]
     until(page, lambda: symbols(page), lambda found: found == shown)
     assert grid_out_of_order(page) == []
+
+
+SHIFTS = """() => {
+  // Every layout shift from now on, those right after an input too (CLS leaves those out; a
+  // board that moves when its size is chosen moves all the same).
+  window.__shifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const moved = entry.sources.map((source) => {
+        const text = source.node?.nodeType === Node.TEXT_NODE;
+        const node = text ? source.node.parentElement : source.node;
+        const [from, to] = [source.previousRect, source.currentRect];
+        const where = `(${from.x},${from.y} -> ${to.x},${to.y})`;
+        return `${node ? node.outerHTML.slice(0, 60) : '?'} ${where}`;
+      });
+      window.__shifts.push([entry.value, moved.join(' ')]);
+    }
+  }).observe({ type: 'layout-shift' });
+}"""
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_choosing_a_board_in_the_header_moves_nothing(
+    browser: Browser, url: str, screen: dict[str, Any]
+) -> None:
+    page = open_page(browser, url, screen, bypass_csp=True)
+    expect(page.locator("#status")).to_have_text("Playing")
+    page.wait_for_timeout(300)  # the board fitted, the page at rest
+    board = page.locator("#board")
+    where = board.bounding_box()
+    page.evaluate(SHIFTS)
+    for choice in ("intermediate", "custom", "beginner", "custom", "expert"):
+        page.select_option("#preset", choice)
+        expect(page.locator("#custom")).to_be_visible(visible=choice == "custom")
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)))")
+        assert board.bounding_box() == where, choice
+    shifts: list[tuple[float, str]] = page.evaluate("window.__shifts")
+    assert sum(value for value, _ in shifts) < 0.001, shifts  # what moved, if anything did
+    page.select_option("#preset", "custom")
+    page.fill("#rows", "999999")  # a refusal shown as typed (in the fields' panel) either
+    expect(page.locator("#rows-help")).to_contain_text("from 1 to")
+    page.wait_for_timeout(200)
+    assert board.bounding_box() == where
