@@ -19,7 +19,7 @@ const MAP_SIZE = 140;
 const CHROME_PX = 24;
 /** A zoom gesture (pinch, ctrl+wheel, keys) has ended when no step came for this long: only
  * then is the board laid out again at its new cell size. */
-const ZOOM_REST_MS = 150;
+const ZOOM_REST_MS = 250;
 
 /**
  * @typedef {object} FrameParts
