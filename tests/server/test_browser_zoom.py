@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from functools import partial
@@ -20,6 +21,7 @@ from tests.server.browsing import (
     blank_page,
     cell,
     custom_game,
+    game_token,
     needs_chromium,
     new_game,
     open_page,
@@ -43,6 +45,11 @@ def start(page: Page, seed: int, board: str, first_click: str = "opening") -> No
     page.evaluate("document.querySelector('.more').open = false")
     # The form shrank above the board: the frame fits it again at the next frames.
     page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def at_rest(page: Page) -> None:
+    """A zoom gesture scales the board until it rests; then the board is laid out at its size."""
+    expect(page.locator("#board")).not_to_have_class(re.compile(r"\bzooming\b"))
 
 
 def cell_size(page: Page) -> float:
@@ -171,6 +178,7 @@ def test_ctrl_wheel_and_keys_zoom_remembered_per_board_size_and_reveal_nothing(
     page.mouse.wheel(0, -100)  # a notch in
     page.keyboard.up("Control")
     until(page, lambda: cell_size(page), lambda value: value > fitted * 1.2)
+    at_rest(page)
     zoomed = cell_size(page)
     assert all(set(line) == {"H"} for line in symbols(page))  # nothing revealed
     page.locator("#board").press("-")
@@ -266,8 +274,36 @@ def test_wheel_and_drag_pan_a_big_board_the_window_follows_and_nothing_is_reveal
     assert view["view"]["status"] == "IN_PROGRESS"
     assert all(set(line) == {"H"} for line in view["view"]["cells"])  # no drag revealed
     assert all(set(line) == {"H"} for line in symbols(page))
+    assert grid_out_of_order(page) == []
     if AXE.exists():
         assert axe_serious(page) == []
+
+
+def grid_out_of_order(page: Page) -> list[str]:
+    """Every row and cell of the grid where it belongs: the rows in order from the window's top,
+    each cell named, numbered and placed as its column (a moved window reuses the elements)."""
+    wrong: list[str] = page.evaluate(
+        """() => {
+          const wrong = [];
+          const rows = [...document.querySelectorAll('#board .row')];
+          const top = Number(rows[0].getAttribute('aria-rowindex')) - 1;
+          const left = Number(rows[0].firstElementChild.dataset.col);
+          rows.forEach((row, r) => {
+            if (row.getAttribute('aria-rowindex') !== String(top + r + 1)) wrong.push(`row ${r}`);
+            [...row.children].forEach((cell, c) => {
+              const [R, C] = [top + r, left + c];
+              if (cell.id !== `cell-${R}-${C}` || cell.dataset.row !== String(R)
+                || cell.dataset.col !== String(C)
+                || cell.getAttribute('aria-colindex') !== String(C + 1)
+                || !cell.getAttribute('aria-label').startsWith(`row ${R + 1}, column ${C + 1},`)) {
+                wrong.push(cell.id);
+              }
+            });
+          });
+          return wrong.slice(0, 10);
+        }"""
+    )
+    return wrong
 
 
 def test_the_account_control_leaves_the_board_where_it_was(browser: Browser, url: str) -> None:
@@ -344,3 +380,85 @@ def test_a_watcher_is_told_about_the_player(browser: Browser, url: str) -> None:
     expect(page.locator("#status")).to_have_text("Ann hit a mine. Game over.")
     expect(page.locator("#result h2")).to_have_text("Ann hit a mine")
     expect(page.locator("#status")).not_to_contain_text("You")
+
+
+def test_a_moved_window_shows_the_server_s_cells_where_they_are(browser: Browser, url: str) -> None:
+    page = open_page(browser, url, LAPTOP, bypass_csp=True)
+    custom_game(page, 300, 300, 100)
+    expect(page.locator("#board .cell")).to_have_count(100 * 100)
+    game_id = page.evaluate("location.hash.slice(1)")
+    token = game_token(page, game_id)
+    flags = [(r, (r * 37 + 11) % 100) for r in range(0, 100, 3)]
+    for row, col in flags:  # marks all over the first window, each in its own cell
+        flagged = httpx.post(
+            f"{url}/api/games/{game_id}/flag",
+            json={"row": row, "col": col},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert flagged.status_code == 200, flagged.text
+    until(page, lambda: "".join(symbols(page)).count("F"), lambda count: count == len(flags))
+    box = page.locator("#viewport").bounding_box()
+    assert box is not None
+    for _ in range(3):  # the window moves down and right by part of itself, more than once
+        x, y = box["x"] + box["width"] - 20, box["y"] + box["height"] - 20
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x - 250, y - 150, steps=5)
+        page.mouse.up()
+        page.wait_for_timeout(300)
+    expect(page.locator("#board .row").first).not_to_have_attribute("aria-rowindex", "1")
+    top, left = page.evaluate(
+        """() => { const cell = document.querySelector('#board .cell');
+                   return [Number(cell.dataset.row), Number(cell.dataset.col)]; }"""
+    )
+    # Some of the first window is still shown: the window moved by part of itself.
+    assert 0 < top < 100, top
+    assert 0 < left < 100, left
+    shown = httpx.get(
+        f"{url}/api/games/{game_id}?top={top}&left={left}&height=100&width=100"
+    ).json()["view"]["cells"]
+    until(page, lambda: symbols(page), lambda found: found == shown)
+    assert grid_out_of_order(page) == []
+
+
+SHIFTS = """() => {
+  // Every layout shift from now on, those right after an input too (CLS leaves those out; a
+  // board that moves when its size is chosen moves all the same).
+  window.__shifts = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const moved = entry.sources.map((source) => {
+        const text = source.node?.nodeType === Node.TEXT_NODE;
+        const node = text ? source.node.parentElement : source.node;
+        const [from, to] = [source.previousRect, source.currentRect];
+        const where = `(${from.x},${from.y} -> ${to.x},${to.y})`;
+        return `${node ? node.outerHTML.slice(0, 60) : '?'} ${where}`;
+      });
+      window.__shifts.push([entry.value, moved.join(' ')]);
+    }
+  }).observe({ type: 'layout-shift' });
+}"""
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_choosing_a_board_in_the_header_moves_nothing(
+    browser: Browser, url: str, screen: dict[str, Any]
+) -> None:
+    page = open_page(browser, url, screen, bypass_csp=True)
+    expect(page.locator("#status")).to_have_text("Playing")
+    page.wait_for_timeout(300)  # the board fitted, the page at rest
+    board = page.locator("#board")
+    where = board.bounding_box()
+    page.evaluate(SHIFTS)
+    for choice in ("intermediate", "custom", "beginner", "custom", "expert"):
+        page.select_option("#preset", choice)
+        expect(page.locator("#custom")).to_be_visible(visible=choice == "custom")
+        page.evaluate("() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100)))")
+        assert board.bounding_box() == where, choice
+    shifts: list[tuple[float, str]] = page.evaluate("window.__shifts")
+    assert sum(value for value, _ in shifts) < 0.001, shifts  # what moved, if anything did
+    page.select_option("#preset", "custom")
+    page.fill("#rows", "999999")  # a refusal shown as typed (in the fields' panel) either
+    expect(page.locator("#rows-help")).to_contain_text("from 1 to")
+    page.wait_for_timeout(200)
+    assert board.bounding_box() == where

@@ -57,7 +57,10 @@ export class Board {
       && view.left === this.left && height === this.height && width === this.width;
     this.status = view.status;
     if (!same) {
-      this.build(view, height, width);
+      const moved = view.rows === this.rows && view.cols === this.cols && height === this.height
+        && width === this.width && Math.abs(view.top - this.top) < height && Math.abs(view.left - this.left) < width;
+      if (moved) this.shift(view);
+      else this.build(view, height, width);
       this.drawn?.(true);
       return;
     }
@@ -115,6 +118,74 @@ export class Board {
       rows.push(rowElement);
     }
     this.element.replaceChildren(...rows);
+    this.setCursor(
+      Math.min(Math.max(this.cursor[0], view.top), view.top + height - 1),
+      Math.min(Math.max(this.cursor[1], view.left), view.left + width - 1),
+    );
+  }
+
+  /**
+   * The window moved across the same board, by less than its size: the cells still in it keep
+   * their elements (and are repainted only where they changed); the rows and columns that left
+   * it are moved to the side that came in and become its cells. A pan across a big board so
+   * touches only the cells it brings in, and creates none.
+   * @param {View} view
+   */
+  shift(view) {
+    const { height, width } = this;
+    const dr = view.top - this.top;
+    const dc = view.left - this.left;
+    this.setChances(null);
+    this.setHint(null);
+    this.setPressed(null, false);
+    this.cells[this.index(...this.cursor)]?.classList.remove("cursor");
+    const rows = /** @type {HTMLElement[]} */ ([...this.element.children]);
+    const turn = (/** @type {number} */ i, /** @type {number} */ by, /** @type {number} */ n) => ((i + by) % n + n) % n;
+    // The DOM as the arrays below: rows (and each row's cells) turned by dr (dc) places.
+    if (dr > 0) this.element.append(...rows.slice(0, dr));
+    else if (dr < 0) this.element.prepend(...rows.slice(height + dr));
+    if (dc) {
+      for (let r = 0; r < height; r++) {
+        const line = this.cells.slice(r * width, (r + 1) * width);
+        if (dc > 0) rows[r].append(...line.slice(0, dc));
+        else rows[r].prepend(...line.slice(width + dc));
+      }
+    }
+    const cells = new Array(height * width);
+    const symbols = new Array(height * width);
+    for (let r = 0; r < height; r++) {
+      const from = turn(r, dr, height);
+      for (let c = 0; c < width; c++) {
+        const old = from * width + turn(c, dc, width);
+        cells[r * width + c] = this.cells[old];
+        symbols[r * width + c] = this.symbols[old];
+      }
+    }
+    Object.assign(this, { top: view.top, left: view.left, cells, symbols });
+    for (let r = 0; r < height; r++) {
+      const row = view.top + r;
+      const keptRow = r + dr >= 0 && r + dr < height;
+      if (!keptRow) rows[turn(r, dr, height)].setAttribute("aria-rowindex", String(row + 1));
+      const line = view.cells[r];
+      for (let c = 0; c < width; c++) {
+        const i = r * width + c;
+        if (!keptRow || c + dc < 0 || c + dc >= width) {
+          const col = view.left + c;
+          const cell = cells[i];
+          // Another cell now: nothing of what a page drew on the old one stays (marks, owners).
+          cell.className = "cell";
+          for (const name of cell.getAttributeNames()) if (name.startsWith("data-")) cell.removeAttribute(name);
+          cell.style.cssText = "";
+          cell.id = `cell-${row}-${col}`;
+          cell.dataset.row = String(row);
+          cell.dataset.col = String(col);
+          cell.setAttribute("aria-colindex", String(col + 1));
+          this.paint(i, line[c]);
+        } else if (line[c] !== symbols[i]) {
+          this.paint(i, line[c]);
+        }
+      }
+    }
     this.setCursor(
       Math.min(Math.max(this.cursor[0], view.top), view.top + height - 1),
       Math.min(Math.max(this.cursor[1], view.left), view.left + width - 1),

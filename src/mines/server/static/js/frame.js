@@ -13,10 +13,15 @@ const ZOOM_MAX = 96;
 const ZOOM_STEP = 1.25;
 /** Cells left between the visible part and the window's edge before the window follows. */
 const EDGE_CELLS = 6;
+/** One line of a wheel that counts in lines, in CSS pixels (what Chromium scrolls for one). */
+const LINE_PX = 40;
 /** The minimap's longest side, in CSS pixels. */
 const MAP_SIZE = 140;
 /** The frame's and viewport's borders and padding around the board, in CSS pixels. */
 const CHROME_PX = 24;
+/** A zoom gesture (pinch, ctrl+wheel, keys) has ended when no step came for this long: only
+ * then is the board laid out again at its new cell size. */
+const ZOOM_REST_MS = 250;
 
 /**
  * @typedef {object} FrameParts
@@ -67,15 +72,20 @@ export class Frame {
     this.seen = new Uint8Array(0);
     this.mapWidth = 0;
     this.mapHeight = 0;
+    /** @type {ImageData | null} the seen pixels, painted; null when what is seen changed */
+    this.mapImage = null;
+    this.mapInk = "#0047ff";
+    /**
+     * A zoom in progress, drawn as a transform of the board (the compositor scales it, nothing
+     * is laid out) until it rests: the cell size it goes to, the size the board is laid out at,
+     * the transform (board pixels -> scrolled content pixels), the last point kept still.
+     * @type {{cell: number, laid: number, least: number, scale: number, tx: number, ty: number,
+     *   qx: number, qy: number, timer: number} | null}
+     */
+    this.zooming = null;
     board.drawn = (rebuilt) => this.drawn(rebuilt);
     this.viewport.addEventListener("scroll", () => this.scrolled(), { passive: true });
-    // ctrl+wheel (a trackpad's pinch too) zooms the board, not the page.
-    this.viewport.addEventListener("wheel", (event) => {
-      if (!event.ctrlKey) return;
-      event.preventDefault();
-      const notches = Math.max(-4, Math.min(4, -event.deltaY / (event.deltaMode === 1 ? 3 : 100)));
-      this.zoomBy(ZOOM_STEP ** notches, event.clientX, event.clientY);
-    }, { passive: false });
+    this.viewport.addEventListener("wheel", (event) => this.wheel(event), { passive: false });
     parts.zoomIn?.addEventListener("click", () => this.zoomBy(ZOOM_STEP));
     parts.zoomOut?.addEventListener("click", () => this.zoomBy(1 / ZOOM_STEP));
     parts.zoomFit?.addEventListener("click", () => this.fitAgain());
@@ -112,6 +122,29 @@ export class Frame {
       zoomBy: (factor, x, y) => this.zoomBy(factor, x, y),
       zoomFit: () => this.fitAgain(),
     };
+  }
+
+  /**
+   * ctrl+wheel (a trackpad's pinch too) zooms the board, not the page. The plain wheel pans a
+   * board bigger than its frame here, in this frame: the browser's own scroll would come a frame
+   * later, after this listener (which may cancel it) has run. A board seen whole leaves the
+   * wheel to the page.
+   * @param {WheelEvent} event
+   */
+  wheel(event) {
+    if (event.ctrlKey) {
+      event.preventDefault();
+      const notches = Math.max(-4, Math.min(4, -event.deltaY / (event.deltaMode === 1 ? 3 : 100)));
+      this.zoomBy(ZOOM_STEP ** notches, event.clientX, event.clientY);
+      return;
+    }
+    if (!this.canPan()) return;
+    event.preventDefault();
+    const unit = event.deltaMode === 1 ? LINE_PX : event.deltaMode === 2 ? this.viewport.clientHeight : 1;
+    let dx = event.deltaX * unit;
+    let dy = event.deltaY * unit;
+    if (event.shiftKey && !dx) [dx, dy] = [dy, 0];  // Shift turns the wheel sideways
+    this.panBy(dx, dy);  // past the board's edge nothing moves: the viewport contains overscroll
   }
 
   /** Whether part of the board is out of sight. */
@@ -155,6 +188,7 @@ export class Frame {
   fit() {
     const b = this.board;
     if (!b.width) return;
+    this.settle();
     const size = `${b.rows}x${b.cols}`;
     if (size !== this.sized) {
       this.sized = size;
@@ -177,21 +211,74 @@ export class Frame {
 
   /**
    * Zoom by a factor, keeping the cell under (x, y) where it is (the viewport's middle when
-   * no point is given); remembered for this board size.
+   * no point is given); remembered for this board size. While the steps keep coming the board
+   * is only scaled on screen; it is laid out at its new size once they rest (`settle`).
    * @param {number} factor @param {number} [x] @param {number} [y]
    */
   zoomBy(factor, x, y) {
     const b = this.board;
     if (!b.width) return;
-    const cell = Math.max(this.smallest(), Math.min(ZOOM_MAX, this.cell * factor));
-    if (Math.round(cell) === Math.round(this.cell) && cell === this.cell) return;
+    const v = this.viewport;
+    const z = this.zooming ?? {
+      cell: this.cell, laid: Math.round(this.cell) || 1, least: this.smallest(),
+      scale: 1, tx: 0, ty: 0, qx: 0, qy: 0, timer: 0,
+    };
+    const cell = Math.max(z.least, Math.min(ZOOM_MAX, z.cell * factor));
+    if (cell === z.cell) return;
+    const box = v.getBoundingClientRect();
+    z.qx = (x ?? box.left + v.clientWidth / 2) - box.left - v.clientLeft;
+    z.qy = (y ?? box.top + v.clientHeight / 2) - box.top - v.clientTop;
+    // Scale about the point (qx, qy) of the viewport: the content point under it stays.
+    const f = cell / z.cell;
+    const ux = v.scrollLeft + z.qx;
+    const uy = v.scrollTop + z.qy;
+    z.tx = ux + f * (z.tx - ux);
+    z.ty = uy + f * (z.ty - uy);
+    z.cell = cell;
+    z.scale = cell / z.laid;
+    if (!this.zooming) {
+      this.zooming = z;
+      b.element.classList.add("zooming");
+    }
+    b.element.style.transform = `translate(${z.tx}px, ${z.ty}px) scale(${z.scale})`;
+    clearTimeout(z.timer);
+    z.timer = window.setTimeout(() => this.settle(), ZOOM_REST_MS);
+  }
+
+  /** The zoom gesture rests: the board is laid out at its new cell size, the same cells in view. */
+  settle() {
+    const z = this.zooming;
+    if (!z) return;
+    const b = this.board;
+    const v = this.viewport;
+    clearTimeout(z.timer);
+    this.zooming = null;
+    // The board cell under the last point kept still, before the transform goes.
+    const atCol = (v.scrollLeft + z.qx - z.tx) / z.scale / z.laid;
+    const atRow = (v.scrollTop + z.qy - z.ty) / z.scale / z.laid;
+    b.element.style.transform = "";
+    b.element.classList.remove("zooming");
     this.zoomed = true;
     try {
-      localStorage.setItem(zoomKey(b.rows, b.cols), String(Math.round(cell)));
+      localStorage.setItem(zoomKey(b.rows, b.cols), String(Math.round(z.cell)));
     } catch {
       // Storage refused (private mode): the zoom holds for this page only.
     }
-    this.setCell(cell, x, y);
+    this.cell = z.cell;
+    const now = Math.round(z.cell);
+    b.setCellSize(now);
+    this.scrollTo(atCol * now - z.qx, atRow * now - z.qy);
+    this.show();
+  }
+
+  /** A zoom still in progress is dropped: the size set now wins. */
+  drop() {
+    const z = this.zooming;
+    if (!z) return;
+    clearTimeout(z.timer);
+    this.zooming = null;
+    this.board.element.style.transform = "";
+    this.board.element.classList.remove("zooming");
   }
 
   /**
@@ -199,6 +286,7 @@ export class Frame {
    * @param {number} [x] @param {number} [y]  a point in the viewport that stays on its cell
    */
   setCell(cell, x, y) {
+    this.drop();
     const v = this.viewport;
     const box = v.getBoundingClientRect();
     const px = (x ?? box.left + v.clientWidth / 2) - box.left - v.clientLeft;
@@ -260,7 +348,7 @@ export class Frame {
 
   scrolled() {
     const b = this.board;
-    if (!b.width) return;
+    if (!b.width || this.zooming) return;  // a zoom in progress: settled, it scrolls again
     const seen = this.visible();
     if (!this.restoring) this.anchor = { row: seen.top, col: seen.left };
     this.follow(seen);
@@ -302,6 +390,7 @@ export class Frame {
   drawn(rebuilt) {
     const b = this.board;
     if (rebuilt) {
+      this.settle();
       if (`${b.rows}x${b.cols}` !== this.sized) {
         this.anchor = { row: b.top, col: b.left };
         this.forget();
@@ -314,6 +403,7 @@ export class Frame {
         this.scrollTo((this.anchor.col - b.left) * cell, (this.anchor.row - b.top) * cell);
       }
     }
+    if (this.parts.minimap) this.remember();
     this.show();
   }
 
@@ -331,7 +421,7 @@ export class Frame {
 
   showNow() {
     const b = this.board;
-    if (!b.width) return;
+    if (!b.width || this.zooming) return;
     const seen = this.visible();
     const whole = seen.top <= 0 && seen.left <= 0 && seen.bottom >= b.rows - 0.01 && seen.right >= b.cols - 0.01;
     if (this.parts.pan) this.parts.pan.hidden = whole;
@@ -357,6 +447,26 @@ export class Frame {
     this.mapWidth = Math.max(8, Math.round(b.cols * Math.min(1, scale)));
     this.mapHeight = Math.max(8, Math.round(b.rows * Math.min(1, scale)));
     this.seen = new Uint8Array(this.mapWidth * this.mapHeight);
+    this.mapImage = null;
+  }
+
+  /** What the window shows now is remembered in the minimap's pixels (after each drawing, not
+   * each scroll: panning only moves the rectangles drawn over them). */
+  remember() {
+    const b = this.board;
+    if (this.seen.length !== this.mapWidth * this.mapHeight || !this.mapWidth) this.forget();
+    const w = this.mapWidth;
+    const h = this.mapHeight;
+    const sx = w / b.cols;
+    const sy = h / b.rows;
+    for (let r = 0; r < b.height; r++) {
+      const y = Math.min(h - 1, Math.floor((b.top + r) * sy));
+      for (let c = 0; c < b.width; c++) {
+        const s = b.symbols[r * b.width + c];
+        if (s >= "0" && s <= "8") this.seen[y * w + Math.min(w - 1, Math.floor((b.left + c) * sx))] = 1;
+      }
+    }
+    this.mapImage = null;
   }
 
   /**
@@ -365,36 +475,34 @@ export class Frame {
    */
   drawMap(map, seen) {
     const b = this.board;
-    if (this.seen.length !== this.mapWidth * this.mapHeight || !this.mapWidth) this.forget();
+    if (this.seen.length !== this.mapWidth * this.mapHeight || !this.mapWidth) this.remember();
     const w = this.mapWidth;
     const h = this.mapHeight;
     const sx = w / b.cols;
     const sy = h / b.rows;
-    // What the window shows now is remembered in the minimap's pixels.
-    for (let r = 0; r < b.height; r++) {
-      const y = Math.min(h - 1, Math.floor((b.top + r) * sy));
-      for (let c = 0; c < b.width; c++) {
-        const s = b.symbols[r * b.width + c];
-        if (s >= "0" && s <= "8") this.seen[y * w + Math.min(w - 1, Math.floor((b.left + c) * sx))] = 1;
-      }
-    }
     if (map.width !== w || map.height !== h) {
       map.width = w;
       map.height = h;
+      this.mapImage = null;
     }
-    const ink = getComputedStyle(map);
     const context = map.getContext("2d");
     if (!context) return;
-    context.fillStyle = ink.getPropertyValue("--shadow") || "#808080";
-    context.fillRect(0, 0, w, h);
-    const image = context.getImageData(0, 0, w, h);
-    for (let i = 0; i < this.seen.length; i++) {
-      if (!this.seen[i]) continue;
-      image.data.set([230, 230, 230, 255], i * 4);
+    if (!this.mapImage) {
+      // The seen pixels are painted once per change of what is seen; the colours are read then.
+      const ink = getComputedStyle(map);
+      this.mapInk = ink.getPropertyValue("--focus") || "#0047ff";
+      context.fillStyle = ink.getPropertyValue("--shadow") || "#808080";
+      context.fillRect(0, 0, w, h);
+      const image = context.getImageData(0, 0, w, h);
+      for (let i = 0; i < this.seen.length; i++) {
+        if (!this.seen[i]) continue;
+        image.data.set([230, 230, 230, 255], i * 4);
+      }
+      this.mapImage = image;
     }
-    context.putImageData(image, 0, 0);
+    context.putImageData(this.mapImage, 0, 0);
     context.lineWidth = 1;
-    context.strokeStyle = ink.getPropertyValue("--focus") || "#0047ff";
+    context.strokeStyle = this.mapInk;
     context.strokeRect(b.left * sx + 0.5, b.top * sy + 0.5, Math.max(1, b.width * sx - 1), Math.max(1, b.height * sy - 1));
     context.fillStyle = "rgb(255 0 0 / .45)";
     context.fillRect(seen.left * sx, seen.top * sy, Math.max(2, (seen.right - seen.left) * sx), Math.max(2, (seen.bottom - seen.top) * sy));

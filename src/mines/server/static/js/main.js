@@ -132,9 +132,15 @@ class App {
     $("new-game").addEventListener("submit", (event) => { event.preventDefault(); this.newGame(); });
     $("face").addEventListener("click", () => this.newGame());
     $("new-game").addEventListener("input", () => this.checkForm());
-    $("preset").addEventListener("change", () => {
-      $("custom").hidden = selectOf("preset").value !== "custom";
-      this.checkForm();
+    // The custom board's fields open over the page (choosing a board moves nothing): when Custom
+    // is chosen, or its choice is visited again; Escape closes them.
+    const showCustom = () => { $("custom").hidden = selectOf("preset").value !== "custom"; };
+    $("preset").addEventListener("change", () => { showCustom(); this.checkForm(); });
+    $("preset").addEventListener("focus", showCustom);
+    $("custom").addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      $("custom").hidden = true;
+      $("preset").focus({ preventScroll: true });
     });
     $("theme").addEventListener("change", () => {
       const value = selectOf("theme").value;
@@ -486,7 +492,7 @@ class App {
   showBoardOf(board) {
     this.info = board;
     if (board.preset) selectOf("preset").value = board.preset;
-    $("custom").hidden = selectOf("preset").value !== "custom";
+    $("custom").hidden = true;  // the custom fields lie over the board: a board shown closes them
     this.showStats();
     if (board.preset) this.showLeaderboardOf(board.preset, board.no_guess);
   }
