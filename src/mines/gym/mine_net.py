@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -95,12 +94,17 @@ class MineNet(nn.Module):
         return result
 
 
-@dataclass(frozen=True)
 class NetPlayer:
     """A batched policy (`mines.gym.Policy`) for boards with `mines` mines: it opens the
     allowed cell the net finds least likely a mine. It never calls the solver. A board with
     nothing open yet is opened where the Bot opens one (`mines.solver.bot.opening_click`,
     a fixed cell for the board's size and density, not a look at the board).
+
+    With `reuse` (a probability), a board whose last prediction still has an allowed cell
+    at most that likely a mine opens it without running the net again: opening a safe cell
+    only adds to what is known, so the cells the net found safe stay as safe, and most moves
+    of a big board need no new look. The player recognises a board of its last call by its
+    view (boards only leave the batch, in order, as `evaluate` gives them).
 
     >>> from mines.gym import evaluate
     >>> player = NetPlayer(load_net(), mines=5)
@@ -108,22 +112,54 @@ class NetPlayer:
     True
     """
 
-    net: MineNet
-    mines: int
+    def __init__(self, net: MineNet, mines: int, *, reuse: float = 0.0):
+        self.net, self.mines, self.reuse = net, mines, reuse
+        self._last: Observation | None = None
+        self._risk: npt.NDArray[np.float32] | None = None
+        self.looks = 0
+        """Boards the net has looked at so far (one forward pass each)."""
+
+    def _remembered(self, observations: Observation) -> npt.NDArray[np.intp]:
+        """For each board, its row in the last call's batch, or -1."""
+        found = np.full(len(observations), -1, dtype=np.intp)
+        last = self._last
+        if last is None or last.shape[1:] != observations.shape[1:] or not self.reuse:
+            return found
+        before = 0
+        for board, now in enumerate(observations):
+            while before < len(last):
+                seen = last[before] >= 0
+                before += 1
+                if np.array_equal(now[seen], last[before - 1][seen]):
+                    found[board] = before - 1
+                    break
+        return found
 
     def __call__(self, observations: Observation, masks: Mask) -> npt.NDArray[np.int64]:
         n, rows, cols = observations.shape
         actions = np.zeros(n, dtype=np.int64)
+        allowed = masks[:, : rows * cols].astype(bool)
         fresh = ~(observations >= 0).reshape(n, -1).any(axis=1)
         row, col = opening_click(rows, cols, self.mines)
         actions[fresh] = row * cols + col
-        playing = np.flatnonzero(~fresh)
-        if playing.size:
-            risk = self.net.probabilities(observations[playing], self.mines).reshape(
-                playing.size, -1
+        risk = np.ones((n, rows * cols), dtype=np.float32)
+        remembered = self._remembered(observations)
+        look = ~fresh
+        if self._risk is not None and (remembered >= 0).any():
+            known = np.flatnonzero(remembered >= 0)
+            old = np.where(allowed[known], self._risk[remembered[known]], np.inf)
+            sure = old.min(axis=1) <= self.reuse
+            risk[known[sure]] = self._risk[remembered[known[sure]]]
+            look[known[sure]] = False
+        chosen = np.flatnonzero(look)
+        if chosen.size:
+            risk[chosen] = self.net.probabilities(observations[chosen], self.mines).reshape(
+                chosen.size, -1
             )
-            allowed = masks[playing, : rows * cols].astype(bool)
-            actions[playing] = np.where(allowed, risk, np.inf).argmin(axis=1)
+            self.looks += chosen.size
+        playing = np.flatnonzero(~fresh)
+        actions[playing] = np.where(allowed[playing], risk[playing], np.inf).argmin(axis=1)
+        self._last, self._risk = observations.copy(), risk
         return actions
 
 

@@ -49,6 +49,10 @@ EVAL_SEED = 2026
 use other boards (`mines.gym.evaluate`'s default seed)."""
 
 
+REUSE = 0.01
+"""Evaluations let the player open a cell its last look found this safe without a new look."""
+
+
 @dataclass
 class Source:
     """Boards the run plays to make training positions: a size, a first-click rule, how many
@@ -298,7 +302,7 @@ class Trainer:
         }
         for board, episodes in self.recipe.eval_boards.items():
             rows, cols, mines = parse_board(board)
-            player = NetPlayer(self.net, mines)
+            player = NetPlayer(self.net, mines, reuse=REUSE)
             result = evaluate(
                 player, episodes=episodes, seed=EVAL_SEED, rows=rows, cols=cols, mines=mines
             )
