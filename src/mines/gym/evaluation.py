@@ -217,8 +217,8 @@ class Comparison:
         spread = (both + first) * (second + neither) * (both + second) * (first + neither)
         # The correlation of the paired outcomes, shrunk towards 0 as Newcombe does (Altman
         # et al., Statistics with Confidence, 2000, p. 52): a positive one by n / 2.
-        cross = both * neither - first * second
-        cross = max(0.0, cross - n / 2) if cross > 0 else cross
+        product = both * neither - first * second
+        cross = max(0.0, product - n / 2) if product > 0 else float(product)
         phi = cross / np.sqrt(spread) if spread else 0.0
         delta = p1 - p2
         low = delta - np.sqrt(

@@ -139,12 +139,13 @@ class NetPlayer:
         n, rows, cols = observations.shape
         actions = np.zeros(n, dtype=np.int64)
         allowed = masks[:, : rows * cols].astype(bool)
-        fresh = ~(observations >= 0).reshape(n, -1).any(axis=1)
+        started: npt.NDArray[np.bool_] = np.any((observations >= 0).reshape(n, -1), axis=1)
+        fresh = ~started
         row, col = opening_click(rows, cols, self.mines)
         actions[fresh] = row * cols + col
         risk = np.ones((n, rows * cols), dtype=np.float32)
         remembered = self._remembered(observations)
-        look = ~fresh
+        look = started.copy()
         if self._risk is not None and (remembered >= 0).any():
             known = np.flatnonzero(remembered >= 0)
             old = np.where(allowed[known], self._risk[remembered[known]], np.inf)
@@ -157,7 +158,7 @@ class NetPlayer:
                 chosen.size, -1
             )
             self.looks += chosen.size
-        playing = np.flatnonzero(~fresh)
+        playing = np.flatnonzero(started)
         actions[playing] = np.where(allowed[playing], risk[playing], np.inf).argmin(axis=1)
         self._last, self._risk = observations.copy(), risk
         return actions

@@ -40,6 +40,7 @@ from torch.nn import functional  # noqa: E402
 from mines.gym.evaluation import evaluate  # noqa: E402
 from mines.gym.labels import OPEN, mine_probabilities  # noqa: E402
 from mines.gym.mine_net import DESIGNS, MineNet, NetPlayer, encode, save_net  # noqa: E402
+from mines.gym.report import REUSE, board_options  # noqa: E402
 from mines.gym.vector import MinesVectorEnv  # noqa: E402
 from mines.solver.bot import opening_click  # noqa: E402
 from mines.solver.counting import Counter  # noqa: E402
@@ -47,10 +48,6 @@ from mines.solver.counting import Counter  # noqa: E402
 EVAL_SEED = 2026
 """The boards of every learning curve: `evaluate(..., seed=EVAL_SEED)`; the final figures
 use other boards (`mines.gym.evaluate`'s default seed)."""
-
-
-REUSE = 0.01
-"""Evaluations let the player open a cell its last look found this safe without a new look."""
 
 
 @dataclass
@@ -122,13 +119,6 @@ class Progress:
     wall_seconds: float = 0.0
     last_eval: float = -1.0
     curve: list[dict[str, Any]] = field(default_factory=list)
-
-
-def parse_board(text: str) -> tuple[int, int, int]:
-    """`16x30n99` -> (16, 30, 99)."""
-    size, mines = text.split("n")
-    rows, cols = size.split("x")
-    return int(rows), int(cols), int(mines)
 
 
 def cpu_time() -> float:
@@ -283,7 +273,7 @@ class Trainer:
             logits = self.net(encode(observations, source.mines))
             loss = functional.binary_cross_entropy_with_logits(logits[hidden], target[hidden])
             self.optimizer.zero_grad()
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             self.optimizer.step()
             losses.append(loss.item())
             self.progress.updates += 1
@@ -301,11 +291,9 @@ class Trainer:
             "loss": loss,
         }
         for board, episodes in self.recipe.eval_boards.items():
-            rows, cols, mines = parse_board(board)
-            player = NetPlayer(self.net, mines, reuse=REUSE)
-            result = evaluate(
-                player, episodes=episodes, seed=EVAL_SEED, rows=rows, cols=cols, mines=mines
-            )
+            options = board_options(board)
+            player = NetPlayer(self.net, options["mines"], reuse=REUSE)
+            result = evaluate(player, episodes=episodes, seed=EVAL_SEED, **options)
             point[board] = result.win_rate
         self.progress.curve.append(point)
         self.progress.last_eval = self.progress.wall_seconds
@@ -335,7 +323,7 @@ class Trainer:
             "seed": self.seed,
             "recipe": asdict(self.recipe),
             "commit": self.commit,
-            "torch": torch.__version__,
+            "torch": str(torch.__version__),
             "method": "DAgger imitation of the solver's exact mine probabilities",
             "examples": progress.examples,
             "positions": progress.positions,
@@ -436,6 +424,11 @@ def main(argv: list[str] | None = None) -> int:
         default=2000,
         help="boards per preset and rule of the final evaluation (0: none)",
     )
+    parser.add_argument(
+        "--final-boards",
+        default="6x6n5,beginner,intermediate,expert",
+        help="boards of the final evaluation, comma-separated",
+    )
     parser.add_argument("--tiny", action="store_true", help="a tiny recipe, for a smoke test")
     for name, kind in OVERRIDES.items():
         parser.add_argument("--" + name.replace("_", "-"), dest=name, type=kind)
@@ -461,8 +454,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.final_episodes:
         from mines.gym import report
 
+        weights = str(args.run / "mine-net.pt")
+        episodes = str(args.final_episodes)
         return report.main(
-            [str(args.run / "mine-net.pt"), "--episodes", str(args.final_episodes), "--record"]
+            [weights, "--episodes", episodes, "--boards", args.final_boards, "--record"]
         )
     return 0
 
