@@ -59,7 +59,7 @@ class MineNet(nn.Module):
     `channels`, dilated by the design's pattern, and a 1x1 convolution to one logit per cell.
     Convolutions only, so one network reads any board size."""
 
-    def __init__(self, *, channels: int = 32, layers: int = 8, design: str = "plain"):
+    def __init__(self, *, channels: int = 24, layers: int = 6, design: str = "plain"):
         super().__init__()
         if design not in DESIGNS:
             raise ValueError(f"design must be one of {sorted(DESIGNS)}, got {design!r}")

@@ -86,9 +86,9 @@ class Recipe:
     """Everything that decides a run but its seed and its budget."""
 
     design: str = "plain"
-    channels: int = 32
-    layers: int = 8
-    lr: float = 1e-3
+    channels: int = 24
+    layers: int = 6
+    lr: float = 2e-3
     lr_floor: float = 1e-4
     """The learning rate falls from `lr` to this along a cosine over the budget."""
     play_steps: int = 4
@@ -98,9 +98,9 @@ class Recipe:
     buffer: int = 40_000
     """Positions kept per board size (the oldest go first)."""
     beta_floor: float = 0.25
-    eval_minutes: float = 8.0
+    eval_minutes: float = 10.0
     eval_boards: dict[str, int] = field(
-        default_factory=lambda: {"6x6n5": 300, "9x9n10": 300, "16x16n40": 200, "16x30n99": 100}
+        default_factory=lambda: {"6x6n5": 200, "9x9n10": 200, "16x16n40": 100, "16x30n99": 60}
     )
     sources: list[Source] = field(default_factory=default_sources)
 
