@@ -231,7 +231,9 @@ class Trainer:
             for _ in range(self.recipe.play_steps):
                 n = len(observations)
                 flat = observations.reshape(n, -1)
-                started = (flat >= 0).any(axis=1)
+                # A board whose episode just ended shows its mines: no position to learn from.
+                playing = env.action_masks().any(axis=1)
+                started = (flat >= 0).any(axis=1) & playing
                 risk = np.full(flat.shape, np.inf)
                 for board in np.flatnonzero(started):
                     labels = mine_probabilities(observations[board], source.mines, self.counter)
@@ -247,7 +249,7 @@ class Trainer:
                 solver = started & (self.rng.random(n) < beta)
                 actions = np.where(solver, risk.argmin(axis=1), net_moves)
                 row, col = opening_click(source.rows, source.cols, source.mines)
-                actions[~started] = row * source.cols + col
+                actions[~started] = row * source.cols + col  # ended boards: ignored anyway
                 observations, *_ = env.step(actions.astype(np.int64))
             self.envs[number] = (source, env, observations)
 
