@@ -41,6 +41,7 @@ from mines.gym.evaluation import evaluate  # noqa: E402
 from mines.gym.labels import OPEN, mine_probabilities  # noqa: E402
 from mines.gym.mine_net import DESIGNS, MineNet, NetPlayer, encode, save_net  # noqa: E402
 from mines.gym.report import REUSE, board_options  # noqa: E402
+from mines.gym.report import main as report  # noqa: E402
 from mines.gym.vector import MinesVectorEnv  # noqa: E402
 from mines.solver.bot import opening_click  # noqa: E402
 from mines.solver.counting import Counter  # noqa: E402
@@ -454,13 +455,9 @@ def main(argv: list[str] | None = None) -> int:
     trainer = Trainer(recipe, args.seed, args.run)
     trainer.train(args.updates, args.minutes)
     if args.final_episodes:
-        from mines.gym import report
-
         weights = str(args.run / "mine-net.pt")
         episodes = str(args.final_episodes)
-        return report.main(
-            [weights, "--episodes", episodes, "--boards", args.final_boards, "--record"]
-        )
+        return report([weights, "--episodes", episodes, "--boards", args.final_boards, "--record"])
     return 0
 
 
