@@ -60,6 +60,18 @@ def figures(result: Evaluation) -> dict[str, Any]:
     }
 
 
+def record(weights: Path | str, seed: int, table: dict[str, Any]) -> None:
+    """Add the figures of `table` (board/rule -> results) to the weights' provenance, beside
+    those of earlier reports on the same seed's boards."""
+    saved = read_weights(weights)
+    evaluation = saved["provenance"]["evaluation"]
+    if evaluation.get("seed") != seed:
+        evaluation = {"seed": seed, "results": {}}
+    evaluation["results"].update(table)
+    saved["provenance"]["evaluation"] = evaluation
+    torch.save(saved, weights)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mines.gym.report", description=__doc__)
     parser.add_argument("weights", nargs="?", help="a MineNet weights file (default: shipped)")
@@ -131,9 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.record:
         if not args.weights:
             parser.error("--record writes into the WEIGHTS given, not the shipped file")
-        saved = read_weights(args.weights)
-        saved["provenance"]["evaluation"] = {"seed": args.seed, "results": table}
-        torch.save(saved, args.weights)
+        record(args.weights, args.seed, table)
         print(f"recorded in {args.weights}")
     return 0
 
