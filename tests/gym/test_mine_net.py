@@ -11,6 +11,7 @@ pytest.importorskip("torch", reason="the rl extra is not installed")
 
 import torch
 
+from mines.errors import InvalidBoardError
 from mines.game import Game
 from mines.gym import MinesEnv, evaluate
 from mines.gym.encoding import HIDDEN, OBSERVED
@@ -24,6 +25,7 @@ from mines.gym.mine_net import (
     read_weights,
     save_net,
 )
+from mines.gym.report import board_options
 from mines.gym.train import main as train
 from mines.placement import FixedPlacer
 from mines.status import GameStatus
@@ -134,3 +136,10 @@ def test_labels_are_the_exact_probabilities() -> None:
     assert labels[0, 0] == -1.0
     assert np.isclose(labels.sum() + 1, 2)  # the expected number of mines is 2
     assert np.allclose(labels[[0, 1, 1], [1, 0, 1]], labels[0, 1])
+
+
+def test_the_report_reads_presets_and_sizes() -> None:
+    assert board_options("expert") == {"rows": 16, "cols": 30, "mines": 99}
+    assert board_options("6x7n5") == {"rows": 6, "cols": 7, "mines": 5}
+    with pytest.raises(InvalidBoardError, match="expected ROWSxCOLSnMINES"):
+        board_options("6x7")

@@ -37,7 +37,7 @@ look (`NetPlayer`'s `reuse`)."""
 def board_options(name: str) -> dict[str, int]:
     """A preset's name (`beginner`) or a board as a game ID writes it (`6x6n5`) -> the envs'
     rows, cols and mines; `InvalidBoardError` for anything else."""
-    if "x" in name:
+    if name[:1].isdigit():
         game = GameId.parse(f"{name}#0")
         return {"rows": game.rows, "cols": game.cols, "mines": game.mines}
     rows, cols, mines = board_size(preset=name)
