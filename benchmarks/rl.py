@@ -1,4 +1,5 @@
-"""RL benchmark: PPO trains the convolutional policy on the batched env; curves over seeds.
+"""RL benchmark: PPO trains the convolutional policy on the batched env; curves over seeds;
+`targets` checks the imitation policy (`mines.gym.mine_net`) against issue 47's targets.
 
 Run with `./dev bench rl train --seed S` (one training run; CPU-heavy: on a shared machine
 run it under `nice -n 19`), then `./dev bench rl report` (the curves over every seed with 95%
@@ -307,9 +308,43 @@ def report(runs: list[Path], plot: Path, episodes: int) -> None:
         print(f"the Bot: {evaluate(BotPolicy(mines), **options)}", flush=True)
 
 
+TARGETS = {"beginner": 0.90, "intermediate": 0.70, "expert": 0.30}
+"""Issue 47: the share of fresh boards (first click opens) the learned policy must win."""
+
+
+def targets(weights: str | None, episodes: int, seed: int) -> int:
+    """The shipped (or given) `MineNet` and the Bot on the same fresh boards of each preset;
+    PASS where the policy's win rate reaches the target. Returns 1 if any fails."""
+    from mines.gym.agents import BotPolicy
+    from mines.gym.evaluation import Comparison
+    from mines.gym.mine_net import NetPlayer, load_net
+    from mines.gym.report import REUSE, board_options
+
+    net = load_net(weights)
+    failed = False
+    for preset, target in TARGETS.items():
+        options: dict[str, Any] = {"episodes": episodes, "seed": seed, **board_options(preset)}
+        learned = evaluate(NetPlayer(net, options["mines"], reuse=REUSE), **options)
+        bot = evaluate(BotPolicy(options["mines"]), **options)
+        passed = learned.win_rate >= target
+        failed |= not passed
+        low, high = learned.interval
+        print(
+            f"{'PASS' if passed else 'FAIL'} {preset}: won {learned.win_rate:.1%} "
+            f"(95% CI {low:.1%}-{high:.1%}), target {target:.0%}; the Bot on the same boards "
+            f"{bot.win_rate:.1%}; learned - Bot: {Comparison(learned, bot)}",
+            flush=True,
+        )
+    return 1 if failed else 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("targets", help="the imitation policy against issue 47's targets")
+    check.add_argument("--weights", help="a MineNet weights file (default: the shipped one)")
+    check.add_argument("--episodes", type=int, default=2000)
+    check.add_argument("--seed", type=int, default=7919)
     train = commands.add_parser("train", help="one training run (resumable)")
     train.add_argument("--name", default="conv")
     train.add_argument("--seed", type=int, default=0)
@@ -333,6 +368,9 @@ def main() -> int:
     show.add_argument("--plot", type=Path, default=Path("docs/rl-learning-curve.png"))
     show.add_argument("--episodes", type=int, default=2000)
     args = parser.parse_args()
+    if args.command == "targets":
+        torch.set_num_threads(1)
+        return targets(args.weights, args.episodes, args.seed)
     if args.command == "report":
         torch.set_num_threads(1)
         report(args.runs, args.plot, args.episodes)

@@ -271,3 +271,22 @@ def test_a_preset_and_a_size_together_are_refused_as_everywhere() -> None:
         MinesVectorEnv(2, rows=9, cols=9)
     assert MinesEnv(preset="expert").rows == 16
     assert (MinesEnv().rows, MinesEnv().mines) == (9, 10)
+
+
+def test_reset_refuses_unknown_options() -> None:
+    env = MinesEnv(rows=4, cols=4, mines=2)
+    with pytest.raises(ValueError, match=r"takes the options \['layout'\], got unknown \['seed'\]"):
+        env.reset(options={"seed": 3})
+    env.reset(options={})  # Gymnasium's checker passes an empty dict
+
+
+def test_reset_plays_a_given_layout_as_given() -> None:
+    env = MinesEnv(rows=3, cols=3, mines=2)
+    env.reset(seed=1, options={"layout": [(0, 0), (2, 2)]})
+    *_, info = env.step(0)  # the first click may hit a given mine: no first-click rule here
+    assert info["status"] == "LOST"
+    env.reset(options={"layout": [(0, 0), (2, 2)]})
+    _, _, _, _, info = env.step(2)
+    assert info["status"] == "IN_PROGRESS"
+    with pytest.raises(InvalidBoardError, match="has 1 mines but the game has 2"):
+        env.reset(options={"layout": [(0, 0)]})

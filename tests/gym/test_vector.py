@@ -435,3 +435,22 @@ def test_reset_mask_resets_only_the_boards_it_marks() -> None:
     ]:
         with pytest.raises(error, match=match):
             env.reset(options={"reset_mask": bad})
+
+
+def test_reset_refuses_unknown_options() -> None:
+    env = MinesVectorEnv(2, rows=4, cols=4, mines=2)
+    with pytest.raises(ValueError, match=r"got unknown \['layout'\]"):
+        env.reset(options={"layout": [(0, 0)]})
+
+
+def test_reset_lays_given_layouts_for_one_episode() -> None:
+    env = MinesVectorEnv(2, rows=3, cols=3, mines=2)
+    layouts = np.zeros((2, 3, 3), dtype=bool)
+    layouts[:, 0, 0] = layouts[:, 2, 2] = True
+    env.reset(seed=0, options={"layouts": layouts})
+    assert [env.boards.layout(b).tolist() for b in (0, 1)] == [[[0, 0], [2, 2]]] * 2
+    _, _, terminated, _, info = env.step(np.array([0, 2]))
+    assert terminated.tolist() == [True, False]
+    assert info["status"].tolist() == ["LOST", "IN_PROGRESS"]
+    env.step(np.array([0, 1]))  # board 0 autoresets: its next layout comes from its stream
+    assert not env.boards.started[0]

@@ -23,10 +23,12 @@ from mines.gym.encoding import (
     rewards,
 )
 from mines.gym.render import Image, draw
-from mines.placement import PlacementRule, placer_for_rule
+from mines.placement import FixedPlacer, PlacementRule, placer_for_rule
 from mines.status import GameStatus
 
 RENDER_MODES = ("ansi", "rgb_array")
+RESET_OPTIONS = ("layout",)
+"""The keys `MinesEnv.reset` takes in `options`; any other is refused."""
 
 
 class MinesEnv(gymnasium.Env[Observation, np.int64]):
@@ -99,6 +101,12 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
         placer = placer_for_rule(self.first_click, seed)
         return Game(self.rows, self.cols, self.mines, placer=placer)
 
+    def _game_on(self, layout: Any) -> Game:
+        """A game on a given layout of (row, col) mines, checked as `Game` checks any."""
+        placer = FixedPlacer(layout)
+        placer.place(self.rows, self.cols, self.mines, (0, 0))  # refuses a wrong count or cell
+        return Game(self.rows, self.cols, self.mines, placer=placer)
+
     def _observe(self) -> Observation:
         """Look at the game again; the envs keep the last look, so a step views the game once."""
         self._observation = OBSERVED[self._game.view().array]
@@ -126,8 +134,20 @@ class MinesEnv(gymnasium.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        """Start an episode: on the layout `seed` deals (by the first-click rule), or, with
+        `options={"layout": [(row, col), ...]}`, on exactly those mines, played as given (the
+        first click may hit one). Any other option is refused with a `ValueError`."""
+        unknown = sorted(set(options or {}) - set(RESET_OPTIONS))
+        if unknown:
+            raise ValueError(
+                f"MinesEnv.reset takes the options {list(RESET_OPTIONS)}, got unknown {unknown}"
+            )
         super().reset(seed=seed)
-        self._game = self._new_game(int(self.np_random.integers(2**48)))
+        game_seed = int(self.np_random.integers(2**48))
+        if options and "layout" in options:
+            self._game = self._game_on(options["layout"])
+        else:
+            self._game = self._new_game(game_seed)
         self._steps = 0
         self._truncated = False
         return self._observe().copy(), self._info()

@@ -18,6 +18,8 @@ Observations = npt.NDArray[np.int8]
 Actions = npt.NDArray[np.integer[Any]]
 Flags = npt.NDArray[np.bool_]
 
+RESET_OPTIONS = ("reset_mask", "layouts")
+"""The keys `MinesVectorEnv.reset` takes in `options`; any other is refused."""
 AUTORESET_MODES = {mode.value: mode for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)}
 
 
@@ -143,7 +145,18 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
         With a `seed`, the boards reset start their streams again from that seed (board `b`
         then plays the layouts of (seed, b, 0), (seed, b, 1), ...); without one, each goes on
         to its stream's next episode (the first reset of an env never seeded draws a seed).
+        `options["layouts"]`, a (num_envs, rows, cols) boolean array of mines, lays each
+        reset board's given layout for this episode instead, played as given (the first
+        click may hit a mine); later episodes come from the streams again. Any other option
+        is refused with a `ValueError`.
         """
+        unknown = sorted(set(options or {}) - set(RESET_OPTIONS))
+        if unknown:
+            raise ValueError(
+                f"MinesVectorEnv.reset takes the options {list(RESET_OPTIONS)}, "
+                f"got unknown {unknown}"
+            )
+        layouts = self._layouts(options)
         super().reset(seed=seed)
         chosen = self._reset_mask(options)
         if seed is not None or not self._seeded:
@@ -152,7 +165,30 @@ class MinesVectorEnv(VectorEnv[Observations, Actions, npt.NDArray[Any]]):
             self.boards.episodes[chosen] = -1
             self._seeded = True
         self._start(chosen)
+        if layouts is not None:
+            boards = np.flatnonzero(chosen)
+            self.boards.lay(boards, layouts[boards])
         return self.boards.observe(), self._info(chosen)
+
+    def _layouts(self, options: dict[str, Any] | None) -> Flags | None:
+        """`options["layouts"]`, checked: one layout of `mines` mines per board."""
+        if not options or "layouts" not in options:
+            return None
+        layouts = np.asarray(options["layouts"])
+        shape = (self.num_envs, self.rows, self.cols)
+        if layouts.shape != shape or layouts.dtype != np.bool_:
+            raise ValueError(
+                f"`options['layouts']` must be a boolean array of shape {shape} (True for a "
+                f"mine), got {layouts.dtype} of shape {layouts.shape}"
+            )
+        counts = layouts.reshape(self.num_envs, -1).sum(axis=1)
+        wrong = np.flatnonzero(counts != self.mines)
+        if wrong.size:
+            raise ValueError(
+                f"every layout must hold the board's {self.mines} mines; board {wrong[0]} "
+                f"has {counts[wrong[0]]}"
+            )
+        return layouts
 
     def _reset_mask(self, options: dict[str, Any] | None) -> Flags:
         """The boards a reset is for, checked as `SyncVectorEnv` checks `reset_mask`."""
