@@ -477,6 +477,40 @@ def test_a_race_moved_through_two_processes_reaches_a_watcher_through_redis_with
 
 
 @pytest.mark.postgres
+def test_a_public_room_made_on_one_process_reaches_the_lobby_socket_of_another(
+    pg_url: str,
+) -> None:
+    """The lobby's socket on one process is told of a public room made, and joined, through
+    the other (the lobby's Redis channel), and reads the lobby past its kept read."""
+    redis_or_skip()
+    from websockets.sync.client import connect
+
+    options = ["--redis", REDIS, "--redis-prefix", f"mines-test-{uuid.uuid4().hex[:8]}"]
+    with (
+        server_process(pg_url, extra=options) as one,
+        server_process(pg_url, extra=options) as two,
+        connect(f"{two.url.replace('http', 'ws', 1)}/api/races/live") as lobby,
+    ):
+        first = json.loads(lobby.recv(PATIENCE))
+        assert (first["type"], first["rooms"], first["live"]) == ("lobby", [], [])
+        created = post(
+            f"{one.url}/api/races",
+            json={"player": "host", "preset": "beginner", "public": True, "name": "Across"},
+        )
+        assert created.status_code == 201, created.text
+        room_id = created.json()["room"]["id"]
+        pushed = json.loads(lobby.recv(PATIENCE))
+        assert [(room["id"], room["name"]) for room in pushed["rooms"]] == [(room_id, "Across")]
+        joined = post(f"{one.url}/api/races/{room_id}/join", json={"player": "bea"})
+        assert joined.status_code == 200, joined.text
+        while (pushed := json.loads(lobby.recv(PATIENCE)))["rooms"][0]["players"] != [
+            "host",
+            "bea",
+        ]:
+            pass  # each change is told; the list converges on the stored room
+
+
+@pytest.mark.postgres
 def test_race_moves_missed_while_redis_was_cut_off_reach_the_watcher_once_it_is_back(
     pg_url: str,
 ) -> None:

@@ -46,7 +46,7 @@ from mines.server.services.hub import REFRESH, Hub
 from mines.server.services.names import skeletons
 from mines.server.services.readiness import Check, Readiness
 from mines.server.services.reviews import ReviewService
-from mines.server.services.rooms import RoomService
+from mines.server.services.rooms import LOBBY, RoomService
 from mines.server.web.assets import Assets
 from mines.server.web.blocks import Blocked, BlockList
 from mines.server.web.drain import CloseWhileDraining, Drain
@@ -175,6 +175,8 @@ def build_services(
 
 ROOM_PREFIX = races.room_key("")
 """The hub's keys of race rooms begin so; a game's key is its ID."""
+LOBBY_KEY = races.room_key(LOBBY)
+"""The hub's key (and Redis channel) of the lobby: public rooms changed anywhere."""
 
 
 def live_hub(settings: Settings, race_rooms: RoomService) -> tuple[Hub, RedisFanout | None]:
@@ -187,7 +189,9 @@ def live_hub(settings: Settings, race_rooms: RoomService) -> tuple[Hub, RedisFan
     def deliver(key: str, frame: dict[str, Any]) -> None:
         """Another process's frame: a game's goes to its watchers as it is; a room's carries
         moves, which this process plays to make the room's events (`RoomService.heard`)."""
-        if key.startswith(ROOM_PREFIX):
+        if key == LOBBY_KEY:  # a public room changed there: the lobby's watchers here
+            race_rooms.changed_elsewhere(frame.get("room"))
+        elif key.startswith(ROOM_PREFIX):
             race_rooms.heard(read_note(key.removeprefix(ROOM_PREFIX), frame))
         else:
             game_hub.publish(key, frame)

@@ -277,12 +277,17 @@ def room_key(room_id: str) -> str:
 
 
 @router.websocket("/live")
-async def watch_lobby(websocket: WebSocket, rooms: Rooms, hub: LiveHub, sockets: Sockets) -> None:
+async def watch_lobby(
+    websocket: WebSocket, rooms: Rooms, hub: LiveHub, fanout: Fanout, sockets: Sockets
+) -> None:
     """`{"type": "lobby", "rooms": [...], "live": [...]}` (`GET /api/races?open=true`'s
-    answer) at once, and again whenever a public room changes: pushed, never polled."""
+    answer) at once, and again whenever a public room changes, here or (with Redis) on
+    another process: pushed, never polled."""
     async with admitted(websocket, sockets) as room:
         if room:
             with hub.subscribe(room_key(LOBBY)) as queue:
+                if fanout is not None:
+                    await fanout.joined(room_key(LOBBY))  # other processes' changes too
                 forward = asyncio.create_task(_push_lobby(queue, websocket, rooms))
                 try:
                     await ignore_until_closed(websocket)

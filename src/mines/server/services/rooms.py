@@ -320,6 +320,10 @@ class RoomService:
             if token_hash is not None:
                 room.tokens.append(token_hash)
             self.announce(room.id, note_body(after, added))
+            if room.spec.get("public"):
+                # The other processes' lobby watchers read the lobby again (with Redis; a
+                # NOTIFY names one room and says nothing of the lobby).
+                self.announce(LOBBY, {**LOBBY_CHANGED, "room": room.id})
         self._published(room)
         self._reweigh(room)
         viewer = cast(int, result) if new_token_of_player else player  # a join: the joiner
@@ -438,6 +442,18 @@ class RoomService:
             room.draining = True
         self._workers.submit(self._drain, room)
 
+    def changed_elsewhere(self, room_id: object) -> None:
+        """A public room changed on another process (its note on the lobby's channel): a copy
+        kept here plays its log first (its events then change the lobby, as a move here
+        does), else the lobby's watchers read it again at once."""
+        if isinstance(room_id, str):
+            with self._lock:
+                kept = isinstance(self.cache.get(_key(room_id)), Room)
+            if kept:
+                self.heard(Note(room_id))  # no moves: the log is read
+                return
+        self._lobby_changed()
+
     def read_again(self, watched: Iterable[str]) -> None:
         """Notes may have gone unheard (the listener or the subscription lost its connection):
         every room kept here plays what its log holds since (and publishes the events), and
@@ -484,8 +500,12 @@ class RoomService:
             self.publish(room.id, {"type": "event", "event": event_json(event)})
         room.published = len(room.race.events)
         if events and room.spec.get("public"):
-            self._lobby_changes += 1
-            self.publish(LOBBY, LOBBY_CHANGED)
+            self._lobby_changed()
+
+    def _lobby_changed(self) -> None:
+        """A public room changed: the lobby's watchers read it again, past its kept read."""
+        self._lobby_changes += 1
+        self.publish(LOBBY, LOBBY_CHANGED)
 
     # --- reading -----------------------------------------------------------------------------
 
