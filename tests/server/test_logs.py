@@ -99,7 +99,7 @@ def test_forwarded_addresses_count_only_from_a_trusted_proxy(
 def test_an_unexpected_error_is_logged_once_and_the_client_sees_only_its_id(
     server: Server, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def broken(*args: object) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internals: password=hunter2")
 
     monkeypatch.setattr(server.service, "leaderboard", broken)
