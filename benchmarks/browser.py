@@ -1,4 +1,4 @@
-"""The browser client: first paint, bytes, moves and gestures to paint, memory of 1,000 moves.
+"""Browser client: first paint, bytes, move and gesture to paint, memory over 1,000 moves.
 
 Run with `./dev bench browser` (needs Debian's chromium). It starts `mines serve` on a free
 loopback port and drives the real client in headless chromium. Targets: the first board

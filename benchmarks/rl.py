@@ -1,4 +1,5 @@
-"""RL benchmark: PPO trains the convolutional policy on the batched env; curves over seeds;
+"""RL: PPO's curves over seeds; the imitation policy against issue 47's targets.
+
 `targets` checks the imitation policy (`mines.gym.mine_net`) against issue 47's targets.
 
 Run with `./dev bench rl train --seed S` (one training run; CPU-heavy: on a shared machine
